@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// C libraries come from Debian's -dev packages (scripts/install-deps.sh installs them).
+let package = Package(
+    name: "Reelwork",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "reelwork", targets: ["reelwork"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // C modules: module maps plus small inline shims for macros Swift cannot import.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
+        .systemLibrary(name: "CLibpq", path: "Sources/CLibpq"),
+
+        // Domain types, configuration, error taxonomy: no I/O.
+        .target(name: "ReelworkCore"),
+        // FFmpeg: probe, decode, frame quality, content hashing.
+        .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"]),
+        // Redis client (hiredis) and the job queue.
+        .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
+        // PostgreSQL client (libpq), pool, migrations, repositories.
+        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
+        // The stages of a run, shared by the worker and `reelwork analyze`.
+        .target(name: "Pipeline", dependencies: ["Media", "ReelworkCore"]),
+        // HTTP client for the coordinator's API (the CLI and the integration tests use it).
+        .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
+        .target(name: "Coordinator", dependencies: [
+            "ReelworkCore", "Media", "Queue", "Store",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Worker", dependencies: [
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "reelwork", dependencies: [
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
+
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import ReelworkCore
+
+/// An error the API answers with: a status code and `{error: {code, message}}`.
+public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(APIErrorBody(code: code, message: message), status: status)
+    }
+
+    /// Maps any error to what the client should see. Unknown errors become a 500 without internals.
+    public static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let api as APIError:
+            return api
+        case let reelwork as ReelworkError:
+            switch reelwork {
+            case .invalidRequest(let m): return APIError(.badRequest, "invalid_request", m)
+            case .notFound(let m): return APIError(.notFound, "not_found", m)
+            case .conflict(let m): return APIError(.conflict, "conflict", m)
+            case .invalidInput(let m): return APIError(.unprocessableContent, "invalid_input", m)
+            case .unavailable(let m): return APIError(.serviceUnavailable, "unavailable", m)
+            case .configuration(let m): return APIError(.internalServerError, "configuration", m)
+            }
+        case let decoding as DecodingError:
+            return APIError(.badRequest, "invalid_json", describe(decoding))
+        case let http as HTTPError:
+            return APIError(http.status, http.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
+                            http.body ?? http.status.reasonPhrase)
+        case let classified as any ClassifiedError where classified.kind == .transient:
+            return APIError(.serviceUnavailable, "unavailable", "a backing service is unavailable: \(classified.message)")
+        default:
+            return APIError(.internalServerError, "internal", "internal error; the coordinator's log has the details")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "the body" : "field '" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "'"
+        }
+        switch error {
+        case .keyNotFound(let key, let ctx): return "missing field '\((ctx.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case .valueNotFound(_, let ctx): return "\(path(ctx.codingPath)) must not be null"
+        case .typeMismatch(let type, let ctx): return "\(path(ctx.codingPath)) should be \(type)"
+        case .dataCorrupted(let ctx):
+            return ctx.codingPath.isEmpty ? "the body is not valid JSON" : "\(path(ctx.codingPath)) is invalid: \(ctx.debugDescription)"
+        @unknown default: return "the body could not be decoded"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Queue
+import ReelworkCore
+import Store
+
+/// The coordinator's connections: PostgreSQL and Redis pools, and the queue's key layout.
+public final class Backends: Sendable {
+    public let config: ReelworkConfig
+    public let db: PGPool
+    public let redis: BlockingPool<RedisConnection>
+    public let queue: JobQueue
+
+    public init(config: ReelworkConfig) throws {
+        self.config = config
+        let redisURL = try RedisURL(parsing: config.redisURL)
+        self.db = PGPool(conninfo: config.databaseURL, size: 4)
+        self.redis = BlockingPool(label: "reelwork.redis", size: 4,
+                                  open: { try RedisConnection(redisURL, timeout: 5) }, isHealthy: { $0.isHealthy })
+        self.queue = JobQueue(prefix: config.queuePrefix)
+    }
+
+    /// Runs `body` with a PostgreSQL connection.
+    func sql<T>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
+        try await db.withConnection(body)
+    }
+
+    /// Runs `body` with a Redis connection.
+    func redis<T>(_ body: @escaping (RedisConnection) throws -> T) async throws -> T {
+        try await redis.withConnection(body)
+    }
+}

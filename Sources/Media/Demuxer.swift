@@ -1,0 +1,161 @@
+import CFFmpeg
+import ReelworkCore
+
+/// An open container (libavformat), with its stream info read.
+///
+/// Owns the AVFormatContext and closes it in deinit, including when init throws after
+/// opening. Not thread-safe: one thread uses one Demuxer at a time.
+final class Demuxer {
+    let location: MediaLocation
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+
+    /// Opens `location` and reads its stream info; throws a MediaError naming the problem
+    /// (empty file, not a video file, truncated index, network failure).
+    init(location: MediaLocation) throws {
+        FFmpegLibrary.prepare()
+        self.location = location
+        // An empty file gives FFmpeg's generic "Invalid data"; say what it really is.
+        if location.localFileSize == 0 { throw MediaError.invalidInput("the file is empty") }
+
+        var options = location.openOptions()
+        defer { av_dict_free(&options) }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = nil
+        let status = avformat_open_input(&opened, location.string, nil, &options)
+        // On failure avformat_open_input frees the context itself and leaves `opened` nil.
+        guard status >= 0, let opened else { throw Self.openError(status, location) }
+        context = opened
+
+        let info = avformat_find_stream_info(opened, nil)
+        if info < 0 { throw MediaError.ffmpeg(info, "cannot read the stream info of \(location.string)", at: location) }
+    }
+
+    deinit {
+        avformat_close_input(&context)
+    }
+
+    private var format: UnsafeMutablePointer<AVFormatContext> { context! }
+
+    /// libavformat's name for the container, e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    var containerName: String { String(cString: format.pointee.iformat.pointee.name) }
+
+    /// The container's duration in seconds, when it declares one.
+    var declaredDuration: Double? {
+        let duration = format.pointee.duration
+        guard duration != FFmpegStatus.noPTS, duration > 0 else { return nil }
+        return Double(duration) / Double(reelwork_av_time_base())
+    }
+
+    /// The stream at `index`; valid while this Demuxer lives.
+    func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
+        format.pointee.streams[Int(index)]!
+    }
+
+    private var streams: [UnsafeMutablePointer<AVStream>] {
+        (0..<Int(format.pointee.nb_streams)).compactMap { format.pointee.streams[$0] }
+    }
+
+    /// The index of the best video stream, one that FFmpeg can decode.
+    /// Throws "no video stream (found: …)" or "no decoder for codec '…'".
+    func bestVideoStreamIndex() throws -> Int32 {
+        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        // A cover image (an mp3's album art) is a one-picture "video" stream, not a video.
+        guard index >= 0, stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else {
+            throw MediaError.invalidInput("no video stream (found: \(streamKinds()))")
+        }
+        let codecID = stream(index).pointee.codecpar.pointee.codec_id
+        guard avcodec_find_decoder(codecID) != nil else {
+            throw MediaError.invalidInput("no decoder for codec '\(String(cString: avcodec_get_name(codecID)))'")
+        }
+        return index
+    }
+
+    /// What the streams are, e.g. "audio, subtitle", for the "no video stream" message.
+    private func streamKinds() -> String {
+        var kinds: [String] = []
+        for stream in streams {
+            let kind: String
+            if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+                kind = "cover image"
+            } else if let name = av_get_media_type_string(stream.pointee.codecpar.pointee.codec_type) {
+                kind = String(cString: name)
+            } else {
+                kind = "unknown"
+            }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        return kinds.isEmpty ? "no streams" : kinds.joined(separator: ", ")
+    }
+
+    /// Tells the demuxer not to return (and, where it can, not to read) other streams' packets.
+    func discardAllStreams(except index: Int32) {
+        for (i, stream) in streams.enumerated() where i != Int(index) {
+            stream.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    /// The size of the input in bytes, when the I/O layer knows it.
+    var byteSize: Int64? {
+        guard let io = format.pointee.pb else { return nil }
+        let size = avio_size(io)
+        return size >= 0 ? size : nil
+    }
+
+    /// Throws "truncated video" when the container's index (e.g. an mp4's moov) points at
+    /// data past the end of the file: the file was cut short after the index was written.
+    /// Costs no I/O; does nothing when the size or the index is unknown.
+    func checkIndexFitsInFile() throws {
+        guard let size = byteSize, size > 0 else { return }
+        var indexedEnd: Int64 = 0
+        for stream in streams {
+            for i in 0..<avformat_index_get_entries_count(stream) {
+                guard let entry = avformat_index_get_entry(stream, i) else { continue }
+                indexedEnd = max(indexedEnd, entry.pointee.pos + Int64(entry.pointee.size))
+            }
+        }
+        if indexedEnd > size {
+            throw MediaError.invalidInput(
+                "truncated video: the file ends at byte \(size) but its index points to data up to byte \(indexedEnd)")
+        }
+    }
+
+    /// Reads the next packet of a stream not discarded into `packet`; returns false at the end.
+    /// A read error before the end throws: `.transient` for network I/O failures, otherwise
+    /// `.invalidInput` "truncated video: …".
+    func read(into packet: Packet) throws -> Bool {
+        packet.unref()
+        var status = av_read_frame(format, packet.pointer)
+        while status == FFmpegStatus.tryAgain {
+            // Only non-blocking inputs say EAGAIN; none of ours are, but retrying is correct.
+            status = av_read_frame(format, packet.pointer)
+        }
+        if status >= 0 { return true }
+        // At a network drop libavformat may report plain EOF and keep the cause in pb->error.
+        let ioError = format.pointee.pb?.pointee.error ?? 0
+        if status == FFmpegStatus.endOfFile && (ioError == 0 || ioError == FFmpegStatus.endOfFile) { return false }
+        throw readError(status == FFmpegStatus.endOfFile ? ioError : status)
+    }
+
+    private func readError(_ status: Int32) -> MediaError {
+        let position = format.pointee.pb.map { avio_tell($0) } ?? 0
+        let kind = location.errorKind(for: status)
+        if kind != .invalidInput {
+            return MediaError.ffmpeg(status, "reading \(location.string) failed at byte \(position)", at: location)
+        }
+        let of = byteSize.map { " of \($0)" } ?? ""
+        return MediaError.ffmpeg(status, "truncated video: reading stopped at byte \(position)\(of)", at: location)
+    }
+
+    private static func openError(_ status: Int32, _ location: MediaLocation) -> MediaError {
+        if location.errorKind(for: status) != .invalidInput {
+            return MediaError.ffmpeg(status, "cannot read \(location.string)", at: location)
+        }
+        switch status {
+        case FFmpegStatus.invalidData, FFmpegStatus.endOfFile:
+            // FFmpeg only says "Invalid data"; look at the bytes to tell a cut-off file apart.
+            if let problem = ContainerDiagnosis.problem(at: location) { return .invalidInput(problem) }
+            return MediaError.ffmpeg(status, "not a video file", at: location)
+        default:
+            return MediaError.ffmpeg(status, "cannot open \(location.string)", at: location)
+        }
+    }
+}

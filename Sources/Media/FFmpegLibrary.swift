@@ -1,0 +1,17 @@
+import CFFmpeg
+
+/// Process-wide FFmpeg setup, done exactly once before the first use.
+enum FFmpegLibrary {
+    // A `static let` initialiser runs once, under Swift's own lock (swift_once), so
+    // concurrent first calls from several threads are safe.
+    private static let ready: Void = {
+        // FFmpeg logs to stderr from any thread with no context; every failure we care about
+        // comes back as an error code that we turn into a MediaError, so keep only fatal lines.
+        av_log_set_level(AV_LOG_FATAL)
+        // Initialises the TLS library once, before threads race to do it on their first https open.
+        avformat_network_init()
+    }()
+
+    /// Makes sure the one-time setup has run; cheap after the first call.
+    static func prepare() { _ = ready }
+}

@@ -1,0 +1,34 @@
+import ReelworkCore
+
+/// Why a video could not be probed or decoded, in words meant for the person who sent it.
+///
+/// `kind` is `.invalidInput` for anything about the file itself (it will fail the same way
+/// on every retry) and `.transient` for I/O or network failures while reading an http(s)
+/// location (a retry can succeed). FFmpeg's own error text (`av_strerror`) is part of
+/// `message` whenever an FFmpeg call failed.
+public struct MediaError: Error, ClassifiedError, CustomStringConvertible {
+    public let kind: ErrorKind
+    public let message: String
+
+    public init(kind: ErrorKind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func invalidInput(_ message: String) -> MediaError {
+        MediaError(kind: .invalidInput, message: message)
+    }
+
+    /// An FFmpeg call on `location` returned `code`: `context` says what we were doing,
+    /// FFmpeg's text says what went wrong, and the location decides the kind.
+    static func ffmpeg(_ code: Int32, _ context: String, at location: MediaLocation) -> MediaError {
+        MediaError(kind: location.errorKind(for: code), message: "\(context): \(FFmpegStatus.message(for: code))")
+    }
+
+    /// An allocation inside FFmpeg failed: not the file's fault, and may succeed later.
+    static func outOfMemory(_ what: String) -> MediaError {
+        MediaError(kind: .internal, message: "out of memory while allocating \(what)")
+    }
+}

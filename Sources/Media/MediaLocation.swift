@@ -1,0 +1,50 @@
+import CFFmpeg
+import Foundation
+import ReelworkCore
+
+/// Where a video is read from: a local path or an http(s) URL that libavformat opens.
+struct MediaLocation {
+    let string: String
+    /// True for http(s) URLs, where I/O failures are worth retrying.
+    let isNetwork: Bool
+
+    init(_ string: String) {
+        self.string = string
+        let lower = string.lowercased()
+        isNetwork = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Without a read timeout a stalled server would hang a worker forever.
+    static let networkReadTimeoutMicroseconds = 30_000_000
+
+    /// The size of a local file, or nil for URLs and paths that cannot be stat'ed
+    /// (the open call then reports the real problem).
+    var localFileSize: Int64? {
+        guard !isNetwork, let attributes = try? FileManager.default.attributesOfItem(atPath: string),
+              let size = attributes[.size] as? NSNumber else { return nil }
+        return size.int64Value
+    }
+
+    /// Errors that a retry can cure when they happen on a network read.
+    private static let transientCodes: Set<Int32> = [
+        ECONNREFUSED, ECONNRESET, ECONNABORTED, ETIMEDOUT, EHOSTUNREACH, EHOSTDOWN,
+        ENETUNREACH, ENETDOWN, ENETRESET, EPIPE, EIO, EAGAIN,
+    ].reduce(into: [FFmpegStatus.httpServerError]) { $0.insert(FFmpegStatus.posix($1)) }
+
+    /// The kind of a failure with FFmpeg code `code` while reading this location.
+    func errorKind(for code: Int32) -> ErrorKind {
+        if code == FFmpegStatus.posix(ENOMEM) { return .internal }
+        if isNetwork && Self.transientCodes.contains(code) { return .transient }
+        return .invalidInput
+    }
+
+    /// Options for avformat_open_input / avio_open2. The caller owns the dictionary
+    /// and must free it with av_dict_free.
+    func openOptions() -> OpaquePointer? {
+        var options: OpaquePointer? = nil
+        if isNetwork {
+            av_dict_set(&options, "rw_timeout", String(Self.networkReadTimeoutMicroseconds), 0)
+        }
+        return options
+    }
+}

@@ -1,0 +1,29 @@
+import ReelworkCore
+
+/// Reads what a video is (size, length, frame rate, codec) without decoding it.
+public enum MediaProbe {
+    /// Opens `location` (a file path or an http(s) URL that libavformat reads), reads the
+    /// stream info of the best video stream and returns its facts.
+    ///
+    /// - frameCount: the stream's declared nb_frames, else round(duration × fps).
+    /// - durationSeconds: the container's duration, else the stream's.
+    /// - fps: avg_frame_rate, else r_frame_rate.
+    /// - rotation: clockwise degrees (0, 90, 180, 270) a player turns the picture, from the
+    ///   display matrix.
+    ///
+    /// An index that points past the end of the file is always reported as truncated (that
+    /// check costs no I/O). With `verifyPackets`, every packet is also demuxed (not decoded)
+    /// to prove the file is complete; any read error before the end, or fewer video packets
+    /// than declared, throws `.invalidInput` "truncated video: …".
+    ///
+    /// Throws MediaError: `.invalidInput` for problems with the file, `.transient` for
+    /// network failures on an http(s) location.
+    public static func probe(_ location: String, verifyPackets: Bool = false) throws -> VideoFacts {
+        let demuxer = try Demuxer(location: MediaLocation(location))
+        let index = try demuxer.bestVideoStreamIndex()
+        let facts = VideoFacts(demuxer, streamIndex: index)
+        try demuxer.checkIndexFitsInFile()
+        if verifyPackets { try PacketVerifier.verify(demuxer, videoStream: index) }
+        return facts
+    }
+}

@@ -1,0 +1,44 @@
+import CFFmpeg
+import ReelworkCore
+
+extension VideoFacts {
+    /// The facts of video stream `index` of an open container.
+    ///
+    /// frameCount: the stream's nb_frames when declared, else round(duration × fps).
+    /// durationSeconds: the container's duration, else the stream's. fps: avg_frame_rate,
+    /// else r_frame_rate. rotation: clockwise degrees (0/90/180/270) from the display matrix.
+    init(_ demuxer: Demuxer, streamIndex index: Int32) {
+        let stream = demuxer.stream(index).pointee
+        let parameters = stream.codecpar.pointee
+        let duration = demuxer.declaredDuration ?? Self.seconds(stream.duration, stream.time_base) ?? 0
+        let fps = Self.rate(stream.avg_frame_rate) ?? Self.rate(stream.r_frame_rate) ?? 0
+        let frames = stream.nb_frames > 0 ? Int(stream.nb_frames) : Int((duration * fps).rounded())
+        self.init(durationSeconds: duration, frameCount: frames, fps: fps,
+                  width: Int(parameters.width), height: Int(parameters.height),
+                  codec: String(cString: avcodec_get_name(parameters.codec_id)),
+                  rotation: Self.clockwiseRotation(demuxer.stream(index)),
+                  container: demuxer.containerName)
+    }
+
+    private static func rate(_ rational: AVRational) -> Double? {
+        rational.num > 0 && rational.den > 0 ? av_q2d(rational) : nil
+    }
+
+    private static func seconds(_ ticks: Int64, _ timeBase: AVRational) -> Double? {
+        ticks != FFmpegStatus.noPTS && ticks > 0 ? Double(ticks) * av_q2d(timeBase) : nil
+    }
+
+    /// av_display_rotation_get gives the counterclockwise angle in [-180, 180]; players
+    /// (ffmpeg's own autorotate included) turn the picture by its negation, clockwise.
+    private static func clockwiseRotation(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+              size >= 9 * MemoryLayout<Int32>.size else { return 0 }
+        let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard counterclockwise.isFinite else { return 0 } // a degenerate matrix gives NaN
+        let clockwise = Int((-counterclockwise).rounded())
+        // Snap to the nearest quarter turn and fold into 0..<360.
+        let quarter = Int((Double(clockwise) / 90).rounded()) * 90
+        return ((quarter % 360) + 360) % 360
+    }
+}

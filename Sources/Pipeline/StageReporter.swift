@@ -1,0 +1,18 @@
+import ReelworkCore
+
+/// Receives a run's stage events. The worker writes them to PostgreSQL; `reelwork analyze` prints them.
+/// A reporter that throws stops the run with its error (e.g. PostgreSQL went away, or the run was told to stop).
+public protocol StageReporter: AnyObject {
+    func stageStarted(_ stage: StageName, framesPlanned: Int?) throws
+    func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws
+    func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws
+}
+
+/// A stage's own work failed (as opposed to the reporter or the infrastructure around it).
+public struct StageFailure: Error, ClassifiedError, CustomStringConvertible {
+    public let stage: StageName
+    public let kind: ErrorKind
+    public let message: String
+
+    public var description: String { "\(stage.rawValue): \(message)" }
+}

@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReelworkCore
+
+/// An error talking to the coordinator, with the API's own code and message when it answered.
+public enum ClientError: Error, CustomStringConvertible, Equatable {
+    /// The coordinator answered with a non-2xx status.
+    case api(status: Int, code: String, message: String)
+    /// Nothing answered, or the answer was not the API's.
+    case unreachable(String)
+    case badResponse(String)
+
+    public var description: String {
+        switch self {
+        case .api(let status, let code, let message): return "\(message) (\(code), HTTP \(status))"
+        case .unreachable(let m): return m
+        case .badResponse(let m): return m
+        }
+    }
+}
+
+/// A small client for the coordinator's v1 API.
+public final class CoordinatorClient: Sendable {
+    public let baseURL: URL
+
+    public init(baseURL: String) throws {
+        guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ReelworkError.configuration("coordinator URL '\(baseURL)' is not an http(s) URL")
+        }
+        self.baseURL = url
+    }
+
+    // MARK: videos
+
+    /// Uploads a file as a streamed body (never read whole into memory); `progress(sent, total)` is
+    /// called as bytes go out. Returns the video (the existing one if these bytes were uploaded before).
+    public func uploadVideo(file: URL, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
+        var request = URLRequest(url: url("/v1/videos", query: ["filename": file.lastPathComponent]))
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let (data, status) = try await FileUpload.send(request, file: file, progress: progress)
+        return try decode(VideoView.self, data: data, status: status)
+    }
+
+    public func video(_ id: UUID) async throws -> VideoView {
+        try await get("/v1/videos/\(id.uuidString.lowercased())")
+    }
+
+    // MARK: jobs
+
+    public func createJob(_ body: CreateJobRequest) async throws -> JobView {
+        try await send("POST", "/v1/jobs", body: try ReelworkJSON.encoder.encode(body))
+    }
+
+    public func job(_ id: UUID) async throws -> JobView {
+        try await get("/v1/jobs/\(id.uuidString.lowercased())")
+    }
+
+    public func jobs(status: String? = nil, sport: String? = nil, club: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
+        var query: [String: String] = [:]
+        query["status"] = status
+        query["sport"] = sport
+        query["club"] = club
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return try await get("/v1/jobs", query: query)
+    }
+
+    public func retry(_ id: UUID) async throws -> JobView {
+        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/retry", body: nil)
+    }
+
+    public func results(_ id: UUID) async throws -> AnalysisDocument {
+        try await get("/v1/jobs/\(id.uuidString.lowercased())/results")
+    }
+
+    public func health() async throws -> HealthView {
+        try await get("/healthz")
+    }
+
+    // MARK: plumbing
+
+    func url(_ path: String, query: [String: String] = [:]) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + path
+        if !query.isEmpty {
+            components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
+        return components.url!
+    }
+
+    private func get<T: Decodable>(_ path: String, query: [String: String] = [:]) async throws -> T {
+        var request = URLRequest(url: url(path, query: query))
+        request.httpMethod = "GET"
+        return try await perform(request)
+    }
+
+    private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws -> T {
+        var request = URLRequest(url: url(path))
+        request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return try await perform(request)
+    }
+
+    private func perform<T: Decodable>(_ request: URLRequest) async throws -> T {
+        let (data, status): (Data, Int) = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: ClientError.unreachable(
+                        "cannot reach the coordinator at \(self.baseURL.absoluteString): \(error.localizedDescription)"))
+                    return
+                }
+                continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
+            }.resume()
+        }
+        return try decode(T.self, data: data, status: status)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, data: Data, status: Int) throws -> T {
+        guard (200..<300).contains(status) else {
+            if let body = try? ReelworkJSON.decoder.decode(APIErrorBody.self, from: data) {
+                throw ClientError.api(status: status, code: body.error.code, message: body.error.message)
+            }
+            throw ClientError.badResponse("HTTP \(status) from \(baseURL.absoluteString): \(String(decoding: data.prefix(200), as: UTF8.self))")
+        }
+        do {
+            return try ReelworkJSON.decoder.decode(T.self, from: data)
+        } catch {
+            throw ClientError.badResponse("unexpected answer from the coordinator: \(error)")
+        }
+    }
+}

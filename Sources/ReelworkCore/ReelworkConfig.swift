@@ -1,0 +1,101 @@
+import Foundation
+
+/// Every setting a Reelwork process reads, with its environment variable and default.
+/// Flags on the command line override the environment; the README's table lists the same names.
+public struct ReelworkConfig: Sendable, Equatable {
+    public var databaseURL: String
+    public var redisURL: String
+    public var storageDir: String
+    public var bind: String
+    public var coordinatorURL: String
+    public var workerSlots: Int
+    public var maxUploadBytes: Int64
+    public var queuePrefix: String
+    public var decodeThreads: Int
+    public var maxAttempts: Int
+    public var migrationsDir: String?
+    public var workerID: String?
+    public var videoSource: VideoSource
+
+    /// Where a worker reads videos from.
+    public enum VideoSource: String, Sendable, CaseIterable {
+        /// The shared storage directory when the file is there, else the coordinator's content URL.
+        case auto
+        /// Always stream from the coordinator (workers on other machines).
+        case http
+    }
+
+    public static let defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/reelwork"
+    public static let defaultRedisURL = "redis://127.0.0.1:6379/0"
+    public static let defaultStorageDir = ".local/storage"
+    public static let defaultBind = "127.0.0.1:8080"
+    public static let defaultCoordinatorURL = "http://127.0.0.1:8080"
+    /// Seed 004 runs two analyses at once per device; a worker does the same per process.
+    public static let defaultWorkerSlots = 2
+    /// Seed 003's `StorageThresholds.maxVideoSize`.
+    public static let defaultMaxUploadBytes: Int64 = 500 * 1024 * 1024
+    /// Seeds 003 and 004: three attempts.
+    public static let defaultMaxAttempts = 3
+
+    /// The environment variables, by setting. Kept in one place so docs and code agree.
+    public enum Env {
+        public static let databaseURL = "REELWORK_DATABASE_URL"
+        public static let redisURL = "REELWORK_REDIS_URL"
+        public static let storageDir = "REELWORK_STORAGE_DIR"
+        public static let bind = "REELWORK_BIND"
+        public static let coordinatorURL = "REELWORK_COORDINATOR_URL"
+        public static let workerSlots = "REELWORK_WORKER_SLOTS"
+        public static let maxUploadBytes = "REELWORK_MAX_UPLOAD_BYTES"
+        public static let queuePrefix = "REELWORK_QUEUE_PREFIX"
+        public static let decodeThreads = "REELWORK_DECODE_THREADS"
+        public static let maxAttempts = "REELWORK_MAX_ATTEMPTS"
+        public static let migrationsDir = "REELWORK_MIGRATIONS_DIR"
+        public static let workerID = "REELWORK_WORKER_ID"
+        public static let videoSource = "REELWORK_VIDEO_SOURCE"
+    }
+
+    /// Reads the environment, validating numbers; a bad value is an error that names the variable.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> ReelworkConfig {
+        func int(_ name: String, _ fallback: Int, min: Int) throws -> Int {
+            guard let text = env[name], !text.isEmpty else { return fallback }
+            guard let value = Int(text), value >= min else {
+                throw ReelworkError.configuration("\(name)='\(text)' is not a whole number ≥ \(min)")
+            }
+            return value
+        }
+        func text(_ name: String, _ fallback: String) -> String {
+            env[name].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
+        }
+        return ReelworkConfig(
+            databaseURL: text(Env.databaseURL, defaultDatabaseURL),
+            redisURL: text(Env.redisURL, defaultRedisURL),
+            storageDir: text(Env.storageDir, defaultStorageDir),
+            bind: text(Env.bind, defaultBind),
+            coordinatorURL: text(Env.coordinatorURL, defaultCoordinatorURL),
+            workerSlots: try int(Env.workerSlots, defaultWorkerSlots, min: 1),
+            maxUploadBytes: Int64(try int(Env.maxUploadBytes, Int(defaultMaxUploadBytes), min: 1)),
+            queuePrefix: text(Env.queuePrefix, "reelwork"),
+            decodeThreads: try int(Env.decodeThreads, 0, min: 0),
+            maxAttempts: try int(Env.maxAttempts, defaultMaxAttempts, min: 1),
+            migrationsDir: env[Env.migrationsDir],
+            workerID: env[Env.workerID],
+            videoSource: try videoSource(env[Env.videoSource]))
+    }
+
+    private static func videoSource(_ text: String?) throws -> VideoSource {
+        guard let text, !text.isEmpty else { return .auto }
+        guard let source = VideoSource(rawValue: text) else {
+            throw ReelworkError.configuration("\(Env.videoSource)='\(text)' must be one of: auto, http")
+        }
+        return source
+    }
+
+    /// Splits `bind` into host and port, or explains what is wrong with it.
+    public func bindAddress() throws -> (host: String, port: Int) {
+        guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]),
+              (0...65535).contains(port) else {
+            throw ReelworkError.configuration("\(Env.bind)='\(bind)' is not host:port")
+        }
+        return (String(bind[..<colon]), port)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Pipeline
+import ReelworkCore
+import Store
+
+/// Writes a run's stage events to `job_stages`, fenced by the run's attempt. Progress writes are
+/// throttled (status stays truthful within a second, without one UPDATE per frame).
+final class PostgresStageReporter: StageReporter {
+    static let progressInterval: TimeInterval = 0.25
+
+    private let stages: StageRepository
+    private let run: ClaimedRun
+    private let shouldStop: () -> Bool
+    private var lastProgressWrite = Date.distantPast
+
+    init(db: PGConnection, run: ClaimedRun, shouldStop: @escaping () -> Bool) {
+        self.stages = StageRepository(db)
+        self.run = run
+        self.shouldStop = shouldStop
+    }
+
+    func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {
+        try stages.started(jobId: run.jobId, attempt: run.attempt, stage: stage, framesPlanned: framesPlanned)
+    }
+
+    func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
+        if shouldStop() { throw RunStopped() }
+        let now = Date()
+        guard now.timeIntervalSince(lastProgressWrite) >= Self.progressInterval else { return }
+        lastProgressWrite = now
+        try stages.progress(jobId: run.jobId, attempt: run.attempt, stage: stage, framesDone: framesDone, framesPlanned: framesPlanned)
+    }
+
+    func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
+        try stages.finished(jobId: run.jobId, attempt: run.attempt, stage: stage, status: status, framesDone: framesDone,
+                            error: error?.message, errorKind: error?.kind)
+    }
+}
+
+/// Thrown from inside a run when the worker must stop before the run could finish.
+struct RunStopped: Error {}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Coordinator
+import Hummingbird
+import Logging
+
+struct CoordinatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "coordinator", abstract: "Run the HTTP API (uploads, jobs, status).")
+
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "host:port to listen on (REELWORK_BIND).") var bind: String?
+    @Option(name: .customLong("max-upload-bytes"), help: "Largest accepted upload (REELWORK_MAX_UPLOAD_BYTES, default 500 MiB).")
+    var maxUploadBytes: Int64?
+
+    func run() async throws {
+        Logs.bootstrap()
+        var config = try options.resolve()
+        if let bind { config.bind = bind }
+        if let maxUploadBytes { config.maxUploadBytes = maxUploadBytes }
+        let logger = Logger(label: "reelwork.coordinator")
+        logger.info("coordinator listening on \(config.bind), storage \(config.storageDir)")
+        let app = try CoordinatorServer.makeApplication(config: config, logger: logger)
+        try await app.runService()
+    }
+}

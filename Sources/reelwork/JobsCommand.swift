@@ -1,0 +1,208 @@
+import ArgumentParser
+import Foundation
+import ReelworkClient
+import ReelworkCore
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// Options every `jobs` subcommand takes.
+struct ClientOptions: ParsableArguments {
+    @Option(name: .customLong("coordinator-url"), help: "The coordinator's base URL (REELWORK_COORDINATOR_URL).")
+    var coordinatorURL: String?
+
+    func client() throws -> CoordinatorClient {
+        try CoordinatorClient(baseURL: coordinatorURL ?? ReelworkConfig.fromEnvironment().coordinatorURL)
+    }
+}
+
+func parseJobID(_ text: String) throws -> UUID {
+    guard let id = UUID(uuidString: text) else { throw ValidationError("'\(text)' is not a job id") }
+    return id
+}
+
+func printJSON<T: Encodable>(_ value: T) throws {
+    print(String(decoding: try ReelworkJSON.prettyEncoder.encode(value), as: UTF8.self))
+}
+
+struct JobsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "List, inspect, retry and watch jobs.",
+        subcommands: [List.self, Show.self, Retry.self, Watch.self, Results.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "Filter by status.") var status: String?
+        @Option(help: "Filter by sport.") var sport: String?
+        @Option(help: "Filter by club.") var club: String?
+        @Option(help: "Page size.") var limit: Int = 50
+        @Option(help: "Continue after this job id (the previous page's nextCursor).") var cursor: String?
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func run() async throws {
+            let page = try await client.client().jobs(status: status, sport: sport, club: club, limit: limit, cursor: cursor)
+            if format == .json { return try printJSON(page) }
+            print(Terminal.table(["ID", "STATUS", "SPORT", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
+                [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.club, "\(job.attempt)/\(job.maxAttempts)",
+                 ReelworkJSON.formatDate(job.createdAt), job.lastError ?? ""]
+            }))
+            if let next = page.nextCursor { print("more: --cursor \(next)") }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a job with every attempt's stages and timings.")
+        @OptionGroup var client: ClientOptions
+        @Argument var id: String
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func run() async throws {
+            let job = try await client.client().job(try parseJobID(id))
+            if format == .json { return try printJSON(job) }
+            print(JobText.describe(job))
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Retry a failed or cancelled job.")
+        @OptionGroup var client: ClientOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let job = try await client.client().retry(try parseJobID(id))
+            print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (attempts allowed up to \(job.maxAttempts))")
+        }
+    }
+
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Redraw per-stage status and progress until the jobs end.",
+            discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Job ids (also read from stdin when none are given and stdin is not a terminal).") var ids: [String] = []
+        @Option(help: "Seconds between refreshes.") var interval: Double = 0.5
+
+        func run() async throws {
+            var texts = ids
+            if texts.isEmpty, isatty(fileno(stdin)) == 0 {
+                while let line = readLine() { if !line.isEmpty { texts.append(line.trimmingCharacters(in: .whitespaces)) } }
+            }
+            guard !texts.isEmpty else { throw ValidationError("give at least one job id") }
+            let jobIDs = try texts.map(parseJobID)
+            let api = try client.client()
+            var linesDrawn = 0
+            var lastFrame = ""
+            while true {
+                var jobs: [JobView] = []
+                for id in jobIDs { jobs.append(try await api.job(id)) }
+                let frame = jobs.map(JobText.progressLine).joined(separator: "\n")
+                if Terminal.isInteractive {
+                    if linesDrawn > 0 { Terminal.writeErr("\u{1B}[\(linesDrawn)A") }
+                    Terminal.writeErr(frame.split(separator: "\n").map { "\u{1B}[2K" + $0 + "\n" }.joined())
+                    linesDrawn = jobs.count
+                } else if frame != lastFrame {
+                    Terminal.writeErr(frame + "\n")
+                }
+                lastFrame = frame
+                if jobs.allSatisfy({ $0.status.isTerminal }) {
+                    if jobs.contains(where: { $0.status != .succeeded }) { throw ExitCode(1) }
+                    return
+                }
+                try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            }
+        }
+    }
+}
+
+extension JobsCommand {
+    struct Results: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the results of succeeded jobs (a table, or JSON documents).")
+        @OptionGroup var client: ClientOptions
+        @Argument var ids: [String]
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func run() async throws {
+            let api = try client.client()
+            var rows: [[String]] = []
+            var documents: [String: AnalysisDocument] = [:]
+            for text in ids {
+                let id = try parseJobID(text)
+                let job = try await api.job(id)
+                guard job.status == .succeeded else {
+                    rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", job.lastError ?? ""])
+                    continue
+                }
+                let doc = try await api.results(id)
+                documents[id.uuidString.lowercased()] = doc
+                let v = doc.video
+                rows.append([Terminal.shortID(id), job.status.rawValue,
+                             v.map { "\($0.width)x\($0.height) \($0.codec)" } ?? "-",
+                             v.map { String(format: "%.2fs", $0.durationSeconds) } ?? "-",
+                             v.map { String(format: "%.2f", $0.fps) } ?? "-",
+                             doc.result["framesDecoded"].map { "\($0.jsonString())" } ?? "-",
+                             doc.warnings.map(\.code).joined(separator: ", ")])
+            }
+            if format == .json { return try printJSON(documents) }
+            print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "WARNINGS / ERROR"], rows))
+        }
+    }
+}
+
+/// Text renderings of jobs for the terminal.
+enum JobText {
+    /// One line: id, status, and the current attempt's stages with progress.
+    static func progressLine(_ job: JobView) -> String {
+        let current = job.stages.filter { $0.attempt == job.attempt }
+        let stages = current.map { stage -> String in
+            switch stage.status {
+            case .running:
+                let frames = stage.framesDone == nil ? "" : " " + frames(stage)
+                return "\(stage.name) \(Terminal.bar(stage.progress, width: 10))\(frames)"
+            case .succeeded: return "\(stage.name) ✓"
+            case .failed: return "\(stage.name) ✗"
+            case .skipped: return "\(stage.name) -"
+            case .pending: return "\(stage.name) …"
+            }
+        }.joined(separator: "  ")
+        let error = job.lastError.map { "  error: \($0)" } ?? ""
+        return "\(Terminal.shortID(job.id)) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) attempt \(job.attempt)/\(job.maxAttempts)  \(stages)\(error)"
+    }
+
+    static func frames(_ s: StageView) -> String {
+        guard let done = s.framesDone else { return "-" }
+        guard let planned = s.framesPlanned else { return "\(done)" }
+        return "\(done)/\(planned)"
+    }
+
+    static func stageRow(_ s: StageView) -> [String] {
+        let kind = s.errorKind.map { " [\($0)]" } ?? ""
+        let error = s.error.map { $0 + kind } ?? ""
+        let started = s.startedAt.map(ReelworkJSON.formatDate) ?? "-"
+        let progress = String(format: "%3.0f%%", s.progress * 100)
+        return [s.name, s.status.rawValue, progress, frames(s), started, Terminal.duration(s.durationSeconds), error]
+    }
+
+    /// The full description `jobs show` prints.
+    static func describe(_ job: JobView) -> String {
+        var lines = [
+            "job       \(job.id.uuidString.lowercased())",
+            "status    \(job.status.rawValue)",
+            "sport     \(job.sport)    club \(job.club)",
+            "video     \(job.videoId.uuidString.lowercased())",
+            "attempt   \(job.attempt) of \(job.maxAttempts)",
+            "created   \(ReelworkJSON.formatDate(job.createdAt))",
+        ]
+        if let worker = job.workerId { lines.append("worker    \(worker)") }
+        if let error = job.lastError { lines.append("error     \(error) [\(job.lastErrorKind ?? "?")]") }
+        for attempt in Set(job.stages.map(\.attempt)).sorted() {
+            lines.append("")
+            lines.append("attempt \(attempt):")
+            let rows = job.stages.filter { $0.attempt == attempt }.map(stageRow)
+            lines.append(Terminal.table(["STAGE", "STATUS", "PROGRESS", "FRAMES", "STARTED", "TOOK", "ERROR"], rows)
+                .split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

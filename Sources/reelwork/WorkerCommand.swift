@@ -1,0 +1,41 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Worker
+
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker", abstract: "Claim jobs from Redis and run them.",
+        discussion: "SIGTERM or SIGINT: stop claiming; running jobs are handed back at their next progress report. A second signal exits at once.")
+
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "Jobs run at once by this process (REELWORK_WORKER_SLOTS, default 2).") var slots: Int?
+    @Option(name: .customLong("worker-id"), help: "Stable id; a restarted worker with the same id takes back its unfinished claims (REELWORK_WORKER_ID).")
+    var workerID: String?
+
+    func run() throws {
+        Logs.bootstrap()
+        var config = try options.resolve()
+        if let slots {
+            guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
+            config.workerSlots = slots
+        }
+        if let workerID { config.workerID = workerID }
+        let worker = WorkerProcess(config: config, logger: Logger(label: "reelwork.worker"))
+        let handled: [Int32] = [SIGTERM, SIGINT]
+        let signals = handled.map { signo -> any DispatchSourceSignal in
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler {
+                if worker.isStopping { Foundation.exit(130) }
+                worker.stop()
+            }
+            source.resume()
+            return source
+        }
+        worker.start()
+        worker.wait()
+        withExtendedLifetime(signals) {}
+    }
+}

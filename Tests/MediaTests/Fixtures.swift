@@ -1,0 +1,160 @@
+import Foundation
+import Media
+import ReelworkCore
+import XCTest
+
+/// Runs the ffmpeg and ffprobe CLIs, which make the test videos and give the reference answers.
+enum Tool {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs `command` (looked up on PATH) and returns its standard output; throws when it exits non-zero.
+    @discardableResult
+    static func run(_ command: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read before waiting, so a large output cannot fill the pipe and block the child.
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(command) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errorText)")
+        }
+        return data
+    }
+
+    static func ffmpeg(_ arguments: [String]) throws {
+        try run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments)
+    }
+
+    /// ffprobe's JSON answer (`-of json` is added).
+    static func ffprobe(_ arguments: [String]) throws -> [String: Any] {
+        let data = try run("ffprobe", ["-v", "error", "-of", "json"] + arguments)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// What ffprobe says about the first video stream and the container.
+    struct Reference {
+        var width: Int
+        var height: Int
+        var codec: String
+        var nbFrames: Int?
+        var avgFrameRate: Double
+        var duration: Double
+        /// av_display_rotation_get of the display matrix (counterclockwise), when present.
+        var sideDataRotation: Int?
+        /// Frames ffprobe decoded (`-count_frames`).
+        var decodedFrames: Int
+    }
+
+    static func reference(_ path: String) throws -> Reference {
+        let json = try ffprobe(["-select_streams", "v:0", "-count_frames",
+                                "-show_entries", "stream=nb_frames,nb_read_frames,width,height,codec_name,avg_frame_rate:stream_side_data=rotation",
+                                "-show_entries", "format=duration", path])
+        let stream = try XCTUnwrap((json["streams"] as? [[String: Any]])?.first)
+        let format = try XCTUnwrap(json["format"] as? [String: Any])
+        let rate = try XCTUnwrap(stream["avg_frame_rate"] as? String).split(separator: "/").compactMap { Double($0) }
+        let sideData = (stream["side_data_list"] as? [[String: Any]])?.first
+        return Reference(
+            width: try XCTUnwrap(stream["width"] as? Int),
+            height: try XCTUnwrap(stream["height"] as? Int),
+            codec: try XCTUnwrap(stream["codec_name"] as? String),
+            nbFrames: (stream["nb_frames"] as? String).flatMap { Int($0) },
+            avgFrameRate: rate.count == 2 ? rate[0] / rate[1] : 0,
+            duration: try XCTUnwrap((format["duration"] as? String).flatMap { Double($0) }),
+            sideDataRotation: sideData?["rotation"] as? Int,
+            decodedFrames: try XCTUnwrap((stream["nb_read_frames"] as? String).flatMap { Int($0) }))
+    }
+}
+
+/// A temporary directory of generated test files, made on first use and removed by `remove()`.
+final class FixtureDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name`, first made by running ffmpeg with `arguments` + the path, once.
+    func video(_ name: String, _ arguments: [String]) throws -> String {
+        let path = path(name)
+        if !FileManager.default.fileExists(atPath: path) { try Tool.ffmpeg(arguments + [path]) }
+        return path
+    }
+
+    /// A copy of `source` keeping only its first `fraction` of bytes.
+    func truncated(_ source: String, to name: String, fraction: Double = 0.5) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let path = path(name)
+        try data.prefix(Int(Double(data.count) * fraction)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func write(_ data: Data, to name: String) throws -> String {
+        let path = path(name)
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// The lavfi inputs the tests use: synthetic, so every run makes identical files.
+enum Source {
+    /// Moving colour bars with text: real texture, normal brightness.
+    static func testPattern(seconds: Double = 2, rate: String = "25", size: String = "320x240") -> [String] {
+        ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t", String(seconds)]
+    }
+
+    static func color(_ name: String, seconds: Double = 2) -> [String] {
+        ["-f", "lavfi", "-i", "color=\(name):size=320x240:rate=25", "-t", String(seconds)]
+    }
+
+    static let h264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
+}
+
+/// Deterministic pseudo-random bytes (SplitMix64), so the "random bytes" input is the same every run.
+func pseudoRandomBytes(count: Int, seed: UInt64 = 0x5EED) -> Data {
+    var state = seed
+    var bytes = Data(capacity: count)
+    while bytes.count < count {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        withUnsafeBytes(of: z) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+    }
+    return bytes
+}
+
+/// Asserts that `body` throws a MediaError of `kind` whose message contains every one of
+/// `fragments`; returns the error for further checks.
+@discardableResult
+func assertMediaError<T>(_ kind: ErrorKind, containing fragments: [String],
+                         file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) -> MediaError? {
+    do {
+        let value = try body()
+        XCTFail("expected a MediaError, got \(value)", file: file, line: line)
+    } catch let error as MediaError {
+        XCTAssertEqual(error.kind, kind, "kind of: \(error.message)", file: file, line: line)
+        for fragment in fragments {
+            XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' should contain '\(fragment)'", file: file, line: line)
+        }
+        XCTAssertEqual(error.description, error.message, file: file, line: line)
+        return error
+    } catch {
+        XCTFail("expected a MediaError, got \(type(of: error)): \(error)", file: file, line: line)
+    }
+    return nil
+}

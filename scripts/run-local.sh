@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Command one: install what is missing, build, start a local Reelwork stack (PostgreSQL, Redis,
+# a coordinator and two workers, all on 127.0.0.1 with data under .local/stack), submit sample
+# clips, show their per-stage progress, and print the results. scripts/stop-local.sh stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+# shellcheck source=lib/services.sh
+source scripts/lib/services.sh
+
+rw_install_deps
+
+echo "==> building reelwork (first build takes a few minutes)"
+swift build --product reelwork
+bin="$root/.build/debug/reelwork"
+
+stack="$root/.local/stack"
+mkdir -p "$stack/logs" "$stack/pids"
+scripts/stop-local.sh --quiet || true
+
+pg_port=${REELWORK_LOCAL_PG_PORT:-55432}
+redis_port=${REELWORK_LOCAL_REDIS_PORT:-56379}
+http_port=${REELWORK_LOCAL_HTTP_PORT:-58080}
+
+echo "==> starting PostgreSQL on 127.0.0.1:${pg_port} and Redis on 127.0.0.1:${redis_port}"
+rw_start_postgres "$stack/pg" "$pg_port" reelwork
+rw_start_redis "$stack/redis" "$redis_port"
+
+export REELWORK_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/reelwork"
+export REELWORK_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
+export REELWORK_STORAGE_DIR="$stack/storage"
+export REELWORK_BIND="127.0.0.1:${http_port}"
+export REELWORK_COORDINATOR_URL="http://127.0.0.1:${http_port}"
+
+echo "==> migrating"
+"$bin" migrate --dir "$root/migrations"
+
+echo "==> starting the coordinator on ${REELWORK_BIND} and two workers"
+nohup "$bin" coordinator >"$stack/logs/coordinator.log" 2>&1 &
+echo $! >"$stack/pids/coordinator.pid"
+for i in 1 2; do
+  nohup "$bin" worker --worker-id "local-worker-$i" >"$stack/logs/worker-$i.log" 2>&1 &
+  echo $! >"$stack/pids/worker-$i.pid"
+done
+for _ in $(seq 1 100); do
+  curl -fsS "$REELWORK_COORDINATOR_URL/healthz" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+curl -fsS "$REELWORK_COORDINATOR_URL/healthz" >/dev/null || { echo "coordinator did not start; see $stack/logs/coordinator.log" >&2; tail -20 "$stack/logs/coordinator.log" >&2; exit 1; }
+
+echo "==> making sample clips in .local/samples"
+scripts/make-samples.sh "$root/.local/samples"
+
+echo "==> submitting"
+"$bin" submit "$root"/.local/samples/*.mp4 --sport tennis --club demo-club >"$stack/job-ids.txt"
+
+echo "==> progress"
+"$bin" jobs watch $(cat "$stack/job-ids.txt") || true
+
+echo
+echo "==> results"
+"$bin" jobs results $(cat "$stack/job-ids.txt")
+
+cat <<MSG
+
+The stack is still running:
+  API          $REELWORK_COORDINATOR_URL   (try: curl $REELWORK_COORDINATOR_URL/v1/jobs)
+  CLI          export REELWORK_COORDINATOR_URL=$REELWORK_COORDINATOR_URL; $bin jobs list
+  PostgreSQL   psql $REELWORK_DATABASE_URL
+  logs         $stack/logs/
+  stop it      scripts/stop-local.sh
+MSG

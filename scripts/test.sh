@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Command two: install what is missing, start throwaway PostgreSQL and Redis on free ports,
+# build and run the whole test suite, and stop both servers even when tests fail.
+# Extra arguments go to `swift test` (e.g. --filter MediaTests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=lib/services.sh
+source scripts/lib/services.sh
+
+rw_install_deps
+
+run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
+chmod 755 "$run_dir"
+cleanup() {
+  rw_stop_postgres "$run_dir/pg" || true
+  rw_stop_redis "$run_dir/redis" || true
+  rm -rf "$run_dir"
+}
+trap cleanup EXIT INT TERM
+
+pg_port=$(rw_free_port)
+redis_port=$(rw_free_port)
+RW_PG_FAST=1 rw_start_postgres "$run_dir/pg" "$pg_port" postgres
+rw_start_redis "$run_dir/redis" "$redis_port"
+
+export REELWORK_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/postgres"
+export REELWORK_TEST_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
+echo "test servers: PostgreSQL 127.0.0.1:${pg_port}, Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
+
+swift build --build-tests
+swift test --skip-build "$@"
