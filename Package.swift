@@ -52,7 +52,8 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

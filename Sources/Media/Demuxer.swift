@@ -60,13 +60,26 @@ final class Demuxer {
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         // A cover image (an mp3's album art) is a one-picture "video" stream, not a video.
         guard index >= 0, stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else {
+            // A file cut inside its header can open with its streams half-described.
+            if let problem = ContainerDiagnosis.problem(at: location) { throw MediaError.invalidInput(problem) }
             throw MediaError.invalidInput("no video stream (found: \(streamKinds()))")
         }
-        let codecID = stream(index).pointee.codecpar.pointee.codec_id
-        guard avcodec_find_decoder(codecID) != nil else {
-            throw MediaError.invalidInput("no decoder for codec '\(String(cString: avcodec_get_name(codecID)))'")
+        let parameters = stream(index).pointee.codecpar!
+        guard avcodec_find_decoder(parameters.pointee.codec_id) != nil else {
+            throw MediaError.invalidInput("no decoder for codec '\(Self.codecName(parameters))'")
         }
         return index
+    }
+
+    /// FFmpeg's short codec name, or the container's four-character tag when FFmpeg does
+    /// not know the codec (its name would just be "none").
+    static func codecName(_ parameters: UnsafePointer<AVCodecParameters>) -> String {
+        let id = parameters.pointee.codec_id
+        if id != AV_CODEC_ID_NONE { return String(cString: avcodec_get_name(id)) }
+        let tag = parameters.pointee.codec_tag
+        let bytes = [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: tag >> $0) }
+        guard tag != 0, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return "unknown" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// What the streams are, e.g. "audio, subtitle", for the "no video stream" message.

@@ -5,9 +5,11 @@ enum FFmpegLibrary {
     // A `static let` initialiser runs once, under Swift's own lock (swift_once), so
     // concurrent first calls from several threads are safe.
     private static let ready: Void = {
-        // FFmpeg logs to stderr from any thread with no context; every failure we care about
-        // comes back as an error code that we turn into a MediaError, so keep only fatal lines.
-        av_log_set_level(AV_LOG_FATAL)
+        // FFmpeg logs to stderr from any thread, with no job context; every failure we care
+        // about comes back as an error code that becomes a MediaError. Some decoders log
+        // ordinary bad input at FATAL (mjpeg: "No JPEG data found"), so keep only PANIC,
+        // the line FFmpeg prints just before aborting on an internal assertion.
+        av_log_set_level(AV_LOG_PANIC)
         // Initialises the TLS library once, before threads race to do it on their first https open.
         avformat_network_init()
     }()

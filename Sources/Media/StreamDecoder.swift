@@ -28,7 +28,7 @@ final class StreamDecoder {
         let stream = demuxer.stream(streamIndex)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MediaError.invalidInput("no decoder for codec '\(String(cString: avcodec_get_name(parameters.pointee.codec_id)))'")
+            throw MediaError.invalidInput("no decoder for codec '\(Demuxer.codecName(parameters))'")
         }
         guard let context = avcodec_alloc_context3(codec) else { throw MediaError.outOfMemory("a decoder") }
         self.context = context

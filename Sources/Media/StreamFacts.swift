@@ -15,7 +15,7 @@ extension VideoFacts {
         let frames = stream.nb_frames > 0 ? Int(stream.nb_frames) : Int((duration * fps).rounded())
         self.init(durationSeconds: duration, frameCount: frames, fps: fps,
                   width: Int(parameters.width), height: Int(parameters.height),
-                  codec: String(cString: avcodec_get_name(parameters.codec_id)),
+                  codec: Demuxer.codecName(stream.codecpar),
                   rotation: Self.clockwiseRotation(demuxer.stream(index)),
                   container: demuxer.containerName)
     }

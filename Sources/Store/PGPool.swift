@@ -20,8 +20,14 @@ public final class PGPool: @unchecked Sendable {
         for number in 1...size {
             let queue = self.queue
             // The threads hold the queue, not the pool, so dropping the pool closes it.
-            let thread = Thread { PGPool.serve(queue, conninfo: conninfo) }
-            thread.name = "reelwork-pg-\(number)"
+            let name = "reelwork-pg-\(number)"
+            let thread = Thread {
+                // Named from inside: on Linux a name set before start() does not reach the
+                // OS thread, and the name is what shows up in debuggers and `top -H`.
+                Thread.current.name = name
+                PGPool.serve(queue, conninfo: conninfo)
+            }
+            thread.name = name
             thread.start()
         }
     }

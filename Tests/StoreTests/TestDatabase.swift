@@ -93,3 +93,25 @@ final class LockedCounter: @unchecked Sendable {
         return items
     }
 }
+
+/// One result per thread, filled in from those threads.
+final class ResultSlots<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<T, Error>?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ result: Result<T, Error>) {
+        lock.lock()
+        slots[index] = result
+        lock.unlock()
+    }
+
+    var all: [Result<T, Error>?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Raw HTTP for tests that need what the typed client hides (status codes, headers, odd bodies).
+enum HTTP {
+    static func request(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) throws
+        -> (Data, Int, [String: String]) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        let semaphore = DispatchSemaphore(value: 0)
+        var result: (Data, Int, [String: String])?
+        var failure: (any Error)?
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error { failure = error } else {
+                let http = response as? HTTPURLResponse
+                var fields: [String: String] = [:]
+                for (k, v) in http?.allHeaderFields ?? [:] { fields["\(k)"] = "\(v)" }
+                result = (data ?? Data(), http?.statusCode ?? 0, fields)
+            }
+            semaphore.signal()
+        }.resume()
+        semaphore.wait()
+        if let failure { throw failure }
+        return result!
+    }
+
+    static func get(_ url: URL, headers: [String: String] = [:]) throws -> (Data, Int, [String: String]) {
+        try request("GET", url, headers: headers)
+    }
+
+    /// The `{error: {code, message}}` of an answer.
+    static func apiError(_ data: Data) -> (code: String, message: String)? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let error = object["error"] as? [String: Any],
+              let code = error["code"] as? String, let message = error["message"] as? String else { return nil }
+        return (code, message)
+    }
+}

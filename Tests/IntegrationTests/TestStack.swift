@@ -1,0 +1,199 @@
+import Foundation
+import Queue
+import ReelworkClient
+import ReelworkCore
+import Store
+import XCTest
+
+/// A real Reelwork stack for one test: a fresh PostgreSQL database, a private Redis key prefix, a
+/// temporary storage directory, and `reelwork coordinator` / `reelwork worker` processes started
+/// from the built binary. Servers come from scripts/test.sh (REELWORK_TEST_*); processes this
+/// stack starts are stopped by PID in `shutdown()`.
+final class TestStack {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = packageRoot.appendingPathComponent(".build/debug/reelwork").path
+
+    let adminURL: String
+    let databaseName: String
+    let databaseURL: String
+    let redisURL: String
+    let queuePrefix: String
+    let directory: URL
+    let storageDir: URL
+    let port: Int
+    private(set) var coordinator: Process?
+    private(set) var workers: [Process] = []
+    private var logs: [URL] = []
+
+    var coordinatorURL: String { "http://127.0.0.1:\(port)" }
+
+    init() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let admin = env["REELWORK_TEST_DATABASE_URL"], let redis = env["REELWORK_TEST_REDIS_URL"] else {
+            XCTFail("set REELWORK_TEST_DATABASE_URL and REELWORK_TEST_REDIS_URL (scripts/test.sh does)")
+            throw ReelworkError.configuration("test servers not configured")
+        }
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            XCTFail("build the binary first: swift build --product reelwork (scripts/test.sh does)")
+            throw ReelworkError.configuration("no binary at \(Self.binary)")
+        }
+        adminURL = admin
+        redisURL = redis
+        let token = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        databaseName = "rw_it_\(token)"
+        databaseURL = admin.replacingOccurrences(of: #"/[^/]*$"#, with: "/\(databaseName)", options: .regularExpression)
+        queuePrefix = "rwtest:\(token)"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-it-\(token)")
+        storageDir = directory.appendingPathComponent("storage")
+        try FileManager.default.createDirectory(at: storageDir, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        try PGConnection(admin).execute("CREATE DATABASE \(databaseName)")
+        let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
+        XCTAssertEqual(migrate.status, 0, migrate.output)
+    }
+
+    /// The environment every process of this stack gets.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["REELWORK_DATABASE_URL"] = databaseURL
+        env["REELWORK_REDIS_URL"] = redisURL
+        env["REELWORK_STORAGE_DIR"] = storageDir.path
+        env["REELWORK_BIND"] = "127.0.0.1:\(port)"
+        env["REELWORK_COORDINATOR_URL"] = coordinatorURL
+        env["REELWORK_QUEUE_PREFIX"] = queuePrefix
+        env["LOG_LEVEL"] = "info"
+        return env
+    }
+
+    /// Runs the CLI to completion and returns its exit status and combined output.
+    @discardableResult
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> (status: Int32, output: String, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let o = String(decoding: stdout, as: UTF8.self)
+        return (process.terminationStatus, o + String(decoding: stderr, as: UTF8.self), o)
+    }
+
+    /// Starts a long-running subcommand with its output in a log file.
+    func spawn(_ arguments: [String], name: String, extraEnvironment: [String: String] = [:]) throws -> Process {
+        let log = directory.appendingPathComponent("\(name).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extraEnvironment) { $1 }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        logs.append(log)
+        return process
+    }
+
+    func startCoordinator(extraEnvironment: [String: String] = [:]) throws {
+        coordinator = try spawn(["coordinator"], name: "coordinator", extraEnvironment: extraEnvironment)
+        let client = try self.client()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if (try? awaitSync { try await client.health() })?.status == "ok" { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("coordinator did not become healthy:\n\(logTail())")
+        throw ReelworkError.unavailable("coordinator did not start")
+    }
+
+    @discardableResult
+    func startWorker(slots: Int = 1, extraEnvironment: [String: String] = [:]) throws -> Process {
+        let worker = try spawn(["worker", "--slots", String(slots)], name: "worker-\(workers.count)", extraEnvironment: extraEnvironment)
+        workers.append(worker)
+        return worker
+    }
+
+    func client() throws -> CoordinatorClient {
+        try CoordinatorClient(baseURL: coordinatorURL)
+    }
+
+    func db() throws -> PGConnection {
+        try PGConnection(databaseURL)
+    }
+
+    func redis() throws -> RedisConnection {
+        try RedisConnection(RedisURL(parsing: redisURL))
+    }
+
+    /// Polls until the job is terminal (or the deadline passes) and returns its last state.
+    func waitForTerminal(_ id: UUID, timeout: TimeInterval = 90) throws -> JobView {
+        let client = try self.client()
+        let deadline = Date().addingTimeInterval(timeout)
+        var job = try awaitSync { try await client.job(id) }
+        while !job.status.isTerminal, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            job = try awaitSync { try await client.job(id) }
+        }
+        if !job.status.isTerminal { XCTFail("job \(id) still \(job.status) after \(timeout) s:\n\(logTail())") }
+        return job
+    }
+
+    func logTail(lines: Int = 30) -> String {
+        logs.map { url in
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            return "--- \(url.lastPathComponent)\n" + text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// Stops this stack's processes (by PID), drops its database, removes its files.
+    func shutdown() {
+        for process in workers + [coordinator].compactMap({ $0 }) where process.isRunning {
+            process.terminate()
+        }
+        for process in workers + [coordinator].compactMap({ $0 }) {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        }
+        if let redis = try? redis(), case .array(let keys)? = try? redis.command("KEYS", "\(queuePrefix):*"), !keys.isEmpty {
+            _ = try? redis.command(["DEL"] + keys.compactMap(\.string))
+        }
+        _ = try? PGConnection(adminURL).execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ptr -> Int32 in
+                guard bind(fd, ptr, len) == 0 else { return -1 }
+                return getsockname(fd, ptr, &len)
+            }
+        }
+        guard bound == 0 else { throw ReelworkError.unavailable("no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+/// Runs async client code from a synchronous XCTest method.
+func awaitSync<T>(_ body: @escaping () async throws -> T) throws -> T {
+    let semaphore = DispatchSemaphore(value: 0)
+    var result: Result<T, any Error>!
+    Task {
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try result.get()
+}

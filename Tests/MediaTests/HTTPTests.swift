@@ -1,0 +1,103 @@
+import Foundation
+import Media
+import ReelworkCore
+import XCTest
+
+/// Probing and decoding through http, served by `python3 -m http.server` on 127.0.0.1.
+final class HTTPTests: XCTestCase {
+    private var fixtures: FixtureDirectory!
+    private var server: Process?
+    private var baseURL = ""
+
+    override func setUpWithError() throws {
+        fixtures = try FixtureDirectory()
+        // Port 0: the server picks a free port and prints it, so there is no race for one.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", fixtures.url.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        server = process
+        let port = try Self.readPort(from: output.fileHandleForReading)
+        baseURL = "http://127.0.0.1:\(port)"
+    }
+
+    override func tearDown() {
+        if let server, server.isRunning {
+            server.terminate() // SIGTERM to this server's PID only
+            server.waitUntilExit()
+        }
+        fixtures?.remove()
+        super.tearDown()
+    }
+
+    /// Reads "Serving HTTP on 127.0.0.1 port N ..." from the server's first line.
+    private static func readPort(from handle: FileHandle) throws -> Int {
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { break } // the server exited
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
+               let port = Int(text[range].dropFirst("port ".count)) {
+                return port
+            }
+        }
+        throw Tool.Failure(description: "http.server did not report its port: \(text)")
+    }
+
+    private func faststartClip() throws -> String {
+        // Faststart: python's http.server has no range requests, so the index must come first.
+        try fixtures.video("clip.mp4", Source.testPattern() + Source.h264 + ["-movflags", "+faststart"])
+    }
+
+    func testProbeAndDecodeOverHTTP() throws {
+        let local = try faststartClip()
+        let url = "\(baseURL)/clip.mp4"
+        let facts = try MediaProbe.probe(url, verifyPackets: true)
+        XCTAssertEqual(facts, try MediaProbe.probe(local))
+        XCTAssertEqual(facts.frameCount, 50)
+        let remote = try VideoDecoder(location: url).decodeAll { _ in }
+        XCTAssertEqual(remote, try VideoDecoder(location: local).decodeAll { _ in })
+        XCTAssertEqual(remote.framesDecoded, 50)
+    }
+
+    func testTruncatedFileOverHTTPIsInvalidInput() throws {
+        _ = try fixtures.truncated(try faststartClip(), to: "cut.mp4")
+        assertMediaError(.invalidInput, containing: ["truncated video"]) { try MediaProbe.probe("\(baseURL)/cut.mp4", verifyPackets: true) }
+    }
+
+    func testMissingFileOverHTTPIsInvalidInput() {
+        assertMediaError(.invalidInput, containing: ["cannot open", "404"]) { try MediaProbe.probe("\(baseURL)/missing.mp4") }
+    }
+
+    func testConnectionRefusedIsTransient() throws {
+        let port = try closedPort()
+        let url = "http://127.0.0.1:\(port)/x.mp4"
+        assertMediaError(.transient, containing: ["cannot read \(url)", "Connection refused"]) { try MediaProbe.probe(url) }
+        assertMediaError(.transient, containing: ["Connection refused"]) { try VideoDecoder(location: url) }
+    }
+
+    /// A port nothing listens on: bound by us for a moment to learn a free number, then closed.
+    private func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        XCTAssertEqual(bound, 0)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

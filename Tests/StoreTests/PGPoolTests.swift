@@ -1,0 +1,186 @@
+import Foundation
+import ReelworkCore
+import XCTest
+
+@testable import Store
+
+/// PGPool against a real server: concurrency limits, own threads, recovery, cancellation.
+final class PGPoolTests: XCTestCase {
+    private static var database: TestDatabase?
+    private static var setupError: Error?
+
+    override class func setUp() {
+        super.setUp()
+        do { database = try TestDatabase() } catch { setupError = error }
+    }
+
+    override class func tearDown() {
+        database?.drop()
+        database = nil
+        super.tearDown()
+    }
+
+    private var database: TestDatabase!
+
+    override func setUpWithError() throws {
+        if let error = Self.setupError { throw error }
+        database = Self.database
+    }
+
+    private struct Marker: Error {}
+
+    func testRunsConcurrentWorkFromManyTasksOnItsOwnThreads() async throws {
+        let pool = PGPool(conninfo: database.url, size: 3)
+        defer { pool.close() }
+        let running = LockedCounter()
+        let pids = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    try await pool.withConnection { connection in
+                        running.enter()
+                        defer { running.leave() }
+                        running.record(Thread.current.name ?? "")
+                        let row = try connection.query("SELECT pg_backend_pid() AS pid, $1::int AS echo, pg_sleep(0.05)", [index]).rows[0]
+                        XCTAssertEqual(try row.int("echo"), index)
+                        return try row.int("pid")
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(pids.count, 24)
+        XCTAssertLessThanOrEqual(Set(pids).count, 3, "more sessions than the pool's size")
+        XCTAssertLessThanOrEqual(running.peak, 3, "more bodies at once than the pool's size")
+        XCTAssertGreaterThanOrEqual(running.peak, 2, "the pool never ran two bodies at once")
+        let threads = running.recorded
+        XCTAssertEqual(threads.count, 24)
+        XCTAssertTrue(threads.allSatisfy { $0.hasPrefix("reelwork-pg-") }, "bodies ran on \(Set(threads))")
+    }
+
+    func testRecoversAfterItsConnectionsAreKilled() async throws {
+        let pool = PGPool(conninfo: database.url, size: 2)
+        defer { pool.close() }
+        let admin = try database.connectToServer()
+
+        // Open both connections: two bodies overlapping forces two sessions.
+        let before = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid, pg_sleep(0.2)").rows[0].int("pid") }
+                }
+            }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        XCTAssertEqual(before.count, 2)
+
+        for pid in before {
+            XCTAssertTrue(try admin.query("SELECT pg_terminate_backend($1) AS ok", [pid]).rows[0].bool("ok"))
+        }
+        for pid in before {
+            try waitUntilGone(pid, admin: admin)
+        }
+
+        // A caller may see one transient failure per broken connection; a retry must succeed.
+        var failures = 0
+        var after = Set<Int>()
+        for _ in 0..<6 {
+            do {
+                after.insert(try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") })
+            } catch let error as PostgresError {
+                XCTAssertEqual(error.kind, .transient, "a killed connection must read as transient: \(error)")
+                failures += 1
+                after.insert(try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") })
+            }
+        }
+        XCTAssertLessThanOrEqual(failures, 2)
+        XCTAssertFalse(after.isEmpty)
+        XCTAssertTrue(after.isDisjoint(with: before), "a killed session was reused: \(after) vs \(before)")
+    }
+
+    func testBodyErrorsComeBackAndTheConnectionIsKept() async throws {
+        let pool = PGPool(conninfo: database.url, size: 1)
+        defer { pool.close() }
+        let first = try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
+        do {
+            _ = try await pool.withConnection { _ -> Int in throw Marker() }
+            XCTFail("expected the body's error")
+        } catch {
+            XCTAssertTrue(error is Marker, "got \(error)")
+        }
+        do {
+            _ = try await pool.withConnection { try $0.query("SELECT * FROM no_such_table") }
+            XCTFail("expected a PostgresError")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.sqlState, "42P01")
+        }
+        let again = try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") }
+        XCTAssertEqual(again, first, "an ordinary error must not cost the connection")
+    }
+
+    func testATransactionLeftOpenIsRolledBackBeforeReuse() async throws {
+        let pool = PGPool(conninfo: database.url, size: 1)
+        defer { pool.close() }
+        try await pool.withConnection { try $0.execute("CREATE TABLE leaked (n int)") }
+        try await pool.withConnection { try $0.execute("BEGIN; INSERT INTO leaked VALUES (1)") }
+        let (count, idle) = try await pool.withConnection { connection in
+            (try connection.query("SELECT count(*) AS n FROM leaked").rows[0].int("n"), connection.isIdle)
+        }
+        XCTAssertEqual(count, 0)
+        XCTAssertTrue(idle)
+    }
+
+    func testOpenFailureIsTransient() async {
+        let pool = PGPool(conninfo: "host=127.0.0.1 port=1 connect_timeout=2", size: 1)
+        defer { pool.close() }
+        do {
+            _ = try await pool.withConnection { _ in 1 }
+            XCTFail("expected a connection error")
+        } catch let error as PostgresError {
+            XCTAssertEqual(error.kind, .transient)
+        } catch {
+            XCTFail("expected a PostgresError, got \(error)")
+        }
+    }
+
+    func testCancelledWaiterNeverRunsItsBody() async throws {
+        let pool = PGPool(conninfo: database.url, size: 1)
+        defer { pool.close() }
+        let started = LockedCounter()
+        let busy = Task { try await pool.withConnection { try $0.query("SELECT pg_sleep(0.5)") } }
+        try await Task.sleep(nanoseconds: 100_000_000)   // let the first body take the only connection
+        let waiter = Task { try await pool.withConnection { _ in started.record("ran") } }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        waiter.cancel()
+        let began = Date()
+        do {
+            try await waiter.value
+            XCTFail("a cancelled waiter must not run")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "got \(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(began), 0.3, "cancellation waited for the busy connection")
+        _ = try await busy.value
+        try await pool.withConnection { _ in }
+        XCTAssertEqual(started.recorded, [])
+    }
+
+    func testClosedPoolRefusesWork() async {
+        let pool = PGPool(conninfo: database.url, size: 1)
+        pool.close()
+        do {
+            _ = try await pool.withConnection { _ in 1 }
+            XCTFail("a closed pool must refuse work")
+        } catch {
+            XCTAssertTrue("\(error)".contains("closed"), "\(error)")
+        }
+    }
+
+    private func waitUntilGone(_ pid: Int, admin: PGConnection) throws {
+        for _ in 0..<100 {
+            let alive = try admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1", [pid]).rows[0].int("n")
+            if alive == 0 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("backend \(pid) did not exit")
+    }
+}
