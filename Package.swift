@@ -13,12 +13,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
         .systemLibrary(name: "CLibpq", path: "Sources/CLibpq"),
+        // ONNX Runtime C API, declared by the project (no package ships the header); loaded with dlopen at run time.
+        .target(name: "COnnxRuntime", path: "Sources/COnnxRuntime", publicHeadersPath: "include"),
 
         // Domain types, configuration, error taxonomy: no I/O.
         .target(name: "ReelworkCore"),
@@ -30,12 +33,15 @@ let package = Package(
         .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
         .target(name: "Pipeline", dependencies: ["Media", "ReelworkCore"]),
+        // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
+        .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         .target(name: "Coordinator", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "Worker", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline",
@@ -52,6 +58,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport"]),
     ],

@@ -17,8 +17,6 @@ static inline int reelwork_averror_eof(void) { return AVERROR_EOF; }
 static inline int reelwork_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t reelwork_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int reelwork_av_time_base(void) { return AV_TIME_BASE; }
-static inline int reelwork_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
-static inline int reelwork_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int reelwork_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
 static inline int reelwork_averror_from_errno(int e) { return AVERROR(e); }
 static inline int reelwork_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }

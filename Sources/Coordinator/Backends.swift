@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Queue
 import ReelworkCore
 import Store
@@ -9,9 +10,11 @@ public final class Backends: Sendable {
     public let db: PGPool
     public let redis: BlockingPool<RedisConnection>
     public let queue: JobQueue
+    public let logger: Logger
 
-    public init(config: ReelworkConfig) throws {
+    public init(config: ReelworkConfig, logger: Logger) throws {
         self.config = config
+        self.logger = logger
         let redisURL = try RedisURL(parsing: config.redisURL)
         self.db = PGPool(conninfo: config.databaseURL, size: 4)
         self.redis = BlockingPool(label: "reelwork.redis", size: 4,

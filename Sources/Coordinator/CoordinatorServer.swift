@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import ReelworkCore
 import Store
@@ -8,7 +9,7 @@ import Store
 public enum CoordinatorServer {
     public static func makeApplication(config: ReelworkConfig, logger: Logger) throws -> some ApplicationProtocol {
         let (host, port) = try config.bindAddress()
-        let backends = try Backends(config: config)
+        let backends = try Backends(config: config, logger: logger)
         let storage = VideoStorage(root: config.storageDir)
         try storage.prepare()
 
@@ -20,6 +21,23 @@ public enum CoordinatorServer {
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
 
         return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
-                           logger: logger)
+                           services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger))], logger: logger)
+    }
+}
+
+/// Runs the maintenance loop for as long as the application runs.
+struct MaintenanceService: Service {
+    let loop: MaintenanceLoop
+
+    func run() async throws {
+        loop.start()
+        // Returns when the application shuts down (SIGTERM/SIGINT).
+        try? await gracefulShutdown()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                loop.stop()
+                continuation.resume()
+            }
+        }
     }
 }

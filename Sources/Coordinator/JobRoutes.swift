@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Hummingbird
 import Queue
 import ReelworkCore
@@ -17,11 +18,21 @@ struct JobRoutes {
         router.get("/v1/jobs") { request, _ in try await list(request) }
         router.get("/v1/jobs/:id") { _, context in try JSONResponse.make(try await job(RouteParams.uuid(context, "id"))) }
         router.post("/v1/jobs/:id/retry") { _, context in try await retry(RouteParams.uuid(context, "id")) }
+        router.post("/v1/jobs/retry") { request, _ in try await retryMatching(request) }
+        router.post("/v1/jobs/:id/cancel") { _, context in try await cancel(RouteParams.uuid(context, "id")) }
+        router.get("/v1/queue") { _, _ in
+            let queue = backends.queue
+            let stats = try await backends.redis { try queue.stats(on: $0) }
+            return try JSONResponse.make(QueueStatsView(ready: stats.ready, delayed: stats.delayed, running: stats.running,
+                                                        runningByClub: stats.runningByClub))
+        }
         router.get("/v1/jobs/:id/results") { _, context in try await results(RouteParams.uuid(context, "id")) }
     }
 
     /// Records the job in PostgreSQL, then enqueues it. If Redis refuses, the job row is removed again
-    /// and the client gets 503, so no job exists that nothing will run.
+    /// and the client gets 503, so no job exists that nothing will run. A repeat (same
+    /// `Idempotency-Key`, or by default the same video, sport, options and pipeline version in the same
+    /// club) returns the existing job with 200 instead of creating a duplicate.
     func create(_ request: Request) async throws -> Response {
         let body = try await JSONResponse.decode(CreateJobRequest.self, from: request)
         let sport: Sport
@@ -33,24 +44,45 @@ struct JobRoutes {
         guard case .object = options else {
             throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object")
         }
+        do { _ = try NoopOptions.parse(options) } catch let error as ReelworkError {
+            throw APIError(.badRequest, "invalid_options", error.message)
+        }
         let maxAttempts = body.maxAttempts ?? backends.config.maxAttempts
         guard (1...10).contains(maxAttempts) else {
             throw APIError(.badRequest, "invalid_request", "'maxAttempts' must be between 1 and 10")
         }
-        let job: JobView = try await backends.sql { db in
-            guard try VideoRepository(db).find(id: body.videoId) != nil else {
+        guard let priority = Priority(rawValue: body.priority ?? "normal") else {
+            throw APIError(.badRequest, "invalid_request", "'priority' must be one of: high, normal, low")
+        }
+        let idempotencyKey = request.headers[.init("Idempotency-Key")!]
+        if let key = idempotencyKey, key.isEmpty || key.count > 200 {
+            throw APIError(.badRequest, "invalid_request", "Idempotency-Key must be 1–200 characters")
+        }
+        let (job, created): (JobView, Bool) = try await backends.sql { db in
+            guard let video = try VideoRepository(db).find(id: body.videoId) else {
                 throw APIError(.notFound, "video_not_found", "no video with id \(body.videoId.uuidString.lowercased()); upload it first")
             }
-            return try JobRepository(db).create(videoId: body.videoId, club: club, sport: sport, options: options, maxAttempts: maxAttempts)
+            let dedupeKey = idempotencyKey.map { "key:" + $0 }
+                ?? "auto:" + Self.contentKey(videoHash: video.video.contentHash, sport: sport, options: options)
+            return try JobRepository(db).create(NewJob(videoId: body.videoId, club: club, sport: sport, options: options,
+                                                       maxAttempts: maxAttempts, priority: priority.rawValue, dedupeKey: dedupeKey))
         }
+        guard created else { return try JSONResponse.make(job, status: .ok) }
         do {
             let queue = backends.queue
-            try await backends.redis { try queue.enqueue(job.id, on: $0) }
+            try await backends.redis { try queue.enqueue(job.id, club: club, priority: priority, on: $0) }
         } catch {
             try? await backends.sql { try JobRepository($0).deleteUnstarted(id: job.id) }
             throw APIError(.serviceUnavailable, "queue_unavailable", "the job queue is unavailable, nothing was created: \(error)")
         }
         return try JSONResponse.make(job, status: .created)
+    }
+
+    /// What a job computes: the same key means the same result, so a repeat is a duplicate.
+    static func contentKey(videoHash: String, sport: Sport, options: JSONValue) -> String {
+        let hasher = ContentHasher()
+        hasher.update(Array("\(videoHash)|\(sport.rawValue)|\(options.jsonString())|\(PipelineVersion.current)".utf8))
+        return hasher.finalize()
     }
 
     func job(_ id: UUID) async throws -> JobView {
@@ -94,19 +126,68 @@ struct JobRoutes {
 
     /// Gives a failed or cancelled job a fresh budget of attempts and enqueues it.
     func retry(_ id: UUID) async throws -> Response {
-        let attempts = backends.config.maxAttempts
-        let job: JobView
+        let entry: QueueEntry
         do {
-            guard let j = try await backends.sql({ try JobRepository($0).requeueForRetry(id: id, attempts: attempts) }) else {
+            guard let e = try await backends.sql({ try JobRepository($0).requeueForRetry(id: id) }) else {
                 throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
             }
-            job = j
+            entry = e
         } catch let error as ReelworkError {
             throw APIError(.conflict, "not_retryable", error.message)
         }
+        try await enqueue([entry])
+        return try JSONResponse.make(try await job(id))
+    }
+
+    /// Retries every failed job matching the filter (club, sport, error kind, finished in a time range).
+    func retryMatching(_ request: Request) async throws -> Response {
+        let filter = try await JSONResponse.decode(RetryFilter.self, from: request)
+        var sport: Sport?
+        if let name = filter.sport {
+            do { sport = try Sport.parse(name) } catch let error as ReelworkError { throw APIError(.badRequest, "unknown_sport", error.message) }
+        }
+        if let kind = filter.errorKind, ErrorKind(rawValue: kind) == nil, kind != "stalled" {
+            throw APIError(.badRequest, "invalid_request",
+                           "unknown errorKind '\(kind)'; expected one of: \((ErrorKind.allCases.map(\.rawValue) + ["stalled"]).joined(separator: ", "))")
+        }
+        let entries = try await backends.sql { [sport] in
+            try JobRepository($0).requeueFailed(club: filter.club, sport: sport, errorKind: filter.errorKind, since: filter.since, until: filter.until)
+        }
+        try await enqueue(entries)
+        return try JSONResponse.make(BulkRetryResult(retried: entries.map(\.jobId)))
+    }
+
+    /// Cancels a waiting job at once, or asks a running one's worker to stop (it records `cancelled`
+    /// within a heartbeat).
+    func cancel(_ id: UUID) async throws -> Response {
+        let result: JobRepository.CancelResult
+        do {
+            guard let r = try await backends.sql({ try JobRepository($0).cancel(id: id) }) else {
+                throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
+            }
+            result = r
+        } catch let error as ReelworkError {
+            throw APIError(.conflict, "not_cancellable", error.message)
+        }
         let queue = backends.queue
-        try await backends.redis { try queue.enqueue(id, on: $0) }
-        return try JSONResponse.make(job)
+        let redisVerdict = try await backends.redis { try queue.cancel(id, on: $0) }
+        if result == .requested, redisVerdict != "signalled" {
+            // Nothing holds its lease any more: the reaper/reconciler will see cancel_requested and close it.
+            backends.logger.info("cancel of \(id): running in PostgreSQL but \(redisVerdict) in Redis")
+        }
+        return try JSONResponse.make(try await job(id), status: .accepted)
+    }
+
+    /// Puts requeued jobs into Redis. PostgreSQL already says `queued`, so if this fails the reconciler
+    /// enqueues them later; the error still reaches the caller.
+    func enqueue(_ entries: [QueueEntry]) async throws {
+        guard !entries.isEmpty else { return }
+        let queue = backends.queue
+        try await backends.redis { redis in
+            for e in entries {
+                try queue.enqueue(e.jobId, club: e.club, priority: Priority(rawValue: e.priority) ?? .normal, attempt: e.attempt, on: redis)
+            }
+        }
     }
 
     func results(_ id: UUID) async throws -> Response {

@@ -5,8 +5,6 @@ enum FFmpegStatus {
     static let endOfFile = reelwork_averror_eof()
     static let tryAgain = reelwork_averror_eagain()
     static let invalidData = reelwork_averror_invaliddata()
-    static let streamNotFound = reelwork_averror_stream_not_found()
-    static let decoderNotFound = reelwork_averror_decoder_not_found()
     static let httpServerError = reelwork_averror_http_server_error()
     static let noPTS = reelwork_av_nopts_value()
 

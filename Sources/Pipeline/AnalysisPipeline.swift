@@ -8,18 +8,22 @@ public struct AnalysisPipeline {
     public let sport: Sport
     public let options: JSONValue
     public let decodeOptions: DecodeOptions
+    /// Which attempt of the job this run is (1 for `reelwork analyze`).
+    public let attempt: Int
 
-    public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions()) {
+    public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions(), attempt: Int = 1) {
         self.sport = sport
         self.options = options
         self.decodeOptions = decodeOptions
+        self.attempt = attempt
     }
 
-    public var plan: [StageName] { StageName.plan(for: sport) }
+    public var plan: [StageName] { StageName.plan(for: sport, options: options) }
 
     /// What a finished run produced.
     public struct Output: Sendable {
-        public var facts: VideoFacts
+        /// Nil only for the diagnostic `noop` pipeline, which opens no video.
+        public var facts: VideoFacts?
         public var document: AnalysisDocument
     }
 
@@ -46,12 +50,9 @@ public struct AnalysisPipeline {
                                         framesPlanned: context.facts.map { plannedFrames(stage, $0) } ?? nil, reason: nil))
             try reporter.stageFinished(stage, status: .succeeded, framesDone: context.framesDone[stage], error: nil)
         }
-        guard let facts = context.facts else {
-            throw StageFailure(stage: .probe, kind: .internal, message: "the pipeline has no probe stage")
-        }
-        let document = AnalysisDocument(video: .init(facts), stages: context.stages, warnings: context.warnings,
-                                        result: .object(context.result))
-        return Output(facts: facts, document: document)
+        let document = AnalysisDocument(video: context.facts.map(AnalysisDocument.Video.init), stages: context.stages,
+                                        warnings: context.warnings, result: .object(context.result))
+        return Output(facts: context.facts, document: document)
     }
 
     /// State passed from stage to stage within one run.
@@ -88,6 +89,11 @@ public struct AnalysisPipeline {
                                                 message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
             }
             context.result["framesDecoded"] = .number(Double(report.framesDecoded))
+        case .noop:
+            try NoopStage(options: try NoopOptions.parse(options) ?? NoopOptions(), attempt: attempt).run { done, planned in
+                do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
+            }
+            context.result["noop"] = .bool(true)
         }
     }
 }

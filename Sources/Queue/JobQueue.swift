@@ -1,13 +1,33 @@
 import Foundation
 import ReelworkCore
 
-/// The Redis side of the job queue: a ready list of job ids, and one processing list per worker.
+/// A job a worker holds a lease on. `attempt` is the fencing token for every PostgreSQL write of the run.
+public struct Claim: Equatable, Sendable {
+    public let jobId: UUID
+    public let attempt: Int
+    public let club: String
+
+    public init(jobId: UUID, attempt: Int, club: String) {
+        self.jobId = jobId
+        self.attempt = attempt
+        self.club = club
+    }
+}
+
+public enum Priority: String, Codable, CaseIterable, Sendable {
+    case high, normal, low
+}
+
+/// The Redis side of the job queue. Every state change is one Lua script (QueueScripts), so no
+/// crash between two commands can leave a job in no list or in two.
 ///
-/// Guarantees (foundation level; leases, delays and caps come with the queue issue):
-/// - a claim moves an id from `ready` to the worker's processing list in one atomic BLMOVE, so an id is
-///   never in neither list: a crashed worker's id stays visible in its processing list;
-/// - `ack` removes the id from the processing list only after PostgreSQL holds the outcome;
-/// - Redis holds ids only; PostgreSQL stays the source of truth for what a job is.
+/// Guarantees kept here:
+/// - a claim pops the next job and records its lease (owner, deadline, attempt) atomically;
+/// - a lease not renewed by heartbeats expires; `reap` puts the job back first in line and counts a
+///   stall, and past `maxStalls` hands it to the caller to fail;
+/// - clubs with ready work are served round-robin, each below the per-club cap, all below the global cap;
+/// - a run that lost its lease can change nothing (`finish` and `heartbeat` check owner and attempt);
+/// - Redis holds only what can be rebuilt from PostgreSQL (the reconciler does that).
 public struct JobQueue: Sendable {
     public let prefix: String
 
@@ -15,46 +35,148 @@ public struct JobQueue: Sendable {
         self.prefix = prefix
     }
 
-    public var readyKey: String { "\(prefix):queue:ready" }
-    public func processingKey(worker: String) -> String { "\(prefix):queue:processing:\(worker)" }
+    public var wakeKey: String { "\(prefix):wake" }
 
-    /// Makes `jobId` claimable. Ids are pushed on the left and claimed from the right (FIFO).
-    public func enqueue(_ jobId: UUID, on redis: RedisConnection) throws {
-        try redis.command("LPUSH", readyKey, jobId.uuidString.lowercased())
+    // MARK: producing
+
+    /// Makes a job claimable now, or at `due` (a scheduled retry). Does nothing if Redis already
+    /// holds the job. Returns whether it was added.
+    @discardableResult
+    public func enqueue(_ id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, due: Date? = nil,
+                        on redis: RedisConnection) throws -> Bool {
+        let dueMs = due.map { String(Self.millis($0)) } ?? "0"
+        return try QueueScripts.enqueue.run(on: redis, args: [prefix, Self.key(id), club, priority.rawValue, String(attempt), dueMs])
+            .integer == 1
     }
 
-    /// Waits up to `timeout` seconds for a job id and moves it to `worker`'s processing list.
-    /// Returns nil when nothing arrived in time.
-    public func claim(worker: String, timeout: Double, on redis: RedisConnection) throws -> UUID? {
-        let reply = try redis.command("BLMOVE", readyKey, processingKey(worker: worker), "RIGHT", "LEFT",
-                                      String(format: "%.3f", timeout))
-        guard let text = reply.string else { return nil }
+    /// Cancels a job: 'removed' from waiting, 'signalled' to its worker if running, or 'absent'.
+    public func cancel(_ id: UUID, on redis: RedisConnection) throws -> String {
+        try QueueScripts.cancel.run(on: redis, args: [prefix, Self.key(id)]).string ?? "absent"
+    }
+
+    /// Whether Redis holds the job at all (waiting, delayed or running).
+    public func holds(_ id: UUID, on redis: RedisConnection) throws -> Bool {
+        try redis.command("EXISTS", "\(prefix):job:\(Self.key(id))", "\(prefix):lease:\(Self.key(id))").integer ?? 0 > 0
+    }
+
+    /// Sets the caps every claim checks (0 = none). Kept in Redis so every worker obeys the same numbers.
+    public func configure(globalCap: Int, clubCap: Int, on redis: RedisConnection) throws {
+        try redis.command("HSET", "\(prefix):config", "global_cap", String(globalCap), "club_cap", String(clubCap))
+    }
+
+    // MARK: consuming
+
+    /// Claims the next job, if any is claimable. Never blocks; pair with `waitForWork`.
+    public func claim(owner: String, lease: TimeInterval, now: Date = Date(), on redis: RedisConnection) throws -> Claim? {
+        let reply = try QueueScripts.claim.run(on: redis, args: [prefix, owner, String(Self.millis(now)), String(Self.millis(lease))])
+        guard let parts = reply.array, parts.count == 3, let text = parts[0].string, let attempt = parts[1].integer,
+              let club = parts[2].string else { return nil }
         guard let id = UUID(uuidString: text) else {
-            // Not ours to interpret: drop it from our list so it cannot wedge the worker.
-            try redis.command("LREM", processingKey(worker: worker), "1", text)
             throw RedisError(.protocolViolation, "queue held a value that is not a job id: '\(text)'")
         }
-        return id
+        return Claim(jobId: id, attempt: attempt, club: club)
     }
 
-    /// Forgets a claimed id once its outcome is recorded in PostgreSQL.
-    public func ack(_ jobId: UUID, worker: String, on redis: RedisConnection) throws {
-        try redis.command("LREM", processingKey(worker: worker), "1", jobId.uuidString.lowercased())
+    /// Blocks (BLPOP) until work may be claimable or `timeout` passes: enqueues, finished jobs and
+    /// due retries each push a wake-up token.
+    public func waitForWork(timeout: TimeInterval, on redis: RedisConnection) throws {
+        try redis.command("BLPOP", wakeKey, String(format: "%.3f", timeout))
     }
 
-    /// Puts every id left in `worker`'s processing list back on the ready list (used at worker start
-    /// with a stable worker id, and by an operator for a dead worker). Returns how many moved.
+    public enum HeartbeatVerdict: String, Sendable { case ok, cancel, lost }
+
+    /// Extends the lease by `lease` from now; tells the run whether to go on.
+    public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, now: Date = Date(),
+                          on redis: RedisConnection) throws -> HeartbeatVerdict {
+        let reply = try QueueScripts.heartbeat.run(on: redis, args: [
+            prefix, Self.key(claim.jobId), owner, String(claim.attempt), String(Self.millis(now)), String(Self.millis(lease)), claim.club])
+        return HeartbeatVerdict(rawValue: reply.string ?? "lost") ?? .lost
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// Succeeded, failed for good, or cancelled: Redis forgets the job.
+        case done
+        /// Retry at the given time (moved to ready by `reap` when due).
+        case retry(at: Date)
+        /// Not finished (worker shutting down): first in line for the next worker.
+        case handBack
+    }
+
+    /// Ends the run's lease with an outcome. Returns false, changing nothing, if the run lost its lease.
     @discardableResult
-    public func requeueProcessing(worker: String, on redis: RedisConnection) throws -> Int {
-        var moved = 0
-        while case .string = try redis.command("LMOVE", processingKey(worker: worker), readyKey, "RIGHT", "RIGHT") {
-            moved += 1
+    public func finish(_ claim: Claim, owner: String, outcome: Outcome, on redis: RedisConnection) throws -> Bool {
+        let (name, due): (String, Int64) = switch outcome {
+        case .done: ("done", 0)
+        case .retry(let at): ("retry", Self.millis(at))
+        case .handBack: ("handback", 0)
         }
-        return moved
+        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(due)])
+            .integer == 1
     }
 
-    /// Number of ids waiting to be claimed.
-    public func readyCount(on redis: RedisConnection) throws -> Int {
-        try redis.command("LLEN", readyKey).integer ?? 0
+    // MARK: maintenance
+
+    /// What one reaper pass did.
+    public struct ReapResult: Equatable, Sendable {
+        public struct Expired: Equatable, Sendable {
+            public let jobId: UUID
+            public let attempt: Int
+            /// 'requeued' (a stall), 'failed' (too many stalls) or 'cancelled'.
+            public let verdict: String
+            public let stalls: Int
+
+            public init(jobId: UUID, attempt: Int, verdict: String, stalls: Int) {
+                self.jobId = jobId
+                self.attempt = attempt
+                self.verdict = verdict
+                self.stalls = stalls
+            }
+        }
+        public var expired: [Expired] = []
+        public var promoted: [UUID] = []
     }
+
+    /// Expires leases past their deadline and moves due retries to ready, at most `batch` of each.
+    public func reap(now: Date = Date(), batch: Int = 500, maxStalls: Int, on redis: RedisConnection) throws -> ReapResult {
+        let reply = try QueueScripts.reap.run(on: redis, args: [prefix, String(Self.millis(now)), String(batch), String(maxStalls)])
+        guard let parts = reply.array, parts.count == 2 else { throw RedisError(.protocolViolation, "reap returned \(reply)") }
+        var result = ReapResult()
+        for entry in parts[0].array ?? [] {
+            guard let e = entry.array, e.count == 4, let id = e[0].string.flatMap(UUID.init(uuidString:)) else { continue }
+            result.expired.append(.init(jobId: id, attempt: e[1].integer ?? 0, verdict: e[2].string ?? "", stalls: e[3].integer ?? 0))
+        }
+        result.promoted = (parts[1].array ?? []).compactMap { $0.string.flatMap(UUID.init(uuidString:)) }
+        return result
+    }
+
+    /// Takes or renews a named lock for `ttl` (singleton maintenance work). True if `owner` holds it now.
+    public func acquireLock(_ name: String, owner: String, ttl: TimeInterval, on redis: RedisConnection) throws -> Bool {
+        let key = "\(prefix):lock:\(name)"
+        if case .status = try redis.command("SET", key, owner, "NX", "PX", String(Self.millis(ttl))) { return true }
+        guard try redis.command("GET", key).string == owner else { return false }
+        try redis.command("PEXPIRE", key, String(Self.millis(ttl)))
+        return true
+    }
+
+    public struct Stats: Equatable, Sendable {
+        public var ready: Int
+        public var delayed: Int
+        public var running: Int
+        public var runningByClub: [String: Int]
+    }
+
+    public func stats(on redis: RedisConnection) throws -> Stats {
+        let parts = try QueueScripts.stats.run(on: redis, args: [prefix]).array ?? []
+        guard parts.count == 4 else { throw RedisError(.protocolViolation, "stats returned \(parts)") }
+        var byClub: [String: Int] = [:]
+        let flat = parts[3].array ?? []
+        for i in stride(from: 0, to: flat.count - 1, by: 2) {
+            if let club = flat[i].string { byClub[club] = flat[i + 1].integer ?? 0 }
+        }
+        return Stats(ready: parts[0].integer ?? 0, delayed: parts[1].integer ?? 0, running: parts[2].integer ?? 0, runningByClub: byClub)
+    }
+
+    static func key(_ id: UUID) -> String { id.uuidString.lowercased() }
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func millis(_ interval: TimeInterval) -> Int64 { Int64((interval * 1000).rounded()) }
 }

@@ -50,8 +50,10 @@ public final class CoordinatorClient: Sendable {
 
     // MARK: jobs
 
-    public func createJob(_ body: CreateJobRequest) async throws -> JobView {
-        try await send("POST", "/v1/jobs", body: try ReelworkJSON.encoder.encode(body))
+    /// Creates a job; with `idempotencyKey`, a repeat returns the job the first call created.
+    public func createJob(_ body: CreateJobRequest, idempotencyKey: String? = nil) async throws -> JobView {
+        try await send("POST", "/v1/jobs", body: try ReelworkJSON.encoder.encode(body),
+                       headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:])
     }
 
     public func job(_ id: UUID) async throws -> JobView {
@@ -70,6 +72,19 @@ public final class CoordinatorClient: Sendable {
 
     public func retry(_ id: UUID) async throws -> JobView {
         try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/retry", body: nil)
+    }
+
+    public func cancel(_ id: UUID) async throws -> JobView {
+        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/cancel", body: nil)
+    }
+
+    /// Retries every failed job matching the filter.
+    public func retryFailed(_ filter: RetryFilter) async throws -> BulkRetryResult {
+        try await send("POST", "/v1/jobs/retry", body: try ReelworkJSON.encoder.encode(filter))
+    }
+
+    public func queueStats() async throws -> QueueStatsView {
+        try await get("/v1/queue")
     }
 
     public func results(_ id: UUID) async throws -> AnalysisDocument {
@@ -97,9 +112,10 @@ public final class CoordinatorClient: Sendable {
         return try await perform(request)
     }
 
-    private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws -> T {
+    private func send<T: Decodable>(_ method: String, _ path: String, body: Data?, headers: [String: String] = [:]) async throws -> T {
         var request = URLRequest(url: url(path))
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -42,13 +42,17 @@ public struct CreateJobRequest: Codable, Sendable {
     public var club: String?
     public var options: JSONValue?
     public var maxAttempts: Int?
+    /// `high`, `normal` (default) or `low`: the order of a club's own jobs.
+    public var priority: String?
 
-    public init(videoId: UUID, sport: String, club: String? = nil, options: JSONValue? = nil, maxAttempts: Int? = nil) {
+    public init(videoId: UUID, sport: String, club: String? = nil, options: JSONValue? = nil, maxAttempts: Int? = nil,
+                priority: String? = nil) {
         self.videoId = videoId
         self.sport = sport
         self.club = club
         self.options = options
         self.maxAttempts = maxAttempts
+        self.priority = priority
     }
 }
 
@@ -82,6 +86,28 @@ public struct StageView: Codable, Sendable, Equatable {
     }
 }
 
+/// One run of a job: who ran it, when, and how it ended.
+public struct AttemptView: Codable, Sendable, Equatable {
+    public var attempt: Int
+    public var workerId: String
+    public var startedAt: Date
+    public var finishedAt: Date?
+    /// succeeded, failed, retry, stalled, handed_back, cancelled, lost; nil while running.
+    public var outcome: String?
+    public var error: String?
+    public var errorKind: String?
+
+    public init(attempt: Int, workerId: String, startedAt: Date, finishedAt: Date?, outcome: String?, error: String?, errorKind: String?) {
+        self.attempt = attempt
+        self.workerId = workerId
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.outcome = outcome
+        self.error = error
+        self.errorKind = errorKind
+    }
+}
+
 /// A job as the API shows it. `stages` holds every attempt's stages (the attempt history);
 /// list endpoints leave it empty.
 public struct JobView: Codable, Sendable, Equatable {
@@ -100,11 +126,19 @@ public struct JobView: Codable, Sendable, Equatable {
     public var finishedAt: Date?
     public var lastError: String?
     public var lastErrorKind: String?
+    public var priority: String
+    /// Attempts that ended in an error, and attempts whose worker was lost (counted apart).
+    public var failures: Int
+    public var stalls: Int
+    public var nextAttemptAt: Date?
+    public var cancelRequested: Bool
+    public var attempts: [AttemptView]
     public var stages: [StageView]
 
     public init(id: UUID, videoId: UUID, club: String, sport: String, options: JSONValue, status: JobStatus, attempt: Int,
                 maxAttempts: Int, workerId: String?, createdAt: Date, updatedAt: Date, startedAt: Date?, finishedAt: Date?,
-                lastError: String?, lastErrorKind: String?, stages: [StageView]) {
+                lastError: String?, lastErrorKind: String?, priority: String = "normal", failures: Int = 0, stalls: Int = 0,
+                nextAttemptAt: Date? = nil, cancelRequested: Bool = false, attempts: [AttemptView] = [], stages: [StageView]) {
         self.id = id
         self.videoId = videoId
         self.club = club
@@ -120,7 +154,39 @@ public struct JobView: Codable, Sendable, Equatable {
         self.finishedAt = finishedAt
         self.lastError = lastError
         self.lastErrorKind = lastErrorKind
+        self.priority = priority
+        self.failures = failures
+        self.stalls = stalls
+        self.nextAttemptAt = nextAttemptAt
+        self.cancelRequested = cancelRequested
+        self.attempts = attempts
         self.stages = stages
+    }
+}
+
+/// `POST /v1/jobs/retry` body: retry every failed job matching the filter.
+public struct RetryFilter: Codable, Sendable, Equatable {
+    public var club: String?
+    public var sport: String?
+    public var errorKind: String?
+    public var since: Date?
+    public var until: Date?
+
+    public init(club: String? = nil, sport: String? = nil, errorKind: String? = nil, since: Date? = nil, until: Date? = nil) {
+        self.club = club
+        self.sport = sport
+        self.errorKind = errorKind
+        self.since = since
+        self.until = until
+    }
+}
+
+/// What a bulk retry did.
+public struct BulkRetryResult: Codable, Sendable, Equatable {
+    public var retried: [UUID]
+
+    public init(retried: [UUID]) {
+        self.retried = retried
     }
 }
 
@@ -195,4 +261,25 @@ public struct HealthView: Codable, Sendable, Equatable {
         self.redis = redis
         self.postgres = postgres
     }
+}
+
+/// `GET /v1/queue`: what Redis holds right now.
+public struct QueueStatsView: Codable, Sendable, Equatable {
+    public var ready: Int
+    public var delayed: Int
+    public var running: Int
+    public var runningByClub: [String: Int]
+
+    public init(ready: Int, delayed: Int, running: Int, runningByClub: [String: Int]) {
+        self.ready = ready
+        self.delayed = delayed
+        self.running = running
+        self.runningByClub = runningByClub
+    }
+}
+
+/// The version of what the pipelines compute; part of the default dedupe key, so a new version
+/// re-analyses a clip instead of returning the old job.
+public enum PipelineVersion {
+    public static let current = "1"
 }

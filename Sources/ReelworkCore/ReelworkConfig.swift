@@ -16,6 +16,7 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var migrationsDir: String?
     public var workerID: String?
     public var videoSource: VideoSource
+    public var queue: QueueSettings
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -79,7 +80,8 @@ public struct ReelworkConfig: Sendable, Equatable {
             maxAttempts: try int(Env.maxAttempts, defaultMaxAttempts, min: 1),
             migrationsDir: env[Env.migrationsDir],
             workerID: env[Env.workerID],
-            videoSource: try videoSource(env[Env.videoSource]))
+            videoSource: try videoSource(env[Env.videoSource]),
+            queue: try QueueSettings.fromEnvironment(env))
     }
 
     private static func videoSource(_ text: String?) throws -> VideoSource {

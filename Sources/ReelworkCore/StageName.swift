@@ -1,9 +1,43 @@
 /// Stage names as the API shows them. A run is an ordered list of stages.
 public enum StageName: String, Codable, CaseIterable, Sendable {
     case probe, decode
+    /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on
+    /// purpose. It measures and tests the queue without video work.
+    case noop
 
-    /// The stages a run of `sport` goes through, in order. Sport pipelines extend this list.
-    public static func plan(for sport: Sport) -> [StageName] {
-        [.probe, .decode]
+    /// The stages a run of `sport` with `options` goes through, in order. Sport pipelines extend this.
+    public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> [StageName] {
+        if options["noop"] != nil { return [.noop] }
+        return [.probe, .decode]
+    }
+}
+
+/// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`.
+public struct NoopOptions: Codable, Sendable, Equatable {
+    /// How long the stage runs (reporting progress every 50 ms).
+    public var seconds: Double
+    /// Attempts up to this number fail with a transient error (to exercise retries).
+    public var failAttempts: Int
+    /// Attempts up to this number fail with an invalid-input error (to exercise permanent failure).
+    public var invalidAttempts: Int
+
+    public init(seconds: Double = 0, failAttempts: Int = 0, invalidAttempts: Int = 0) {
+        self.seconds = seconds
+        self.failAttempts = failAttempts
+        self.invalidAttempts = invalidAttempts
+    }
+
+    public static func parse(_ options: JSONValue) throws -> NoopOptions? {
+        guard let value = options["noop"] else { return nil }
+        func number(_ key: String) throws -> Double {
+            switch value[key] {
+            case nil, .null?: return 0
+            case .number(let n)? where n >= 0 && n.isFinite: return n
+            default: throw ReelworkError.invalidInput("option noop.\(key) must be a number ≥ 0")
+            }
+        }
+        guard case .object = value else { throw ReelworkError.invalidInput("option 'noop' must be an object") }
+        return NoopOptions(seconds: try number("seconds"), failAttempts: Int(try number("failAttempts")),
+                           invalidAttempts: Int(try number("invalidAttempts")))
     }
 }

@@ -14,19 +14,39 @@ public struct JobFilter: Sendable {
     }
 }
 
-/// What a worker needs to run one attempt of a job.
-public struct ClaimedRun: Sendable, Equatable {
-    public var jobId: UUID
-    public var attempt: Int
-    public var maxAttempts: Int
+/// A new job, as the coordinator records it.
+public struct NewJob: Sendable {
+    public var videoId: UUID
+    public var club: String
     public var sport: Sport
     public var options: JSONValue
-    public var videoId: UUID
-    public var storageKey: String
+    public var maxAttempts: Int
+    public var priority: String
+    /// Same key in the same club → the same job (Idempotency-Key, or a hash of what the job computes).
+    public var dedupeKey: String
+
+    public init(videoId: UUID, club: String, sport: Sport, options: JSONValue, maxAttempts: Int, priority: String, dedupeKey: String) {
+        self.videoId = videoId
+        self.club = club
+        self.sport = sport
+        self.options = options
+        self.maxAttempts = maxAttempts
+        self.priority = priority
+        self.dedupeKey = dedupeKey
+    }
 }
 
-/// Reads and writes `jobs` and `results`. Every write a worker makes during a run is conditional on
-/// the job still being `running` at that attempt, so a run that lost its job cannot change it.
+/// What a job needs to be put (back) in Redis.
+public struct QueueEntry: Sendable, Equatable {
+    public var jobId: UUID
+    public var club: String
+    public var priority: String
+    public var attempt: Int
+    public var due: Date?
+}
+
+/// Reads and writes `jobs`, `job_attempts` and `results`: the coordinator's and operators' side.
+/// The worker's writes are in `RunRepository`, the maintenance services' in `MaintenanceRepository`.
 public struct JobRepository {
     let db: PGConnection
 
@@ -34,14 +54,20 @@ public struct JobRepository {
         self.db = db
     }
 
-    // MARK: coordinator side
-
-    public func create(videoId: UUID, club: String, sport: Sport, options: JSONValue, maxAttempts: Int) throws -> JobView {
-        let row = try db.query("""
-            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts)
-            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6) RETURNING *
-            """, [UUID(), videoId, club, sport.rawValue, options.jsonString(), maxAttempts]).rows[0]
-        return try Self.view(row, stages: [])
+    /// Records a job, or returns the existing one with the same club and dedupe key (`created` false).
+    public func create(_ job: NewJob) throws -> (job: JobView, created: Bool) {
+        let inserted = try db.query("""
+            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key)
+            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8)
+            ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+            RETURNING *
+            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey])
+        if let row = inserted.rows.first { return (try Self.view(row), true) }
+        guard let id = try db.query("SELECT id FROM jobs WHERE club = $1 AND dedupe_key = $2", [job.club, job.dedupeKey]).rows.first,
+              let existing = try find(id: try id.uuid("id")) else {
+            throw ReelworkError.conflict("a job with the same key was removed while this one was created; submit again")
+        }
+        return (existing, false)
     }
 
     /// Removes a job that never reached the queue (its enqueue failed), so no half-created job remains.
@@ -49,12 +75,16 @@ public struct JobRepository {
         try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id])
     }
 
-    /// The job with every attempt's stages, or nil.
+    /// The job with every attempt and every attempt's stages, or nil.
     public func find(id: UUID) throws -> JobView? {
         guard let row = try db.query("SELECT * FROM jobs WHERE id = $1", [id]).rows.first else { return nil }
         let stages = try db.query("SELECT * FROM job_stages WHERE job_id = $1 ORDER BY attempt, position", [id]).rows
             .map(StageRepository.view)
-        return try Self.view(row, stages: stages)
+        let attempts = try db.query("SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt", [id]).rows.map { r in
+            AttemptView(attempt: try r.int("attempt"), workerId: try r.string("worker_id"), startedAt: try r.date("started_at"),
+                        finishedAt: r.optionalDate("finished_at"), outcome: r["outcome"], error: r["error"], errorKind: r["error_kind"])
+        }
+        return try Self.view(row, attempts: attempts, stages: stages)
     }
 
     /// A page of jobs, newest first. `cursor` is the id of the last job of the previous page.
@@ -73,22 +103,54 @@ public struct JobRepository {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try db.query("SELECT * FROM jobs \(whereClause) ORDER BY created_at DESC, id DESC LIMIT $\(params.count)",
                                 params).rows
-        let jobs = try rows.prefix(limit).map { try Self.view($0, stages: []) }
+        let jobs = try rows.prefix(limit).map { try Self.view($0) }
         return JobPage(jobs: jobs, nextCursor: rows.count > limit ? jobs.last?.id.uuidString.lowercased() : nil)
     }
 
-    /// Puts a failed or cancelled job back in the queue with a fresh budget of `attempts` more runs.
-    /// Returns nil if the job does not exist; throws `.conflict` if it is not failed or cancelled.
-    public func requeueForRetry(id: UUID, attempts: Int) throws -> JobView? {
+    /// Puts a failed or cancelled job back in the queue with a fresh error and stall budget.
+    /// Returns the entry to enqueue; nil if the job does not exist; throws `.conflict` otherwise.
+    public func requeueForRetry(id: UUID) throws -> QueueEntry? {
         let updated = try db.query("""
-            UPDATE jobs SET status = 'queued', max_attempts = attempt + $2, updated_at = now(), finished_at = NULL
-            WHERE id = $1 AND status IN ('failed', 'cancelled') RETURNING id
-            """, [id, attempts])
-        if updated.rows.isEmpty {
-            guard let job = try find(id: id) else { return nil }
-            throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
-        }
-        return try find(id: id)
+            UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                            finished_at = NULL, next_attempt_at = NULL
+            WHERE id = $1 AND status IN ('failed', 'cancelled') RETURNING id, club, priority, attempt
+            """, [id])
+        if let row = updated.rows.first { return try Self.entry(row) }
+        guard let job = try find(id: id) else { return nil }
+        throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
+    }
+
+    /// Requeues every failed job matching the filter (fresh budgets); returns what to enqueue.
+    public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?) throws -> [QueueEntry] {
+        try db.query("""
+            UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
+            WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
+              AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
+              AND ($5::timestamptz IS NULL OR finished_at < $5)
+            RETURNING id, club, priority, attempt
+            """, [club, sport?.rawValue, errorKind, since, until]).rows.map(Self.entry)
+    }
+
+    public enum CancelResult: Equatable {
+        /// It was waiting: now `cancelled`; Redis must forget it.
+        case cancelled
+        /// It is running: its worker stops at the next heartbeat and records `cancelled`.
+        case requested
+    }
+
+    /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job.
+    public func cancel(id: UUID) throws -> CancelResult? {
+        let waiting = try db.query("""
+            UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+            WHERE id = $1 AND status IN ('queued', 'retry_scheduled')
+            """, [id])
+        if waiting.affectedRows == 1 { return .cancelled }
+        let running = try db.query("""
+            UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE id = $1 AND status = 'running'
+            """, [id])
+        if running.affectedRows == 1 { return .requested }
+        guard let job = try find(id: id) else { return nil }
+        throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is already \(job.status.rawValue)")
     }
 
     /// The stored analysis of a succeeded job.
@@ -103,81 +165,12 @@ public struct JobRepository {
         return AnalysisDocument(video: .init(video), stages: stages.map(\.documentStage), warnings: warnings, result: result)
     }
 
-    // MARK: worker side
-
-    /// Starts the next attempt of a queued job: bumps `attempt` (the run's fencing token) and marks it
-    /// running. A job still `running` under this same worker slot is a run the slot lost track of
-    /// (its connection failed mid-run) and is started again too. Returns nil otherwise (cancelled,
-    /// already done, or claimed twice).
-    public func startAttempt(id: UUID, worker: String) throws -> ClaimedRun? {
-        try db.transaction { tx in try startAttempt(id: id, worker: worker, in: tx) }
+    static func entry(_ row: PGRow) throws -> QueueEntry {
+        QueueEntry(jobId: try row.uuid("id"), club: try row.string("club"), priority: try row.string("priority"),
+                   attempt: try row.int("attempt"), due: row.optionalDate("next_attempt_at"))
     }
 
-    private func startAttempt(id: UUID, worker: String, in tx: PGConnection) throws -> ClaimedRun? {
-        guard let row = try tx.query("""
-            UPDATE jobs j SET status = 'running', attempt = attempt + 1, worker_id = $2, started_at = now(),
-                              updated_at = now(), finished_at = NULL
-            FROM videos v
-            WHERE j.id = $1 AND v.id = j.video_id
-              AND (j.status = 'queued' OR (j.status = 'running' AND j.worker_id = $2))
-            RETURNING j.attempt, j.max_attempts, j.sport, j.options, j.video_id, v.storage_key
-            """, [id, worker]).rows.first else { return nil }
-        // Earlier attempts' unfinished stages will never finish: say so in the history.
-        try tx.query("""
-            UPDATE job_stages SET status = 'failed', error = 'run interrupted', error_kind = 'transient',
-                   finished_at = COALESCE(finished_at, now())
-            WHERE job_id = $1 AND attempt < $2 AND status IN ('pending', 'running')
-            """, [id, try row.int("attempt")])
-        let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))
-        return ClaimedRun(jobId: id, attempt: try row.int("attempt"), maxAttempts: try row.int("max_attempts"),
-                          sport: try Sport.parse(try row.string("sport")), options: options,
-                          videoId: try row.uuid("video_id"), storageKey: try row.string("storage_key"))
-    }
-
-    /// Writes the result and marks the job succeeded in one transaction, only if this run still owns
-    /// the job. Returns false (writing nothing) if it does not.
-    @discardableResult
-    public func complete(_ run: ClaimedRun, document: AnalysisDocument, facts: VideoFacts) throws -> Bool {
-        try db.transaction { tx in
-            let owned = try tx.query("""
-                UPDATE jobs SET status = 'succeeded', finished_at = now(), updated_at = now(),
-                                last_error = NULL, last_error_kind = NULL
-                WHERE id = $1 AND attempt = $2 AND status = 'running'
-                """, [run.jobId, run.attempt])
-            guard owned.affectedRows == 1 else { return false }
-            try tx.query("""
-                INSERT INTO results (job_id, attempt, sport, video, warnings, result)
-                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)
-                ON CONFLICT (job_id) DO UPDATE SET attempt = EXCLUDED.attempt, video = EXCLUDED.video,
-                    warnings = EXCLUDED.warnings, result = EXCLUDED.result, created_at = now()
-                """, [run.jobId, run.attempt, run.sport.rawValue, try JSONValue.from(facts).jsonString(),
-                      try JSONValue.from(document.warnings).jsonString(), document.result.jsonString()])
-            return true
-        }
-    }
-
-    /// Records a failed run. With `retry` the job goes back to `queued` for another attempt (the caller
-    /// re-enqueues it); otherwise it ends `failed`. Returns false if this run no longer owns the job.
-    @discardableResult
-    public func fail(_ run: ClaimedRun, message: String, kind: ErrorKind, retry: Bool) throws -> Bool {
-        try db.query("""
-            UPDATE jobs SET status = $3, last_error = $4, last_error_kind = $5, updated_at = now(),
-                            finished_at = CASE WHEN $3 = 'failed' THEN now() END
-            WHERE id = $1 AND attempt = $2 AND status = 'running'
-            """, [run.jobId, run.attempt, retry ? JobStatus.queued.rawValue : JobStatus.failed.rawValue,
-                  message, kind.rawValue]).affectedRows == 1
-    }
-
-    /// Gives a job back to the queue without spending an attempt's error budget (worker shutting down).
-    @discardableResult
-    public func handBack(_ run: ClaimedRun) throws -> Bool {
-        try db.query("""
-            UPDATE jobs SET status = 'queued', updated_at = now()
-            WHERE id = $1 AND attempt = $2 AND status = 'running'
-            """, [run.jobId, run.attempt]).affectedRows == 1
-    }
-
-    static func view(_ row: PGRow, stages: [StageView]) throws -> JobView {
+    static func view(_ row: PGRow, attempts: [AttemptView] = [], stages: [StageView] = []) throws -> JobView {
         let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))
         guard let status = JobStatus(rawValue: try row.string("status")) else {
             throw ReelworkError.invalidInput("unknown job status \(row["status"] ?? "NULL")")
@@ -187,6 +180,9 @@ public struct JobRepository {
                        maxAttempts: try row.int("max_attempts"), workerId: row["worker_id"],
                        createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
                        startedAt: row.optionalDate("started_at"), finishedAt: row.optionalDate("finished_at"),
-                       lastError: row["last_error"], lastErrorKind: row["last_error_kind"], stages: stages)
+                       lastError: row["last_error"], lastErrorKind: row["last_error_kind"], priority: try row.string("priority"),
+                       failures: try row.int("failures"), stalls: try row.int("stalls"),
+                       nextAttemptAt: row.optionalDate("next_attempt_at"), cancelRequested: try row.bool("cancel_requested"),
+                       attempts: attempts, stages: stages)
     }
 }

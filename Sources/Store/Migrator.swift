@@ -15,7 +15,7 @@ public struct MigrationReport: Sendable, Equatable {
 /// Files must therefore not contain BEGIN/COMMIT or statements that cannot run in a
 /// transaction (CREATE INDEX CONCURRENTLY). An applied file must never change: its SHA-256 is
 /// recorded and a run refuses to start if a file differs from it or is gone.
-public struct Migrator {
+public struct Migrator: Sendable {
     public let directory: URL
 
     /// Session-level advisory lock serialising concurrent runs: "reelwork" in ASCII.

@@ -22,12 +22,9 @@ public final class PGPool: @unchecked Sendable {
             // The threads hold the queue, not the pool, so dropping the pool closes it.
             let name = "reelwork-pg-\(number)"
             let thread = Thread {
-                // Named from inside: on Linux a name set before start() does not reach the
-                // OS thread, and the name is what shows up in debuggers and `top -H`.
-                Thread.current.name = name
+                PGPool.nameCurrentThread(name)
                 PGPool.serve(queue, conninfo: conninfo)
             }
-            thread.name = name
             thread.start()
         }
     }
@@ -82,6 +79,17 @@ public final class PGPool: @unchecked Sendable {
     }
 
     private static let closedError = PostgresError(message: "the PostgreSQL connection pool is closed")
+
+    /// Names the OS thread, so `top -H`, debuggers and crash reports show which threads are
+    /// the pool's. On Linux, Foundation's `Thread.name` setter does not reach the OS thread,
+    /// so the name is written where the kernel keeps it.
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        try? name.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        #else
+        Thread.current.name = name
+        #endif
+    }
 
     /// A pool thread's loop: take a job, make sure the connection is usable, run the job,
     /// then judge whether the connection can serve the next one.

@@ -5,7 +5,7 @@ import Foundation
 /// Values are copied out of libpq when the result is read, so a row outlives its result and
 /// its connection. Columns are looked up by name; if a query returns two columns with the same
 /// name, the first one wins (alias them to tell them apart).
-public struct PGRow {
+public struct PGRow: Sendable {
     /// Column name → position, shared by every row of one result.
     let columns: [String: Int]
     /// nil for SQL NULL.

@@ -10,13 +10,13 @@ final class PostgresStageReporter: StageReporter {
 
     private let stages: StageRepository
     private let run: ClaimedRun
-    private let shouldStop: () -> Bool
+    private let stopReason: () -> StopReason?
     private var lastProgressWrite = Date.distantPast
 
-    init(db: PGConnection, run: ClaimedRun, shouldStop: @escaping () -> Bool) {
+    init(db: PGConnection, run: ClaimedRun, stopReason: @escaping () -> StopReason?) {
         self.stages = StageRepository(db)
         self.run = run
-        self.shouldStop = shouldStop
+        self.stopReason = stopReason
     }
 
     func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {
@@ -24,7 +24,7 @@ final class PostgresStageReporter: StageReporter {
     }
 
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
-        if shouldStop() { throw RunStopped() }
+        if let reason = stopReason() { throw RunStopped(reason: reason) }
         let now = Date()
         guard now.timeIntervalSince(lastProgressWrite) >= Self.progressInterval else { return }
         lastProgressWrite = now
@@ -38,4 +38,6 @@ final class PostgresStageReporter: StageReporter {
 }
 
 /// Thrown from inside a run when the worker must stop before the run could finish.
-struct RunStopped: Error {}
+struct RunStopped: Error {
+    let reason: StopReason
+}

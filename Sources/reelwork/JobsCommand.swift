@@ -29,7 +29,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs", abstract: "List, inspect, retry and watch jobs.",
-        subcommands: [List.self, Show.self, Retry.self, Watch.self, Results.self])
+        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
@@ -66,13 +66,49 @@ struct JobsCommand: AsyncParsableCommand {
     }
 
     struct Retry: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Retry a failed or cancelled job.")
+        static let configuration = CommandConfiguration(
+            abstract: "Retry one failed or cancelled job, or every failed job matching a filter.",
+            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]")
+        @OptionGroup var client: ClientOptions
+        @Argument var id: String?
+        @Flag(help: "Retry every failed job matching the filters.") var failed = false
+        @Option(help: "Only this club's jobs.") var club: String?
+        @Option(help: "Only this sport's jobs.") var sport: String?
+        @Option(name: .customLong("error-kind"), help: "transient, invalid_input, needs_person, internal or stalled.") var errorKind: String?
+        @Option(help: "Failed at or after: an ISO-8601 time or an age like 30m, 2h, 1d.") var since: String?
+        @Option(help: "Failed before: an ISO-8601 time or an age.") var until: String?
+
+        func validate() throws {
+            if failed == (id != nil) { throw ValidationError("give either a job id or --failed") }
+            if id != nil, club != nil || sport != nil || errorKind != nil || since != nil || until != nil {
+                throw ValidationError("filters go with --failed")
+            }
+        }
+
+        func run() async throws {
+            let api = try client.client()
+            if let id {
+                let job = try await api.retry(try parseJobID(id))
+                print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (\(job.maxAttempts) attempts)")
+                return
+            }
+            let filter = RetryFilter(club: club, sport: sport, errorKind: errorKind, since: try since.map(TimeArgument.parse),
+                                     until: try until.map(TimeArgument.parse))
+            let result = try await api.retryFailed(filter)
+            for id in result.retried { print(id.uuidString.lowercased()) }
+            Terminal.writeErr("retried \(result.retried.count) failed job(s)\n")
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a job: a waiting one is removed, a running one stops within a heartbeat.")
         @OptionGroup var client: ClientOptions
         @Argument var id: String
 
         func run() async throws {
-            let job = try await client.client().retry(try parseJobID(id))
-            print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (attempts allowed up to \(job.maxAttempts))")
+            let job = try await client.client().cancel(try parseJobID(id))
+            print(job.status == .cancelled ? "job \(id) cancelled" : "job \(id) is running; its worker stops it within a heartbeat")
         }
     }
 
@@ -204,5 +240,17 @@ enum JobText {
                 .split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Times on the command line: ISO-8601, or an age before now (`90s`, `30m`, `2h`, `7d`).
+enum TimeArgument {
+    static func parse(_ text: String) throws -> Date {
+        if let date = ReelworkJSON.parseDate(text) { return date }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let unit = text.last, let scale = units[unit], let n = Double(text.dropLast()), n >= 0 {
+            return Date().addingTimeInterval(-n * scale)
+        }
+        throw ValidationError("'\(text)' is neither an ISO-8601 time nor an age like 30m, 2h or 1d")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Queue
 import ReelworkClient
 import ReelworkCore
 import TestSupport
@@ -100,7 +101,7 @@ final class BadInputTests: XCTestCase {
         let (data, _, _) = try HTTP.request("POST", jobsURL, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
         XCTAssertTrue(HTTP.apiError(data)?.message.contains("tennis, bowling, archery, basketball") ?? false, "lists the valid sports")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0")
-        XCTAssertEqual(try stack.redis().command("LLEN", "\(stack.queuePrefix):queue:ready").integer, 0)
+        XCTAssertEqual(try JobQueue(prefix: stack.queuePrefix).stats(on: stack.redis()).ready, 0)
 
         let (missing, missingStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)")!)
         XCTAssertEqual(missingStatus, 404)

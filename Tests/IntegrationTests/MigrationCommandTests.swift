@@ -36,7 +36,7 @@ final class MigrationCommandTests: XCTestCase {
         try FileManager.default.copyItem(at: TestStack.packageRoot.appendingPathComponent("migrations"), to: copy)
         let first = copy.appendingPathComponent("0001_foundation.sql")
         try (try String(contentsOf: first, encoding: .utf8) + "\n-- edited after it was applied\n").write(to: first, atomically: true, encoding: .utf8)
-        try "CREATE TABLE should_not_exist (id int);\n".write(to: copy.appendingPathComponent("0002_later.sql"), atomically: true, encoding: .utf8)
+        try "CREATE TABLE should_not_exist (id int);\n".write(to: copy.appendingPathComponent("9999_later.sql"), atomically: true, encoding: .utf8)
         let before = try schemaSnapshot()
 
         let refused = try stack.run(["migrate", "--dir", copy.path])

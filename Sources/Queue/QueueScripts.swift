@@ -1,0 +1,195 @@
+/// The queue's state changes, each one atomic Redis Lua script.
+///
+/// Keys (P = the queue prefix; one Redis instance, so scripts build keys from P):
+/// - `P:job:<id>`            hash: club, priority, attempt (last claimed), stalls — present while Redis holds the job
+/// - `P:ready:<club>:<prio>` list of ids; new ids LPUSH, claims RPOP, handed-back ids RPUSH (next in line)
+/// - `P:clubs` / `P:clubs:set` round-robin ring of clubs with ready work, and its membership set
+/// - `P:running`             zset id → lease deadline (ms); `P:lease:<id>` hash: owner, attempt, club
+/// - `P:club_running`        hash club → running count (the per-club cap)
+/// - `P:delayed`             zset id → due time (ms) of a scheduled retry
+/// - `P:cancel`              set of running ids an operator cancelled
+/// - `P:wake`                list of wake-up tokens; idle workers BLPOP it instead of polling
+/// - `P:config`              hash: global_cap, club_cap, max_stalls (0 = no cap)
+enum QueueScripts {
+    /// Shared Lua helpers, prepended to every script.
+    static let prelude = """
+    local P = ARGV[1]
+    local PRIOS = {'high', 'normal', 'low'}
+    local function ready_key(club, prio) return P .. ':ready:' .. club .. ':' .. prio end
+    local function wake() redis.call('LPUSH', P .. ':wake', '1'); redis.call('LTRIM', P .. ':wake', 0, 255) end
+    local function ring_add(club)
+      if redis.call('SADD', P .. ':clubs:set', club) == 1 then redis.call('RPUSH', P .. ':clubs', club) end
+    end
+    local function ring_drop_if_empty(club)
+      for _, prio in ipairs(PRIOS) do
+        if redis.call('LLEN', ready_key(club, prio)) > 0 then return end
+      end
+      redis.call('LREM', P .. ':clubs', 0, club)
+      redis.call('SREM', P .. ':clubs:set', club)
+    end
+    -- Ends a lease: the job is no longer running anywhere. Returns the lease's club and attempt.
+    local function release(id)
+      local lease = redis.call('HMGET', P .. ':lease:' .. id, 'club', 'attempt')
+      redis.call('ZREM', P .. ':running', id)
+      redis.call('DEL', P .. ':lease:' .. id)
+      if lease[1] then
+        if redis.call('HINCRBY', P .. ':club_running', lease[1], -1) <= 0 then
+          redis.call('HDEL', P .. ':club_running', lease[1])
+        end
+      end
+      return lease
+    end
+    local function owns(id, owner, attempt)
+      local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
+      return lease[1] == owner and lease[2] == attempt
+    end
+    local function push_ready(id, front)
+      local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
+      local club, prio = job[1] or 'default', job[2] or 'normal'
+      if front then redis.call('RPUSH', ready_key(club, prio), id) else redis.call('LPUSH', ready_key(club, prio), id) end
+      ring_add(club)
+      wake()
+    end
+
+    """
+
+    /// ARGV: P, id, club, priority, attempt, due_ms (0 = ready now).
+    /// Idempotent: a job Redis already holds (ready, delayed or running) is left as it is. Returns 1 if added.
+    static let enqueue = RedisScript(name: "enqueue", source: prelude + """
+    local id, club, prio, attempt, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
+    if redis.call('EXISTS', P .. ':job:' .. id) == 1 or redis.call('EXISTS', P .. ':lease:' .. id) == 1 then return 0 end
+    redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
+    if due > 0 then
+      redis.call('ZADD', P .. ':delayed', due, id)
+    else
+      push_ready(id, false)
+    end
+    return 1
+    """)
+
+    /// ARGV: P, owner, now_ms, lease_ms. Pops the next job round-robin over clubs (highest priority
+    /// first within a club), skipping clubs at their cap, and records its lease in the same step.
+    /// Returns {id, attempt, club} or nil when nothing is claimable (empty, or caps reached).
+    static let claim = RedisScript(name: "claim", source: prelude + """
+    local owner, now, lease_ms = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+    local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
+    local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
+    if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return false end
+    local clubs = redis.call('LLEN', P .. ':clubs')
+    for _ = 1, clubs do
+      local club = redis.call('LMOVE', P .. ':clubs', P .. ':clubs', 'LEFT', 'RIGHT')
+      if not club then return false end
+      local running = tonumber(redis.call('HGET', P .. ':club_running', club)) or 0
+      if club_cap == 0 or running < club_cap then
+        local id = false
+        for _, prio in ipairs(PRIOS) do
+          id = redis.call('RPOP', ready_key(club, prio))
+          if id then break end
+        end
+        ring_drop_if_empty(club)
+        if id then
+          local attempt = redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', 1)
+          redis.call('ZADD', P .. ':running', now + lease_ms, id)
+          redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
+          redis.call('HINCRBY', P .. ':club_running', club, 1)
+          return {id, tostring(attempt), club}
+        end
+      end
+    end
+    return false
+    """)
+
+    /// ARGV: P, id, owner, attempt, now_ms, lease_ms, club. Extends the lease. Returns 'ok', 'cancel'
+    /// (an operator cancelled it), or 'lost' (another run owns it, or it was reaped). If Redis lost
+    /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work.
+    static let heartbeat = RedisScript(name: "heartbeat", source: prelude + """
+    local id, owner, attempt, now, lease_ms, club = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+    local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
+    if not lease[1] then
+      if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
+      redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', 'normal', 'attempt', attempt)
+      redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
+      redis.call('HINCRBY', P .. ':club_running', club, 1)
+    elseif lease[1] ~= owner or lease[2] ~= attempt then
+      return 'lost'
+    end
+    redis.call('ZADD', P .. ':running', now + lease_ms, id)
+    if redis.call('SISMEMBER', P .. ':cancel', id) == 1 then return 'cancel' end
+    return 'ok'
+    """)
+
+    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback'), due_ms.
+    /// Ends the run's lease. 'done' forgets the job; 'retry' schedules it at due_ms; 'handback'
+    /// puts it first in line. Returns 0 (changing nothing) if the caller no longer owns the job.
+    static let finish = RedisScript(name: "finish", source: prelude + """
+    local id, owner, attempt, outcome, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
+    if not owns(id, owner, attempt) then return 0 end
+    release(id)
+    redis.call('SREM', P .. ':cancel', id)
+    if outcome == 'retry' then
+      redis.call('ZADD', P .. ':delayed', due, id)
+    elseif outcome == 'handback' then
+      push_ready(id, true)
+    else
+      redis.call('DEL', P .. ':job:' .. id)
+    end
+    wake()
+    return 1
+    """)
+
+    /// ARGV: P, id. Removes a waiting job (ready or delayed): 'removed'; asks a running one to stop:
+    /// 'signalled'; 'absent' if Redis does not hold it.
+    static let cancel = RedisScript(name: "cancel", source: prelude + """
+    local id = ARGV[2]
+    if redis.call('EXISTS', P .. ':lease:' .. id) == 1 then
+      redis.call('SADD', P .. ':cancel', id)
+      return 'signalled'
+    end
+    local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
+    if not job[1] then return 'absent' end
+    redis.call('LREM', ready_key(job[1], job[2] or 'normal'), 0, id)
+    ring_drop_if_empty(job[1])
+    redis.call('ZREM', P .. ':delayed', id)
+    redis.call('DEL', P .. ':job:' .. id)
+    return 'removed'
+    """)
+
+    /// ARGV: P, now_ms, batch, max_stalls. Expired leases: the job goes back first in line (a stall),
+    /// or, past max_stalls, is forgotten; a cancelled one is forgotten too. Then due retries move to
+    /// their ready list. Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
+    static let reap = RedisScript(name: "reap", source: prelude + """
+    local now, batch, max_stalls = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+    local expired = {}
+    for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':running', '-inf', now, 'LIMIT', 0, batch)) do
+      local lease = release(id)
+      local stalls = redis.call('HINCRBY', P .. ':job:' .. id, 'stalls', 1)
+      local verdict = 'requeued'
+      if redis.call('SREM', P .. ':cancel', id) == 1 then
+        verdict = 'cancelled'
+        redis.call('DEL', P .. ':job:' .. id)
+      elseif stalls > max_stalls then
+        verdict = 'failed'
+        redis.call('DEL', P .. ':job:' .. id)
+      else
+        push_ready(id, true)
+      end
+      table.insert(expired, {id, lease[2] or '0', verdict, tostring(stalls)})
+    end
+    local due = redis.call('ZRANGEBYSCORE', P .. ':delayed', '-inf', now, 'LIMIT', 0, batch)
+    for _, id in ipairs(due) do
+      redis.call('ZREM', P .. ':delayed', id)
+      push_ready(id, false)
+    end
+    return {expired, due}
+    """)
+
+    /// ARGV: P. Counts for dashboards and tests: ready, delayed, running, and running per club.
+    static let stats = RedisScript(name: "stats", source: prelude + """
+    local ready = 0
+    for _, club in ipairs(redis.call('LRANGE', P .. ':clubs', 0, -1)) do
+      for _, prio in ipairs(PRIOS) do ready = ready + redis.call('LLEN', ready_key(club, prio)) end
+    end
+    return {ready, redis.call('ZCARD', P .. ':delayed'), redis.call('ZCARD', P .. ':running'),
+            redis.call('HGETALL', P .. ':club_running')}
+    """)
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ReelworkCore
+
+/// The reaper's and reconciler's writes.
+public struct MaintenanceRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) {
+        self.db = db
+    }
+
+    public enum StallVerdict: String, Sendable { case requeued, failed, cancelled }
+
+    /// Records an expired lease at `attempt`: back to `queued` (a stall), `failed` after too many
+    /// stalls, or `cancelled`. Does nothing if the job moved on (a new attempt started, or it finished).
+    @discardableResult
+    public func recordStall(jobId: UUID, attempt: Int, stalls: Int, verdict: StallVerdict) throws -> Bool {
+        try db.transaction { tx in
+            let (status, error, kind): (JobStatus, String?, String?) = switch verdict {
+            case .requeued: (.queued, nil, nil)
+            case .cancelled: (.cancelled, nil, nil)
+            case .failed: (.failed, "stalled \(stalls) times: the worker running it stopped renewing its lease (killed, hung or cut off)", "stalled")
+            }
+            let updated = try tx.query("""
+                UPDATE jobs SET status = $3, stalls = GREATEST(stalls + 1, $4), updated_at = now(),
+                                finished_at = CASE WHEN $3 IN ('failed', 'cancelled') THEN now() END,
+                                last_error = COALESCE($5, last_error), last_error_kind = COALESCE($6, last_error_kind)
+                WHERE id = $1 AND attempt = $2 AND status = 'running'
+                """, [jobId, attempt, status.rawValue, stalls, error, kind])
+            guard updated.affectedRows == 1 else { return false }
+            try tx.query("""
+                UPDATE job_attempts SET outcome = 'stalled', finished_at = now(), error = 'lease expired: the worker stopped heartbeating'
+                WHERE job_id = $1 AND attempt = $2 AND outcome IS NULL
+                """, [jobId, attempt])
+            try tx.query("""
+                UPDATE job_stages SET status = 'failed', error = 'worker lost', error_kind = 'stalled', finished_at = now()
+                WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running')
+                """, [jobId, attempt])
+            return true
+        }
+    }
+
+    /// Marks retries Redis moved to ready as `queued` again.
+    public func promoted(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try db.query("""
+            UPDATE jobs SET status = 'queued', next_attempt_at = NULL, updated_at = now()
+            WHERE id = ANY($1::uuid[]) AND status = 'retry_scheduled'
+            """, ["{" + ids.map { $0.uuidString.lowercased() }.joined(separator: ",") + "}"])
+    }
+
+    /// Jobs PostgreSQL says should be in Redis: waiting ones not touched for `settle` seconds (so a
+    /// job being created right now is left to its creator), and running ones whose heartbeat is older
+    /// than `staleRun` seconds.
+    public func reconcileCandidates(settle: Double, staleRun: Double, limit: Int) throws -> [(entry: QueueEntry, status: JobStatus)] {
+        try db.query("""
+            SELECT id, club, priority, attempt, status, next_attempt_at FROM jobs
+            WHERE (status IN ('queued', 'retry_scheduled') AND updated_at < now() - make_interval(secs => $1))
+               OR (status = 'running' AND COALESCE(heartbeat_at, started_at) < now() - make_interval(secs => $2))
+            ORDER BY updated_at LIMIT $3
+            """, [settle, staleRun, limit]).rows.map { row in
+                (try JobRepository.entry(row), JobStatus(rawValue: try row.string("status")) ?? .queued)
+            }
+    }
+
+    /// A running job that nothing holds any more (its worker died while Redis lost its lease): count
+    /// a stall and make it waiting again. Returns the entry to enqueue, or nil if it moved on.
+    public func requeueAbandoned(jobId: UUID, attempt: Int, maxStalls: Int) throws -> QueueEntry? {
+        guard let row = try db.query("SELECT stalls FROM jobs WHERE id = $1 AND attempt = $2 AND status = 'running'", [jobId, attempt]).rows.first
+        else { return nil }
+        let stalls = try row.int("stalls") + 1
+        let verdict: StallVerdict = stalls > maxStalls ? .failed : .requeued
+        guard try recordStall(jobId: jobId, attempt: attempt, stalls: stalls, verdict: verdict), verdict == .requeued else { return nil }
+        return try db.query("SELECT id, club, priority, attempt, next_attempt_at FROM jobs WHERE id = $1", [jobId]).rows.first
+            .map(JobRepository.entry)
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Queue
+import ReelworkCore
+import XCTest
+
+/// The Redis client and queue against a real Redis (scripts/test.sh starts one).
+final class JobQueueTests: XCTestCase {
+    var redis: RedisConnection!
+    var queue: JobQueue!
+
+    override func setUpWithError() throws {
+        guard let url = ProcessInfo.processInfo.environment["REELWORK_TEST_REDIS_URL"] else {
+            XCTFail("set REELWORK_TEST_REDIS_URL (scripts/test.sh does)")
+            throw ReelworkError.configuration("no test Redis")
+        }
+        redis = try RedisConnection(RedisURL(parsing: url))
+        queue = JobQueue(prefix: "qtest:\(UUID().uuidString.lowercased())")
+    }
+
+    override func tearDownWithError() throws {
+        if case .array(let keys) = try redis.command("KEYS", "\(queue.prefix):*"), !keys.isEmpty {
+            try redis.command(["DEL"] + keys.compactMap(\.string))
+        }
+    }
+
+    let lease: TimeInterval = 30
+
+    func claim(_ owner: String = "w", now: Date = Date()) throws -> Claim? {
+        try queue.claim(owner: owner, lease: lease, now: now, on: redis)
+    }
+
+    func testClaimsInOrderWithinAClubAndRecordsTheLeaseAtomically() throws {
+        let ids = (0..<3).map { _ in UUID() }
+        for id in ids { XCTAssertTrue(try queue.enqueue(id, club: "a", on: redis)) }
+        let first = try XCTUnwrap(try claim("w1"))
+        XCTAssertEqual(first, Claim(jobId: ids[0], attempt: 1, club: "a"))
+        XCTAssertEqual(try redis.command("HGET", "\(queue.prefix):lease:\(ids[0].uuidString.lowercased())", "owner").string, "w1")
+        XCTAssertEqual(try claim("w2")?.jobId, ids[1])
+        let stats = try queue.stats(on: redis)
+        XCTAssertEqual([stats.ready, stats.running], [1, 2])
+        XCTAssertEqual(stats.runningByClub, ["a": 2])
+    }
+
+    func testEnqueueIsIdempotentWhileRedisHoldsTheJob() throws {
+        let id = UUID()
+        XCTAssertTrue(try queue.enqueue(id, club: "a", on: redis))
+        XCTAssertFalse(try queue.enqueue(id, club: "a", on: redis), "already waiting")
+        _ = try claim()
+        XCTAssertFalse(try queue.enqueue(id, club: "a", on: redis), "already running")
+        XCTAssertEqual(try queue.stats(on: redis).ready, 0)
+    }
+
+    func testClubsAreServedRoundRobinAndPriorityOrdersAClubsOwnJobs() throws {
+        let a = (0..<5).map { _ in UUID() }
+        for id in a { try queue.enqueue(id, club: "A", on: redis) }
+        let b = UUID(), urgent = UUID()
+        try queue.enqueue(b, club: "B", on: redis)
+        try queue.enqueue(urgent, club: "A", priority: .high, on: redis)
+        let order = try (0..<4).map { _ in try XCTUnwrap(try claim()).jobId }
+        XCTAssertEqual(order, [urgent, b, a[0], a[1]], "A's high-priority job first, then B's single job, then A in order")
+    }
+
+    func testGlobalAndClubCapsHold() throws {
+        try queue.configure(globalCap: 3, clubCap: 2, on: redis)
+        for _ in 0..<4 { try queue.enqueue(UUID(), club: "A", on: redis) }
+        for _ in 0..<4 { try queue.enqueue(UUID(), club: "B", on: redis) }
+        var claims: [Claim] = []
+        while let c = try claim() { claims.append(c) }
+        XCTAssertEqual(claims.count, 3, "global cap")
+        XCTAssertLessThanOrEqual(Dictionary(grouping: claims, by: \.club).mapValues(\.count).values.max() ?? 0, 2)
+        try queue.finish(claims[0], owner: "w", outcome: .done, on: redis)
+        XCTAssertNotNil(try claim(), "a finished job frees its slot")
+        try queue.configure(globalCap: 0, clubCap: 2, on: redis)
+        var more: [Claim] = []
+        while let c = try claim() { more.append(c) }
+        let running = try queue.stats(on: redis).runningByClub
+        XCTAssertEqual(running, ["A": 2, "B": 2], "per-club cap alone")
+    }
+
+    func testHeartbeatsKeepTheLeaseAndALostRunCanChangeNothing() throws {
+        let id = UUID()
+        try queue.enqueue(id, club: "a", on: redis)
+        let t0 = Date()
+        let mine = try XCTUnwrap(try queue.claim(owner: "w1", lease: 5, now: t0, on: redis))
+        XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 5, now: t0.addingTimeInterval(4), on: redis), .ok)
+        XCTAssertTrue(try queue.reap(now: t0.addingTimeInterval(6), maxStalls: 3, on: redis).expired.isEmpty, "renewed to t0+9")
+
+        let reaped = try queue.reap(now: t0.addingTimeInterval(10), maxStalls: 3, on: redis)
+        XCTAssertEqual(reaped.expired, [.init(jobId: id, attempt: 1, verdict: "requeued", stalls: 1)])
+        let theirs = try XCTUnwrap(try queue.claim(owner: "w2", lease: 5, now: t0.addingTimeInterval(10), on: redis))
+        XCTAssertEqual(theirs.attempt, 2, "the attempt is the fencing token")
+        XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 5, on: redis), .lost)
+        XCTAssertFalse(try queue.finish(mine, owner: "w1", outcome: .done, on: redis), "the lost run cannot finish it")
+        XCTAssertEqual(try queue.stats(on: redis).running, 1)
+        XCTAssertTrue(try queue.finish(theirs, owner: "w2", outcome: .done, on: redis))
+        XCTAssertFalse(try queue.holds(id, on: redis))
+    }
+
+    func testAStalledJobGoesFirstInLineAndFailsAfterMaxStalls() throws {
+        let stalled = UUID(), other = UUID()
+        try queue.enqueue(stalled, club: "a", on: redis)
+        try queue.enqueue(other, club: "a", on: redis)
+        var now = Date()
+        for round in 1...3 {
+            let c = try XCTUnwrap(try queue.claim(owner: "w", lease: 1, now: now, on: redis))
+            XCTAssertEqual(c.jobId, stalled, "round \(round): the stalled job is next in line")
+            now = now.addingTimeInterval(2)
+            let verdict = try queue.reap(now: now, maxStalls: 2, on: redis).expired.first
+            XCTAssertEqual(verdict?.stalls, round)
+            XCTAssertEqual(verdict?.verdict, round <= 2 ? "requeued" : "failed")
+        }
+        XCTAssertFalse(try queue.holds(stalled, on: redis), "failed for good: Redis forgets it")
+        XCTAssertEqual(try claim()?.jobId, other)
+    }
+
+    func testRetriesWaitInTheDelayedSetUntilDue() throws {
+        let id = UUID()
+        try queue.enqueue(id, club: "a", on: redis)
+        let now = Date()
+        let c = try XCTUnwrap(try claim(now: now))
+        XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .retry(at: now.addingTimeInterval(60)), on: redis))
+        XCTAssertNil(try claim(now: now), "not before it is due")
+        XCTAssertEqual(try queue.reap(now: now.addingTimeInterval(30), maxStalls: 3, on: redis).promoted, [])
+        XCTAssertEqual(try queue.reap(now: now.addingTimeInterval(61), maxStalls: 3, on: redis).promoted, [id])
+        XCTAssertEqual(try claim()?.attempt, 2)
+    }
+
+    func testHandBackPutsTheJobFirstInLine() throws {
+        let first = UUID(), second = UUID()
+        try queue.enqueue(first, club: "a", on: redis)
+        try queue.enqueue(second, club: "a", on: redis)
+        let c = try XCTUnwrap(try claim())
+        XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .handBack, on: redis))
+        XCTAssertEqual(try claim(), Claim(jobId: first, attempt: 2, club: "a"))
+    }
+
+    func testCancelRemovesAWaitingJobAndSignalsARunningOne() throws {
+        let waiting = UUID(), running = UUID()
+        try queue.enqueue(running, club: "a", on: redis)
+        try queue.enqueue(waiting, club: "a", on: redis)
+        let c = try XCTUnwrap(try claim())
+        XCTAssertEqual(try queue.cancel(waiting, on: redis), "removed")
+        XCTAssertNil(try claim())
+        XCTAssertEqual(try queue.cancel(running, on: redis), "signalled")
+        XCTAssertEqual(try queue.heartbeat(c, owner: "w", lease: lease, on: redis), .cancel)
+        XCTAssertEqual(try queue.cancel(UUID(), on: redis), "absent")
+    }
+
+    func testAFlushedRedisLetsTheRunningOwnerAdoptItsJob() throws {
+        let id = UUID()
+        try queue.enqueue(id, club: "a", on: redis)
+        let c = try XCTUnwrap(try claim())
+        try redis.command(["DEL", "\(queue.prefix):lease:\(id.uuidString.lowercased())", "\(queue.prefix):job:\(id.uuidString.lowercased())",
+                           "\(queue.prefix):running", "\(queue.prefix):club_running"])
+        XCTAssertEqual(try queue.heartbeat(c, owner: "w", lease: lease, on: redis), .ok)
+        XCTAssertTrue(try queue.holds(id, on: redis))
+        XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .done, on: redis))
+    }
+
+    func testWaitForWorkBlocksUntilAJobIsEnqueued() throws {
+        XCTAssertNil(try claim())
+        let started = Date()
+        try queue.waitForWork(timeout: 0.3, on: redis)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25, "a blocking wait, not an instant poll")
+        let url = redis.url, queue = self.queue!, id = UUID()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            _ = try? queue.enqueue(id, club: "a", on: try RedisConnection(url))
+        }
+        let woke = Date()
+        try queue.waitForWork(timeout: 5, on: redis)
+        XCTAssertLessThan(Date().timeIntervalSince(woke), 2)
+        XCTAssertEqual(try claim()?.jobId, id)
+    }
+
+    func testTheMaintenanceLockHasOneHolder() throws {
+        XCTAssertTrue(try queue.acquireLock("m", owner: "c1", ttl: 5, on: redis))
+        XCTAssertFalse(try queue.acquireLock("m", owner: "c2", ttl: 5, on: redis))
+        XCTAssertTrue(try queue.acquireLock("m", owner: "c1", ttl: 5, on: redis), "the holder renews")
+    }
+
+    func testScriptsSurviveAFlushedScriptCache() throws {
+        try queue.enqueue(UUID(), club: "a", on: redis)
+        try redis.command("SCRIPT", "FLUSH")
+        XCTAssertNotNil(try claim())
+    }
+
+    func testServerErrorsCarryRedisMessage() throws {
+        XCTAssertThrowsError(try redis.command("NOSUCHCOMMAND")) { error in
+            let redisError = error as? RedisError
+            XCTAssertEqual(redisError?.source, .server)
+            XCTAssertTrue(redisError?.message.lowercased().contains("unknown command") ?? false, "\(error)")
+        }
+        XCTAssertTrue(redis.isHealthy, "an error reply does not break the connection")
+        XCTAssertEqual(try redis.command("PING"), .status("PONG"))
+    }
+
+    func testConnectionRefusedIsTransient() throws {
+        XCTAssertThrowsError(try RedisConnection(RedisURL(host: "127.0.0.1", port: 1), timeout: 1)) { error in
+            XCTAssertEqual((error as? RedisError)?.kind, .transient)
+            XCTAssertTrue("\(error)".contains("127.0.0.1:1"), "\(error)")
+        }
+    }
+
+    func testRepliesOfEveryShapeDecode() throws {
+        let key = "\(queue.prefix):shape"
+        XCTAssertEqual(try redis.command("SET", key, "héllo wörld"), .status("OK"))
+        XCTAssertEqual(try redis.command("GET", key), .string("héllo wörld"))
+        XCTAssertEqual(try redis.command("GET", "\(key):missing"), .null)
+        XCTAssertEqual(try redis.command("RPUSH", "\(key):l", "a", "b"), .integer(2))
+        XCTAssertEqual(try redis.command("LRANGE", "\(key):l", "0", "-1"), .array([.string("a"), .string("b")]))
+        try redis.command("DEL", key, "\(key):l")
+    }
+}
+
+final class RedisURLTests: XCTestCase {
+    func testParsesEveryPart() throws {
+        XCTAssertEqual(try RedisURL(parsing: "redis://10.0.0.5:6390/3"), RedisURL(host: "10.0.0.5", port: 6390, database: 3))
+        XCTAssertEqual(try RedisURL(parsing: "redis://localhost"), RedisURL(host: "localhost", port: 6379, database: 0))
+        XCTAssertEqual(try RedisURL(parsing: "redis://:secret@h:1/0").password, "secret")
+    }
+
+    func testRejectsWhatIsNotARedisURL() {
+        for bad in ["http://h:1/0", "redis://h:99999/0", "redis://h:1/x", "redis://"] {
+            XCTAssertThrowsError(try RedisURL(parsing: bad)) { error in
+                XCTAssertTrue("\(error)".contains(bad), "the error quotes the value: \(error)")
+            }
+        }
+    }
+}

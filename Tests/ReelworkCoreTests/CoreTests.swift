@@ -1,0 +1,127 @@
+import Foundation
+import ReelworkCore
+import XCTest
+
+final class FrameQualityTests: XCTestCase {
+    func sample(_ mean: Double, _ variance: Double, at time: Double = 0) -> FrameQualitySample {
+        FrameQualitySample(time: time, meanLuminance: mean, variance: variance)
+    }
+
+    func codes(_ samples: [FrameQualitySample]) -> [String] {
+        FrameQuality.warnings(for: samples).map(\.code)
+    }
+
+    func testSeed003ThresholdsAtTheirBoundaries() {
+        XCTAssertEqual(codes([sample(39.9, 500)]), ["too_dark"])
+        XCTAssertEqual(codes([sample(40, 500)]), [])
+        XCTAssertEqual(codes([sample(250, 500)]), [])
+        XCTAssertEqual(codes([sample(250.1, 500)]), ["overexposed"])
+        XCTAssertEqual(codes([sample(120, 99.9)]), ["lens_blocked"])
+        XCTAssertEqual(codes([sample(120, 100)]), [])
+    }
+
+    func testABlackFrameIsBlockedNotDarkAndAWhiteFrameIsOverexposedNotBlocked() {
+        XCTAssertEqual(codes([sample(0, 0)]), ["lens_blocked"])
+        XCTAssertEqual(codes([sample(255, 0)]), ["overexposed"])
+    }
+
+    func testAWarningNeedsAQuarterOfTheSamples() {
+        let bright = (0..<7).map { sample(120, 900, at: Double($0)) }
+        XCTAssertEqual(codes(bright + [sample(10, 500, at: 9)]), [], "1 of 8 is a transition, not a dark clip")
+        let warnings = FrameQuality.warnings(for: bright.prefix(6) + [sample(10, 500, at: 7), sample(10, 500, at: 8)])
+        XCTAssertEqual(warnings.map(\.code), ["too_dark"])
+        XCTAssertEqual(warnings.first?.frames, 2)
+        XCTAssertEqual(warnings.first?.framesSampled, 8)
+        XCTAssertEqual(warnings.first?.firstTime, 7)
+    }
+
+    func testNoSamplesNoWarnings() {
+        XCTAssertEqual(codes([]), [])
+    }
+}
+
+final class ConfigTests: XCTestCase {
+    func testDefaultsAndOverrides() throws {
+        let defaults = try ReelworkConfig.fromEnvironment([:])
+        XCTAssertEqual(defaults.workerSlots, 2)
+        XCTAssertEqual(defaults.maxAttempts, 3)
+        XCTAssertEqual(defaults.maxUploadBytes, 500 * 1024 * 1024)
+        let set = try ReelworkConfig.fromEnvironment(["REELWORK_WORKER_SLOTS": "4", "REELWORK_BIND": "0.0.0.0:9000",
+                                                      "REELWORK_VIDEO_SOURCE": "http"])
+        XCTAssertEqual(set.workerSlots, 4)
+        XCTAssertEqual(try set.bindAddress().port, 9000)
+        XCTAssertEqual(set.videoSource, .http)
+    }
+
+    func testBadValuesNameTheVariable() {
+        for (name, value) in [("REELWORK_WORKER_SLOTS", "zero"), ("REELWORK_WORKER_SLOTS", "0"), ("REELWORK_MAX_UPLOAD_BYTES", "-1"),
+                              ("REELWORK_VIDEO_SOURCE", "ftp")] {
+            XCTAssertThrowsError(try ReelworkConfig.fromEnvironment([name: value])) { error in
+                XCTAssertTrue("\(error)".contains(name), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try ReelworkConfig.fromEnvironment(["REELWORK_BIND": "nohost"]).bindAddress())
+    }
+}
+
+final class DomainTests: XCTestCase {
+    func testSportNamesAndTheErrorListingThem() throws {
+        XCTAssertEqual(try Sport.parse("Tennis"), .tennis)
+        XCTAssertThrowsError(try Sport.parse("curling")) { error in
+            XCTAssertEqual("\(error)", "unknown sport 'curling'; expected one of: tennis, bowling, archery, basketball")
+        }
+    }
+
+    func testRetryabilityFollowsTheErrorKind() {
+        XCTAssertTrue(ErrorKind.transient.isRetryable)
+        XCTAssertTrue(ErrorKind.internal.isRetryable)
+        XCTAssertFalse(ErrorKind.invalidInput.isRetryable)
+        XCTAssertFalse(ErrorKind.needsPerson.isRetryable)
+    }
+
+    func testJSONValueRoundTripsAndDatesKeepMilliseconds() throws {
+        let text = #"{"a":[1,2.5,"x",null,true],"b":{"c":false}}"#
+        let value = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
+        XCTAssertEqual(value.jsonString(), text)
+        let date = Date(timeIntervalSince1970: 1_800_000_000.123)
+        let parsed = try XCTUnwrap(ReelworkJSON.parseDate(ReelworkJSON.formatDate(date)))
+        XCTAssertEqual(parsed.timeIntervalSince1970, date.timeIntervalSince1970, accuracy: 0.001)
+    }
+}
+
+final class BlockingPoolTests: XCTestCase {
+    func testNeverRunsMoreThanItsSizeAtOnceAndReusesConnections() async throws {
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var opened = 0, running = 0, peak = 0
+        }
+        let counter = Counter()
+        let pool = BlockingPool<Int>(label: "test", size: 3, open: {
+            counter.lock.withLock { counter.opened += 1; return counter.opened }
+        }, isHealthy: { _ in true })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<30 {
+                group.addTask {
+                    try await pool.withConnection { _ in
+                        counter.lock.withLock { counter.running += 1; counter.peak = max(counter.peak, counter.running) }
+                        Thread.sleep(forTimeInterval: 0.01)
+                        counter.lock.withLock { counter.running -= 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        XCTAssertEqual(counter.peak, 3)
+        XCTAssertEqual(counter.opened, 3, "connections are reused")
+    }
+
+    func testUnhealthyConnectionsAreReplaced() async throws {
+        final class Box: @unchecked Sendable { var opened = 0 }
+        let box = Box()
+        let pool = BlockingPool<Int>(label: "test", size: 1, open: { box.opened += 1; return box.opened }, isHealthy: { $0 != 1 })
+        let first = try await pool.withConnection { $0 }
+        let second = try await pool.withConnection { $0 }
+        let third = try await pool.withConnection { $0 }
+        XCTAssertEqual([first, second, third], [1, 2, 2])
+    }
+}
