@@ -12,6 +12,12 @@ rw_install_deps
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"
 cleanup() {
+  # reelwork processes a test started and could not stop itself (the test process died first).
+  if [[ -f $run_dir/test-pids ]]; then
+    while read -r pid; do
+      [[ $(cat "/proc/$pid/comm" 2>/dev/null) == reelwork ]] && kill -KILL "$pid" 2>/dev/null
+    done <"$run_dir/test-pids"
+  fi
   rw_stop_postgres "$run_dir/pg" || true
   rw_stop_redis "$run_dir/redis" || true
   rm -rf "$run_dir"
@@ -25,6 +31,10 @@ rw_start_redis "$run_dir/redis" "$redis_port"
 
 export REELWORK_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/postgres"
 export REELWORK_TEST_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
+# Failure tests restart and stop these servers through scripts/lib/services.sh.
+export REELWORK_TEST_PG_DIR="$run_dir/pg" REELWORK_TEST_PG_PORT="$pg_port"
+export REELWORK_TEST_REDIS_DIR="$run_dir/redis" REELWORK_TEST_REDIS_PORT="$redis_port"
+export REELWORK_TEST_PID_FILE="$run_dir/test-pids"
 echo "test servers: PostgreSQL 127.0.0.1:${pg_port}, Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
 
 swift build --build-tests

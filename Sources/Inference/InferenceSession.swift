@@ -204,8 +204,12 @@ public final class InferenceSession: @unchecked Sendable {
             api.pointee.Run(session, nil, binding.inputNames, binding.inputValues, binding.inputs.count,
                             binding.outputNames, binding.outputs.count, binding.outputValues),
             "running \(OnnxRuntime.describe(path: modelPath))")
+        // An output that is itself a graph input is left untouched by ORT: copy the input over.
+        for (output, input) in binding.passthrough {
+            binding.outputs[output].storage.update(from: binding.inputs[input].storage, count: binding.outputs[output].count)
+        }
         // ORT writes into the pre-allocated output tensors. Should it ever hand back a value with its own
-        // storage (possible for outputs that are constants or graph inputs), copy into ours and re-wrap.
+        // storage instead, copy that into ours and wrap ours again.
         for (index, buffer) in binding.outputs.enumerated() {
             guard let value = binding.outputValues[index] else { continue }
             var data: UnsafeMutableRawPointer?
@@ -362,6 +366,8 @@ public final class SessionBinding: @unchecked Sendable {
     /// One buffer per requested output, in the requested order.
     public let outputs: [TensorBuffer]
 
+    /// (output index, input index) for outputs that are graph inputs, which ORT does not write.
+    let passthrough: [(Int, Int)]
     private let inputIndex: [String: Int]
     private let outputIndex: [String: Int]
     // C arrays handed to Run, made once.
@@ -376,6 +382,10 @@ public final class SessionBinding: @unchecked Sendable {
         self.outputs = outputs
         inputIndex = Dictionary(uniqueKeysWithValues: inputs.enumerated().map { ($1.name, $0) })
         outputIndex = Dictionary(outputs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        passthrough = outputs.enumerated().compactMap { index, output in
+            guard let input = inputs.firstIndex(where: { $0.name == output.name }), inputs[input].count == output.count else { return nil }
+            return (index, input)
+        }
         inputNames = .allocate(capacity: max(inputs.count, 1))
         inputValues = .allocate(capacity: max(inputs.count, 1))
         outputNames = .allocate(capacity: max(outputs.count, 1))

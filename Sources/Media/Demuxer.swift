@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import ReelworkCore
 
 /// An open container (libavformat), with its stream info read.
@@ -137,8 +138,10 @@ final class Demuxer {
     func read(into packet: Packet) throws -> Bool {
         packet.unref()
         var status = av_read_frame(format, packet.pointer)
-        while status == FFmpegStatus.tryAgain {
-            // Only non-blocking inputs say EAGAIN; none of ours are, but retrying is correct.
+        // Only non-blocking inputs say EAGAIN; ours block, but if one ever does, wait a little
+        // and retry, for at most about a second, rather than spin or hang.
+        for _ in 0..<100 where status == FFmpegStatus.tryAgain {
+            usleep(10_000)
             status = av_read_frame(format, packet.pointer)
         }
         if status >= 0 { return true }

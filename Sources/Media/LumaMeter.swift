@@ -54,8 +54,11 @@ final class LumaMeter {
         return Self.statistics(gray, width: outWidth, height: outHeight, stride: stride)
     }
 
-    /// Video luma is usually limited range (16–235); the quality thresholds are on the full
-    /// 0–255 scale, so the output must be expanded or a white frame would read as 235.
+    /// The quality thresholds are on the full 0–255 scale. libswscale writes GRAY8 as full
+    /// range and expands limited-range (16–235) luma on the way; it knows that yuvj* formats
+    /// are already full range, but decoders such as VP9 say "full range" only in the frame's
+    /// color_range, which the scaler cannot see: without this, such video would be expanded
+    /// twice (a luma of 30 would read as 16).
     private func setFullRangeOutput(_ scaler: OpaquePointer, sourceIsFullRange: Bool) {
         var inverseTable: UnsafeMutablePointer<Int32>? = nil, table: UnsafeMutablePointer<Int32>? = nil
         var sourceRange: Int32 = 0, destinationRange: Int32 = 0

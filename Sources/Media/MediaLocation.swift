@@ -42,6 +42,10 @@ struct MediaLocation {
     /// and must free it with av_dict_free.
     func openOptions() -> OpaquePointer? {
         var options: OpaquePointer? = nil
+        // Only the protocols a plain file or URL needs: a playlist or reference inside a
+        // served file (HLS, concat, mov dref) must not make FFmpeg open local files or
+        // other hosts' ports on our behalf. Nested opens inherit this list.
+        av_dict_set(&options, "protocol_whitelist", isNetwork ? "http,https,tcp,tls" : "file", 0)
         if isNetwork {
             av_dict_set(&options, "rw_timeout", String(Self.networkReadTimeoutMicroseconds), 0)
         }

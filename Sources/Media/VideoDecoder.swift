@@ -95,7 +95,14 @@ public final class VideoDecoder {
                 try receiveFrames(&run, untilFinished: draining, progress)
                 return
             case .full:
-                try receiveFrames(&run, untilFinished: false, progress) // then send the same packet again
+                // The decoder wants its output taken first; then the same packet goes again.
+                let before = run.framesDecoded
+                try receiveFrames(&run, untilFinished: false, progress)
+                // "Full" yet nothing to take would loop forever; drop the packet instead.
+                if run.framesDecoded == before {
+                    run.damaged(FFmpegStatus.tryAgain)
+                    return
+                }
             case .rejected(let status):
                 run.damaged(status) // skip it; the next packets usually decode fine
                 return

@@ -122,12 +122,16 @@ final class InferenceTests: XCTestCase {
     }
 
     func testAMissingModelIsAnErrorNamingThePath() throws {
+        let runtime = try runtime()
         let path = NSTemporaryDirectory() + "reelwork-no-such-model-\(getpid()).onnx"
         assertInferenceError(.modelMissing, containing: [path]) {
-            _ = try InferenceSession(runtime: try runtime(), modelPath: path)
+            _ = try InferenceSession(runtime: runtime, modelPath: path)
         }
         assertInferenceError(.modelMissing, containing: ["models/yolo/missing.onnx"]) {
-            _ = try InferenceSession(runtime: try runtime(), modelPath: "models/yolo/missing.onnx")
+            _ = try InferenceSession(runtime: runtime, modelPath: "models/yolo/missing.onnx")
+        }
+        assertInferenceError(.modelMissing, containing: [NSTemporaryDirectory()]) {
+            _ = try InferenceSession(runtime: runtime, modelPath: NSTemporaryDirectory())
         }
     }
 
@@ -137,8 +141,9 @@ final class InferenceTests: XCTestCase {
         let bytes = (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
+        let runtime = try runtime()
         do {
-            _ = try InferenceSession(runtime: runtime(), modelPath: path)
+            _ = try InferenceSession(runtime: runtime, modelPath: path)
             XCTFail("a corrupt model loaded")
         } catch let error as InferenceError {
             XCTAssertNotNil(error.ortErrorCode, error.message)
@@ -151,6 +156,7 @@ final class InferenceTests: XCTestCase {
     }
 
     func testNegativeThreadCountsAreRejected() throws {
+        _ = try runtime()
         assertInferenceError(.invalidOptions, containing: ["-1"]) {
             _ = try self.session("affine", SessionOptions(intraOpThreads: -1))
         }
@@ -228,6 +234,24 @@ final class InferenceTests: XCTestCase {
         assertInferenceError(.shapeMismatch, containing: ["'x'", "[batch, 4]", "[3, 5]"]) {
             _ = try session.makeBinding(inputShapes: ["x": [3, 5]])
         }
+    }
+
+    func testOutputsThatAreGraphInputsOrConstantsAreFilled() throws {
+        let session = try session("passthrough")
+        XCTAssertEqual(session.outputs.map(\.name), ["y", "x", "k"])
+        let binding = try session.makeBinding()
+        for round in 0..<3 {
+            let x = (0..<6).map { Float($0 + 10 * round) }
+            try binding.input("x").assign(x)
+            try session.run(binding)
+            XCTAssertEqual(try binding.output("y").array, x.map { -$0 })
+            XCTAssertEqual(try binding.output("x").array, x, "ORT leaves an output that is a graph input to the caller")
+            XCTAssertEqual(try binding.output("k").array, [0, 1, 2, 3, 4, 5])
+        }
+        let result = try session.run(["x": Tensor(shape: [2, 3], data: [1, 2, 3, 4, 5, 6])])
+        XCTAssertEqual(result["x"]?.data, [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(result["y"]?.data, [-1, -2, -3, -4, -5, -6])
+        XCTAssertEqual(result["k"]?.data, [0, 1, 2, 3, 4, 5])
     }
 
     func testNonFloatTensorsAreAClearError() throws {

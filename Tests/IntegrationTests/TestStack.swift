@@ -3,6 +3,7 @@ import Queue
 import ReelworkClient
 import ReelworkCore
 import Store
+import TestSupport
 import XCTest
 
 /// A real Reelwork stack for one test: a fresh PostgreSQL database, a private Redis key prefix, a
@@ -27,7 +28,11 @@ final class TestStack {
 
     var coordinatorURL: String { "http://127.0.0.1:\(port)" }
 
-    init() throws {
+    /// Settings every process of this stack gets (e.g. `fastQueue`).
+    let settings: [String: String]
+
+    init(settings: [String: String] = [:]) throws {
+        self.settings = settings
         let env = ProcessInfo.processInfo.environment
         guard let admin = env["REELWORK_TEST_DATABASE_URL"], let redis = env["REELWORK_TEST_REDIS_URL"] else {
             XCTFail("set REELWORK_TEST_DATABASE_URL and REELWORK_TEST_REDIS_URL (scripts/test.sh does)")
@@ -62,7 +67,7 @@ final class TestStack {
         env["REELWORK_COORDINATOR_URL"] = coordinatorURL
         env["REELWORK_QUEUE_PREFIX"] = queuePrefix
         env["LOG_LEVEL"] = "info"
-        return env
+        return env.merging(settings) { $1 }
     }
 
     /// Runs the CLI to completion and returns its exit status and combined output.
@@ -96,6 +101,7 @@ final class TestStack {
         process.standardError = handle
         try process.run()
         logs.append(log)
+        Self.recordPID(process.processIdentifier)
         return process
     }
 
@@ -150,6 +156,71 @@ final class TestStack {
         }.joined(separator: "\n")
     }
 
+    // MARK: chaos
+
+    /// Queue settings short enough for failure tests to finish in seconds.
+    static let fastQueue: [String: String] = [
+        "REELWORK_LEASE_SECONDS": "3", "REELWORK_HEARTBEAT_SECONDS": "0.5", "REELWORK_REAPER_INTERVAL_SECONDS": "0.2",
+        "REELWORK_RECONCILE_INTERVAL_SECONDS": "1", "REELWORK_RECONCILE_SETTLE_SECONDS": "1",
+        "REELWORK_RETRY_BASE_SECONDS": "0.2", "REELWORK_SHUTDOWN_GRACE_SECONDS": "0.5",
+    ]
+
+    /// Runs one of scripts/lib/services.sh's functions on the test servers (restart, stop).
+    func services(_ script: String) throws {
+        let env = ProcessInfo.processInfo.environment
+        guard env["REELWORK_TEST_REDIS_DIR"] != nil, env["REELWORK_TEST_PG_DIR"] != nil else {
+            XCTFail("set REELWORK_TEST_REDIS_DIR/PORT and REELWORK_TEST_PG_DIR/PORT (scripts/test.sh does)")
+            throw ReelworkError.configuration("test server directories unknown")
+        }
+        // Not Foundation's Process: it learns of the exit through a descriptor that a daemon started by
+        // the script inherits and keeps open, so waitUntilExit would never return. system(3) waits on the PID.
+        let command = "bash -c \"set -e; source '\(Self.packageRoot.path)/scripts/lib/services.sh'; \(script.replacingOccurrences(of: "\"", with: "\\\""))\" </dev/null >>'\(directory.path)/services.log' 2>&1"
+        let status = system(command)
+        XCTAssertEqual(status, 0, "\(script)\n\((try? String(contentsOf: directory.appendingPathComponent("services.log"), encoding: .utf8)) ?? "")")
+    }
+
+    func restartRedis() throws {
+        try services(#"rw_stop_redis "$REELWORK_TEST_REDIS_DIR"; rw_start_redis "$REELWORK_TEST_REDIS_DIR" "$REELWORK_TEST_REDIS_PORT""#)
+    }
+
+    func restartPostgres(downFor seconds: Double = 0) throws {
+        try services(#"rw_stop_postgres "$REELWORK_TEST_PG_DIR"; sleep \#(seconds); RW_PG_FAST=1 rw_start_postgres "$REELWORK_TEST_PG_DIR" "$REELWORK_TEST_PG_PORT" postgres"#)
+    }
+
+    /// A small real clip, uploaded once; noop jobs refer to it.
+    func uploadTinyClip() throws -> UUID {
+        let clip = directory.appendingPathComponent("tiny-\(UUID().uuidString.prefix(6)).mp4")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        let client = try self.client()
+        return try awaitSync { try await client.uploadVideo(file: clip) }.id
+    }
+
+    /// Submits a diagnostic job that runs `seconds` (distinct `tag`s keep repeats from being deduplicated).
+    func submitNoop(video: UUID, club: String = "c", seconds: Double, tag: Int, extra: [String: JSONValue] = [:],
+                    maxAttempts: Int? = nil) throws -> JobView {
+        var noop: [String: JSONValue] = ["seconds": .number(seconds)]
+        noop.merge(extra) { $1 }
+        let request = CreateJobRequest(videoId: video, sport: "tennis", club: club,
+                                       options: .object(["noop": .object(noop), "tag": .number(Double(tag))]), maxAttempts: maxAttempts)
+        let client = try self.client()
+        return try awaitSync { try await client.createJob(request) }
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
+    @discardableResult
+    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    func status(_ id: UUID) throws -> String? {
+        try db().query("SELECT status FROM jobs WHERE id = $1", [id]).rows.first?["status"]
+    }
+
     /// Stops this stack's processes (by PID), drops its database, removes its files.
     func shutdown() {
         for process in workers + [coordinator].compactMap({ $0 }) where process.isRunning {
@@ -165,6 +236,18 @@ final class TestStack {
         }
         _ = try? PGConnection(adminURL).execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Notes a spawned PID where scripts/test.sh can stop it should this test process die first.
+    static func recordPID(_ pid: Int32) {
+        guard let file = ProcessInfo.processInfo.environment["REELWORK_TEST_PID_FILE"],
+              let handle = FileHandle(forWritingAtPath: file) ?? {
+                  FileManager.default.createFile(atPath: file, contents: nil)
+                  return FileHandle(forWritingAtPath: file)
+              }() else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data("\(pid)\n".utf8))
+        try? handle.close()
     }
 
     static func freePort() throws -> Int {

@@ -69,6 +69,22 @@ final class FrameQualityTests: XCTestCase {
         XCTAssertEqual(FrameQuality.warnings(for: samples).map(\.code), ["overexposed"])
     }
 
+    /// Full-range video is measured as it is; limited-range video is expanded to 0–255.
+    func testLumaRangeFollowsTheFrame() throws {
+        let fullRange = ["-vf", "scale=out_range=pc,format=yuv420p", "-color_range", "pc"]
+        // VP9 marks full range only in the frame's color_range (pix_fmt stays yuv420p).
+        let vp9 = try fixtures.video("full-range.webm", Source.color("0x1e1e1e", seconds: 1) + fullRange + ["-c:v", "libvpx-vp9", "-deadline", "realtime"])
+        // H.264's decoder reports full range as the yuvj420p pixel format.
+        let h264 = try fixtures.video("full-range.mp4", Source.color("0x1e1e1e", seconds: 1) + fullRange + ["-c:v", "libx264"])
+        let limited = try fixtures.video("limited-range.mp4", Source.color("0x1e1e1e", seconds: 1) + Source.h264)
+        for path in [vp9, h264, limited] {
+            let samples = try samples(path)
+            XCTAssertEqual(samples.count, 2, path)
+            // 0x1e = 30 in RGB is luma 30 at full range, whichever way the file stores it.
+            for sample in samples { XCTAssertEqual(sample.meanLuminance, 30, accuracy: 1.5, path) }
+        }
+    }
+
     /// A 1280×720 frame is measured at 320×180; its statistics stay those of the picture.
     func testLargeFramesAreMeasuredDownscaled() throws {
         let small = try samples(try fixtures.video("gray-small.mp4", ["-f", "lavfi", "-i", "color=0x808080:size=320x180:rate=25", "-t", "1"] + Source.h264))

@@ -30,7 +30,9 @@ The ONNX model:
     cx = (x + sigmoid(tx) * s - (s - 1) / 2) / gridW      cy likewise with y, gridH
     w  = exp(tw) * anchorW / netW                          h  likewise with anchorH / netH
 
-Usage: darknet_to_onnx.py CFG WEIGHTS OUT.onnx [--opset 17]
+Usage: darknet_to_onnx.py CFG WEIGHTS OUT.onnx [--opset 17] [--size WxH]
+(--size overrides the [net] input size, e.g. 320x320 for about 0.6x the compute; anchors stay in
+input pixels, as in Darknet.)
 """
 
 import argparse
@@ -95,10 +97,10 @@ class WeightReader:
             data = f.read()
         if len(data) < 20:
             raise ConversionError(f"{path}: too short for a Darknet weights file")
-        major, minor, revision = np.frombuffer(data, dtype="<i4", count=3)
+        major, minor, revision = (int(v) for v in np.frombuffer(data, dtype="<i4", count=3))
         # Darknet: `seen` is a 64-bit size_t from version 0.2 on, 32-bit before.
         seen_bytes = 8 if (major * 10 + minor) >= 2 and major < 1000 and minor < 1000 else 4
-        self.version = (int(major), int(minor), int(revision))
+        self.version = (major, minor, revision)
         self.offset = 12 + seen_bytes
         self.data = data
 
@@ -156,11 +158,15 @@ def activation(b, x, kind, prefix):
     raise ConversionError(f"unsupported activation {kind!r}")
 
 
-def convert(cfg_path, weights_path, opset):
+def convert(cfg_path, weights_path, opset, size=None):
     sections = parse_cfg(cfg_path)
     net = sections[0][1]
     net_w = get_int(net, "width")
     net_h = get_int(net, "height")
+    if size:
+        net_w, net_h = size
+        if net_w % 32 or net_h % 32:
+            raise ConversionError(f"--size {net_w}x{net_h}: both sides must be multiples of 32")
     channels = get_int(net, "channels", 3)
 
     reader = WeightReader(weights_path)
@@ -357,9 +363,17 @@ def main(argv=None):
     ap.add_argument("weights")
     ap.add_argument("output")
     ap.add_argument("--opset", type=int, default=17)
+    ap.add_argument("--size", help="WxH input size instead of the cfg's (multiples of 32)")
     args = ap.parse_args(argv)
     try:
-        model, rows, classes = convert(args.cfg, args.weights, args.opset)
+        size = None
+        if args.size:
+            try:
+                size = tuple(int(v) for v in args.size.lower().split("x"))
+                assert len(size) == 2 and min(size) > 0
+            except (ValueError, AssertionError):
+                raise ConversionError(f"--size expects WxH, got {args.size!r}")
+        model, rows, classes = convert(args.cfg, args.weights, args.opset, size)
     except ConversionError as e:
         print(f"darknet_to_onnx: {e}", file=sys.stderr)
         return 1
@@ -368,7 +382,8 @@ def main(argv=None):
         return 1
     with open(args.output, "wb") as f:
         f.write(model.SerializeToString())
-    print(f"darknet_to_onnx: wrote {args.output}: images [1,3,?,?] -> detections [1,{rows},{5 + classes}]")
+    dims = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    print(f"darknet_to_onnx: wrote {args.output}: images {dims} -> detections [1, {rows}, {5 + classes}]")
     return 0
 
 

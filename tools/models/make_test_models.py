@@ -15,6 +15,7 @@ Models (opset 13, IR version 7):
   two_outputs.onnx   a[2,3], b[2,3] -> sum = a + b [2,3], rowmax = ReduceMax(a, axis 1) [2]
   dynamic.onnx       x[batch,4] -> y = x @ W [batch,2] with W = [[1,0],[0,1],[1,1],[2,-1]]
   argmax.onnx        x[1,5] -> idx = ArgMax(x, axis 1) [1] (int64: a non-float output)
+  passthrough.onnx   x[2,3] -> y = -x, x itself (a graph input as output), k = [[0,1,2],[3,4,5]] (a constant)
   conv.onnx          x[1,8,32,32] -> y = Conv(x, W, pad 1) [1,8,32,32]; W[o,i,ky,kx] = ((o*3+i*5+ky*7+kx) % 5) - 2
 """
 import os
@@ -71,6 +72,15 @@ def argmax():
     return helper.make_graph(nodes, "argmax", [x], [idx])
 
 
+def passthrough():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    k = helper.make_tensor_value_info("k", TensorProto.FLOAT, [2, 3])
+    kv = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "k")
+    nodes = [helper.make_node("Neg", ["x"], ["y"])]
+    return helper.make_graph(nodes, "passthrough", [x], [y, x, k], initializer=[kv])
+
+
 def conv_weights():
     o, i, ky, kx = np.meshgrid(np.arange(8), np.arange(8), np.arange(3), np.arange(3), indexing="ij")
     return (((o * 3 + i * 5 + ky * 7 + kx) % 5) - 2).astype(np.float32)
@@ -88,7 +98,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "Tests", "InferenceTests", "Fixtures")
     os.makedirs(out, exist_ok=True)
     for name, build in [("affine", affine), ("two_outputs", two_outputs), ("dynamic", dynamic),
-                        ("argmax", argmax), ("conv", conv)]:
+                        ("argmax", argmax), ("passthrough", passthrough), ("conv", conv)]:
         path = os.path.join(out, name + ".onnx")
         save(build(), path)
         print(f"{path}: {os.path.getsize(path)} bytes")

@@ -182,7 +182,17 @@ def iou(box, boxes):
     return np.where(union > 0, inter / np.maximum(union, 1e-12), 0.0)
 
 
-def yolo_decode(out, in_w, in_h, src_w, src_h, threshold, iou_threshold):
+def yolo_layout(out):
+    """"darknet" for [1, N, 5 + C] (N > 5 + C), "ultralytics" for [1, 4 + C, N] (N > 4 + C)."""
+    shape = np.shape(out)
+    if len(shape) == 3 and shape[2] >= 6 and shape[1] > shape[2]:
+        return "darknet"
+    if len(shape) == 3 and shape[1] >= 5 and shape[2] > shape[1]:
+        return "ultralytics"
+    raise UsageError(f"unrecognised detector output shape {list(shape)}; give --layout")
+
+
+def yolo_decode(out, in_w, in_h, src_w, src_h, threshold, iou_threshold, layout="auto"):
     """Model output -> detections in source pixels.
 
     Darknet layout [1, N, 5 + C] (this project's yolov4-tiny.onnx): cx, cy, w, h as fractions of
@@ -192,16 +202,18 @@ def yolo_decode(out, in_w, in_h, src_w, src_h, threshold, iou_threshold):
     Every (box, class) with score > threshold is a candidate; greedy NMS per class (IoU >
     iou_threshold suppresses the lower score); boxes clamped to the image; sorted by score.
     """
+    if layout == "auto":
+        layout = yolo_layout(out)
     out = np.asarray(out, dtype=np.float64)[0]
-    if out.shape[1] >= 6 and out.shape[0] > out.shape[1]:  # [N, 5 + C]
+    if layout == "darknet":  # [N, 5 + C]
         xywh = out[:, :4] * np.array([src_w, src_h, src_w, src_h])
         scores = out[:, 4:5] * out[:, 5:]
-    elif out.shape[0] >= 5 and out.shape[1] > out.shape[0]:  # [4 + C, N]
+    elif layout == "ultralytics":  # [4 + C, N]
         out = out.T
         xywh = out[:, :4] * np.array([src_w / in_w, src_h / in_h, src_w / in_w, src_h / in_h])
         scores = out[:, 4:]
     else:
-        raise UsageError(f"unrecognised detector output shape {list(out.shape)}")
+        raise UsageError(f"unknown layout {layout!r}")
     boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2,
                       xywh[:, 0] + xywh[:, 2] / 2, xywh[:, 1] + xywh[:, 3] / 2], axis=1)
     boxes = np.clip(boxes, 0, [src_w, src_h, src_w, src_h])
@@ -245,8 +257,9 @@ def cmd_yolo(args):
     if args.dump_raw:
         write_raw(args.dump_raw, x)
     out = sess.run(None, {sess.get_inputs()[0].name: x})[0]
-    found = yolo_decode(out, in_w, in_h, src_w, src_h, args.threshold, args.iou)
-    classes = out.shape[2] - 5 if out.shape[1] > out.shape[2] else out.shape[1] - 4
+    layout = yolo_layout(out) if args.layout == "auto" else args.layout
+    found = yolo_decode(out, in_w, in_h, src_w, src_h, args.threshold, args.iou, layout)
+    classes = out.shape[2] - 5 if layout == "darknet" else out.shape[1] - 4
     names = load_names(args.names, classes)
     print(json.dumps([{"class": c, "name": names[c], "score": round(s, 5),
                        "box": [round(float(v), 2) for v in b]} for s, c, b in found]))
@@ -365,6 +378,8 @@ def main(argv=None):
     y.add_argument("--threads", type=int, default=1)
     y.add_argument("--threshold", type=float, default=0.25)
     y.add_argument("--iou", type=float, default=0.45)
+    y.add_argument("--layout", choices=["auto", "darknet", "ultralytics"], default="auto",
+                   help="output layout: darknet [1,N,5+C] or ultralytics [1,4+C,N] (default: from the shape)")
     y.add_argument("--raw", help="use this preprocessed float32 1x3xHxW file instead of an image")
     y.add_argument("--source-size", help="W,H of the image the --raw tensor came from (boxes are mapped to it)")
     y.add_argument("--dump-raw", help="write the preprocessed input tensor here")

@@ -359,6 +359,8 @@ def main(argv=None):
     try:
         with open(args.tflite, "rb") as f:
             data = f.read()
+        if len(data) < 8 or data[4:8] != b"TFL3":
+            raise ConversionError(f"{args.tflite} is not a TFLite flatbuffer (no TFL3 identifier)")
         mapping = {}
         for spec in args.outputs:
             if "=" not in spec:
