@@ -9,6 +9,7 @@ root=$(pwd)
 source scripts/lib/services.sh
 
 rw_install_deps
+scripts/setup-models.sh
 
 echo "==> building reelwork (first build takes a few minutes)"
 swift build --product reelwork

@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/services.sh
 
 rw_install_deps
+scripts/setup-models.sh
+scripts/setup-test-photos.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

@@ -105,12 +105,15 @@ final class TestStack {
         return process
     }
 
-    func startCoordinator(extraEnvironment: [String: String] = [:]) throws {
+    /// Starts the coordinator and waits until /healthz answers (with 200 unless `requireHealthy` is false).
+    func startCoordinator(extraEnvironment: [String: String] = [:], requireHealthy: Bool = true) throws {
         coordinator = try spawn(["coordinator"], name: "coordinator", extraEnvironment: extraEnvironment)
         let client = try self.client()
+        let url = URL(string: "\(coordinatorURL)/healthz")!
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if (try? awaitSync { try await client.health() })?.status == "ok" { return }
+            if requireHealthy, (try? awaitSync { try await client.health() })?.status == "ok" { return }
+            if !requireHealthy, let status = try? HTTP.get(url).1, status > 0 { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
         XCTFail("coordinator did not become healthy:\n\(logTail())")

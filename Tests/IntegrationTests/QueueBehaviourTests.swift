@@ -1,0 +1,139 @@
+import Foundation
+import ReelworkClient
+import ReelworkCore
+import Store
+import XCTest
+
+/// Retries, permanent failures, cancel, idempotent submission and operator retries, end to end.
+final class QueueBehaviourTests: XCTestCase {
+    var stack: TestStack!
+    var video: UUID!
+
+    override func setUpWithError() throws {
+        stack = try TestStack(settings: TestStack.fastQueue)
+        try stack.startCoordinator()
+        video = try stack.uploadTinyClip()
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+    }
+
+    func test_TransientErrorsRetryWithGrowingBackoffUntilTheyPass() throws {
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 1, extra: ["failAttempts": .number(2)])
+        let done = try stack.waitForTerminal(job.id, timeout: 30)
+        XCTAssertEqual(done.status, .succeeded)
+        XCTAssertEqual(done.attempt, 3)
+        XCTAssertEqual(done.failures, 2)
+        XCTAssertEqual(done.attempts.map(\.outcome), ["retry", "retry", "succeeded"])
+        XCTAssertEqual(done.attempts.first?.errorKind, "transient")
+        // Backoff base 0.2 s, factor 2, equal jitter: the waits are ≥ 0.1 s and ≥ 0.2 s.
+        let gaps = zip(done.attempts, done.attempts.dropFirst()).map { $1.startedAt.timeIntervalSince($0.finishedAt ?? $0.startedAt) }
+        XCTAssertGreaterThanOrEqual(gaps[0], 0.1)
+        XCTAssertGreaterThanOrEqual(gaps[1], 0.2)
+    }
+
+    func test_TransientErrorsStopAtMaxAttemptsWithTheReason() throws {
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 2, extra: ["failAttempts": .number(9)])
+        let done = try stack.waitForTerminal(job.id, timeout: 30)
+        XCTAssertEqual(done.status, .failed)
+        XCTAssertEqual(done.attempt, 3, "the seeds' three attempts")
+        XCTAssertEqual(done.failures, 3)
+        XCTAssertEqual(done.lastErrorKind, "transient")
+        XCTAssertTrue(done.lastError?.contains("transient failure requested for attempt 3") ?? false, done.lastError ?? "")
+        XCTAssertEqual(done.attempts.map(\.outcome), ["retry", "retry", "failed"])
+    }
+
+    func test_PermanentErrorsFailAtOnce() throws {
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 3, extra: ["invalidAttempts": .number(9)])
+        let done = try stack.waitForTerminal(job.id, timeout: 30)
+        XCTAssertEqual(done.status, .failed)
+        XCTAssertEqual(done.attempt, 1)
+        XCTAssertEqual(done.lastErrorKind, "invalid_input")
+    }
+
+    func test_CancelRemovesAQueuedJobAndStopsARunningOneWithinAHeartbeat() throws {
+        let client = try stack.client()
+        let running = try stack.submitNoop(video: video, seconds: 20, tag: 4)
+        let waiting = try stack.submitNoop(video: video, seconds: 20, tag: 5)
+        try stack.startWorker(slots: 1)
+        XCTAssertTrue(try stack.waitUntil(timeout: 20) { try stack.status(running.id) == "running" })
+
+        let cancelledWaiting = try awaitSync { try await client.cancel(waiting.id) }
+        XCTAssertEqual(cancelledWaiting.status, .cancelled)
+        let asked = try awaitSync { try await client.cancel(running.id) }
+        XCTAssertTrue(asked.cancelRequested)
+        let signalled = Date()
+        XCTAssertTrue(try stack.waitUntil(timeout: 5) { try stack.status(running.id) == "cancelled" }, stack.logTail())
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), 3, "stopped within a heartbeat, not after its 20 s")
+        let job = try awaitSync { try await client.job(running.id) }
+        XCTAssertEqual(job.attempts.last?.outcome, "cancelled")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(try stack.status(waiting.id), "cancelled", "the worker never ran the removed job")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM job_attempts WHERE job_id = $1", [waiting.id]).rows[0]["n"], "0")
+
+        XCTAssertThrowsError(try awaitSync { try await client.cancel(running.id) }) { error in
+            guard case ClientError.api(409, "not_cancellable", _)? = error as? ClientError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func test_RepeatSubmissionsReturnTheExistingJob() throws {
+        let client = try stack.client()
+        let request = CreateJobRequest(videoId: video, sport: "bowling", club: "north", options: .object(["hand": .string("left")]))
+        let first = try awaitSync { try await client.createJob(request) }
+        let repeatByContent = try awaitSync { try await client.createJob(request) }
+        XCTAssertEqual(first.id, repeatByContent.id, "same video, sport, options and pipeline version")
+        var otherOptions = request
+        otherOptions.options = .object(["hand": .string("right")])
+        XCTAssertNotEqual(try awaitSync { try await client.createJob(otherOptions) }.id, first.id)
+        var otherClub = request
+        otherClub.club = "south"
+        XCTAssertNotEqual(try awaitSync { try await client.createJob(otherClub) }.id, first.id, "clubs do not share jobs")
+
+        let keyed = try awaitSync { try await client.createJob(CreateJobRequest(videoId: self.video, sport: "tennis"), idempotencyKey: "k-1") }
+        let keyedAgain = try awaitSync { try await client.createJob(CreateJobRequest(videoId: self.video, sport: "tennis"), idempotencyKey: "k-1") }
+        XCTAssertEqual(keyed.id, keyedAgain.id)
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "4")
+        let stats = try awaitSync { try await client.queueStats() }
+        XCTAssertEqual(stats.ready, 4, "each job enqueued once")
+    }
+
+    func test_OperatorRetriesEveryFailedJobMatchingAFilter() throws {
+        try stack.startWorker(slots: 2)
+        let northFailing = try (0..<3).map { try stack.submitNoop(video: video, club: "north", seconds: 0, tag: 10 + $0,
+                                                                   extra: ["invalidAttempts": .number(1)]) }
+        let southFailing = try stack.submitNoop(video: video, club: "south", seconds: 0, tag: 20, extra: ["invalidAttempts": .number(1)])
+        for job in northFailing + [southFailing] { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .failed) }
+
+        let retried = try stack.run(["jobs", "retry", "--failed", "--club", "north", "--since", "1h"])
+        XCTAssertEqual(retried.status, 0, retried.output)
+        XCTAssertEqual(Set(retried.stdout.split(separator: "\n").map(String.init)), Set(northFailing.map { $0.id.uuidString.lowercased() }))
+        for job in northFailing {
+            let done = try stack.waitForTerminal(job.id)
+            XCTAssertEqual(done.status, .succeeded, "attempt 2 is past invalidAttempts")
+            XCTAssertEqual(done.attempts.map(\.outcome), ["failed", "succeeded"], "the history keeps the failed attempt")
+        }
+        XCTAssertEqual(try stack.status(southFailing.id), "failed", "other clubs untouched")
+        let none = try stack.run(["jobs", "retry", "--failed", "--club", "north", "--since", "2030-01-01T00:00:00Z"])
+        XCTAssertEqual(none.stdout, "")
+    }
+
+    func test_RedisDownAtSubmitCreatesNothing() throws {
+        stack.shutdown()
+        stack = try TestStack(settings: ["REELWORK_REDIS_URL": "redis://127.0.0.1:1/0"])
+        try stack.startCoordinator(requireHealthy: false)
+        let health = try HTTP.get(URL(string: "\(stack.coordinatorURL)/healthz")!)
+        XCTAssertEqual(health.1, 503)
+        XCTAssertTrue(String(decoding: health.0, as: UTF8.self).contains("127.0.0.1:1"), "names what is down")
+
+        let video = try stack.uploadTinyClip()   // uploads need PostgreSQL only
+        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!,
+                                                 body: Data(#"{"videoId":"\#(video.uuidString)","sport":"tennis"}"#.utf8))
+        XCTAssertEqual(status, 503, String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(HTTP.apiError(data)?.code, "queue_unavailable")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0", "no job nothing would run")
+    }
+}
