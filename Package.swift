@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -42,6 +43,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "Worker", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline",
@@ -52,6 +55,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The queue's load and chaos driver (loadtest/queue-bench.sh runs it beside redis-benchmark and pgbench).
+        .executableTarget(name: "queue-loadtest", dependencies: [
+            "ReelworkCore", "Store", "Queue", "Media",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ], path: "loadtest/queue-loadtest"),
         .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),

@@ -108,7 +108,7 @@ final class ChaosTests: XCTestCase {
         let jobs = try (0..<200).map { i in try stack.submitNoop(video: video, club: i % 2 == 0 ? "even" : "odd", seconds: 0.3, tag: 1000 + i) }
 
         // Sample Redis's running set throughout, from a thread of its own.
-        let sampler = CapSampler(queue: JobQueue(prefix: stack.queuePrefix), url: try RedisURL(parsing: stack.redisURL))
+        let sampler = QueueStatsSampler(queue: JobQueue(prefix: stack.queuePrefix), url: try RedisURL(parsing: stack.redisURL), interval: 0.1)
         sampler.start()
         var generator = SystemRandomNumberGenerator()
         var kills = 0
@@ -156,37 +156,5 @@ final class ChaosTests: XCTestCase {
         XCTAssertLessThanOrEqual(overtaken, slots, "A's queue advanced by \(overtaken) jobs before B's started")
         XCTAssertGreaterThan(try stack.db().query("SELECT count(*) AS n FROM jobs WHERE club = 'A' AND status = 'queued'").rows[0]["n"].flatMap { Int($0) } ?? 0, 50,
                              "B started long before A's bulk was done")
-    }
-}
-
-/// Samples Redis's running counts on its own thread.
-final class CapSampler: @unchecked Sendable {
-    let queue: JobQueue
-    let url: RedisURL
-    private let lock = NSLock()
-    private var samples: [JobQueue.Stats] = []
-    private var running = true
-    private let done = DispatchSemaphore(value: 0)
-
-    init(queue: JobQueue, url: RedisURL) {
-        self.queue = queue
-        self.url = url
-    }
-
-    func start() {
-        Thread.detachNewThread { [self] in
-            var redis = try? RedisConnection(url)
-            while lock.withLock({ running }) {
-                if let r = redis, let stats = try? queue.stats(on: r) { lock.withLock { samples.append(stats) } } else { redis = try? RedisConnection(url) }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            done.signal()
-        }
-    }
-
-    func stop() -> [JobQueue.Stats] {
-        lock.withLock { running = false }
-        done.wait()
-        return lock.withLock { samples }
     }
 }

@@ -125,7 +125,8 @@ rw__conf_quote() {
 # listening on 127.0.0.1:PORT only, unix socket in DIR, log in DIR/postgres.log, PID in
 # DIR/postgres.pid; waits until it accepts connections, then creates DATABASE (default
 # reelwork) if missing. RW_PG_FAST=1 turns off fsync, synchronous_commit and full_page_writes
-# (tests only: a crash can corrupt the data). If this DIR's server is already running, it is
+# (tests only: a crash can corrupt the data). RW_PG_EXTRA_CONF adds settings lines. If this DIR's
+# server is already running, it is
 # reused. PostgreSQL refuses to run as root, so it runs as the postgres user.
 rw_start_postgres() {
     local dir=${1:-} port=${2:-} db=${3:-reelwork}
@@ -169,6 +170,8 @@ rw_start_postgres() {
             echo "synchronous_commit = off"
             echo "full_page_writes = off"
         fi
+        # Extra settings, one per line (benchmarks load pg_stat_statements this way).
+        if [[ -n ${RW_PG_EXTRA_CONF:-} ]]; then printf '%s\n' "$RW_PG_EXTRA_CONF"; fi
     } >"$pgdata/reelwork.conf" || ! chown postgres:postgres "$pgdata/reelwork.conf"; then
         rw__err "cannot write $pgdata/reelwork.conf"
         return 1

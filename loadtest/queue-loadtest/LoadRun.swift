@@ -1,0 +1,105 @@
+import Foundation
+import Histogram
+import Media
+import Queue
+import ReelworkCore
+import Store
+
+/// One load run: a fresh database and queue prefix, a coordinator (for the reaper and reconciler),
+/// K workers, N jobs; afterwards the figures and the invariant checks.
+final class LoadRun {
+    let options: QueueLoadTest
+    let databaseName = "rw_load_\(UUID().uuidString.prefix(8).lowercased())"
+    let databaseURL: String
+    let prefix = "rwload:\(UUID().uuidString.prefix(8).lowercased())"
+    let storage: URL
+    let fleet: Fleet
+
+    init(options: QueueLoadTest) throws {
+        self.options = options
+        databaseURL = options.adminDatabaseURL.replacingOccurrences(of: #"/[^/]*$"#, with: "/\(databaseName)", options: .regularExpression)
+        storage = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(databaseName)
+        var env = ProcessInfo.processInfo.environment
+        env["REELWORK_DATABASE_URL"] = databaseURL
+        env["REELWORK_REDIS_URL"] = options.redisURL
+        env["REELWORK_QUEUE_PREFIX"] = prefix
+        env["REELWORK_STORAGE_DIR"] = storage.path
+        env["REELWORK_BIND"] = "127.0.0.1:0"
+        env["REELWORK_GLOBAL_CAP"] = String(options.globalCap)
+        env["REELWORK_CLUB_CAP"] = String(options.clubCap)
+        env["REELWORK_LEASE_SECONDS"] = "4"
+        env["REELWORK_HEARTBEAT_SECONDS"] = "1"
+        env["REELWORK_REAPER_INTERVAL_SECONDS"] = "0.25"
+        env["LOG_LEVEL"] = "warning"
+        fleet = Fleet(binary: options.binary, environment: env, logDirectory: storage)
+    }
+
+    func execute() throws -> Report {
+        try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
+        try PGConnection(options.adminDatabaseURL).execute("CREATE DATABASE \(databaseName)")
+        try fleet.runToEnd(["migrate", "--dir", "migrations"])
+        let videoId = try recordVideo()
+        try fleet.startCoordinator()
+        let redis = try RedisConnection(RedisURL(parsing: options.redisURL))
+        let queue = JobQueue(prefix: prefix)
+        try queue.configure(globalCap: options.globalCap, clubCap: options.clubCap, on: redis)
+        for _ in 0..<options.workers { try fleet.startWorker(slots: options.slots) }
+        Thread.sleep(forTimeInterval: 1)   // workers connected and waiting
+
+        let counters = try ServerCounters.read(redis: redis, admin: options.adminDatabaseURL, database: databaseName)
+        let sampler = QueueStatsSampler(queue: queue, url: try RedisURL(parsing: options.redisURL))
+        sampler.start()
+        let chaos = options.chaos ? ChaosMonkey(fleet: fleet, slots: options.slots) : nil
+        chaos?.start()
+
+        let started = Date()
+        try Submitter(databaseURL: databaseURL, redisURL: options.redisURL, queue: queue, videoId: videoId, clubs: options.clubs,
+                      noop: !options.clips).submit(count: options.jobs, rate: options.rate)
+        let submitted = Date()
+        let db = try PGConnection(databaseURL)
+        let deadline = Date().addingTimeInterval(options.timeout)
+        var open = options.jobs
+        while Date() < deadline {
+            open = try db.query("SELECT count(*) AS n FROM jobs WHERE status NOT IN ('succeeded', 'failed', 'cancelled')").rows[0].int("n")
+            if open == 0 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let finished = Date()
+        chaos?.stop()
+        let samples = sampler.stop()
+        let after = try ServerCounters.read(redis: redis, admin: options.adminDatabaseURL, database: databaseName)
+        return try Report.make(options: options, db: db, started: started, submitted: submitted, finished: finished, open: open,
+                               calls: after - counters, samplerCalls: samples.count, samples: samples, kills: chaos?.kills ?? 0)
+    }
+
+    /// One small real clip in storage, as the coordinator would have recorded it.
+    func recordVideo() throws -> UUID {
+        let clip = storage.appendingPathComponent("clip.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "1",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        let facts = try MediaProbe.probe(clip.path, verifyPackets: true)
+        let hasher = ContentHasher()
+        hasher.update(Array(try Data(contentsOf: clip)))
+        let hash = hasher.finalize()
+        let store = VideoStorage(root: storage.path)
+        try store.prepare()
+        let size = Int64(try Data(contentsOf: clip).count)
+        let key = try store.commit(tempFile: clip, hash: hash)
+        let video = NewVideo(contentHash: hash, sizeBytes: size, storageKey: key, originalName: "clip.mp4", facts: facts)
+        return try VideoRepository(PGConnection(databaseURL)).insertOrFetch(video).video.id
+    }
+
+    func tearDown() {
+        fleet.stopAll()
+        if let redis = try? RedisConnection(RedisURL(parsing: options.redisURL)),
+           case .array(let keys)? = try? redis.command("KEYS", "\(prefix):*"), !keys.isEmpty {
+            _ = try? redis.command(["DEL"] + keys.compactMap(\.string))
+        }
+        _ = try? PGConnection(options.adminDatabaseURL).execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        try? FileManager.default.removeItem(at: storage)
+    }
+}

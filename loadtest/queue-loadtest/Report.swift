@@ -1,0 +1,108 @@
+import Foundation
+import Histogram
+import Queue
+import Store
+
+/// Server-side call counters: Redis commands (INFO commandstats) and PostgreSQL statements
+/// (pg_stat_statements, when the server preloads it) and transactions.
+struct ServerCounters {
+    /// Every command Redis executed, including those inside Lua scripts.
+    var redisCalls = 0
+    /// Commands clients sent (script calls, blocking waits, lookups): network round trips.
+    var redisRoundTrips = 0
+    var pgStatements: Int?
+    var pgTransactions = 0
+
+    /// Commands only clients send (never a script): their count is the number of round trips.
+    static let clientCommands: Set<String> = ["evalsha", "eval", "blpop", "exists", "script|load", "script", "ping", "info"]
+
+    static func read(redis: RedisConnection, admin: String, database: String) throws -> ServerCounters {
+        var c = ServerCounters()
+        let info = try redis.command("INFO", "commandstats").string ?? ""
+        // Lines end in CRLF, which Swift counts as one Character: split on any newline.
+        for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+            let name = line.dropFirst("cmdstat_".count).prefix { $0 != ":" }
+            guard let calls = line.split(separator: ",").first?.split(separator: "=").last.flatMap({ Int($0) }) else { continue }
+            c.redisCalls += calls
+            if Self.clientCommands.contains(String(name)) { c.redisRoundTrips += calls }
+        }
+        let db = try PGConnection(admin)
+        c.pgTransactions = try db.query("SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1", [database])
+            .rows.first?.int("n") ?? 0
+        // The driver's own polling (count(*)) is left out: it is not part of a job's cost.
+        c.pgStatements = try? db.query("""
+            SELECT COALESCE(sum(calls), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+            WHERE d.datname = $1 AND s.query NOT ILIKE '%count(*)%'
+            """, [database]).rows.first?.int("n")
+        return c
+    }
+
+    static func - (a: ServerCounters, b: ServerCounters) -> ServerCounters {
+        ServerCounters(redisCalls: a.redisCalls - b.redisCalls, redisRoundTrips: a.redisRoundTrips - b.redisRoundTrips,
+                       pgStatements: a.pgStatements.flatMap { x in b.pgStatements.map { x - $0 } },
+                       pgTransactions: a.pgTransactions - b.pgTransactions)
+    }
+}
+
+/// The figures and invariant checks of one run.
+struct Report {
+    var text: String
+    var invariantsHold: Bool
+
+    static func make(options: QueueLoadTest, db: PGConnection, started: Date, submitted: Date, finished: Date, open: Int,
+                     calls: ServerCounters, samplerCalls: Int, samples: [JobQueue.Stats], kills: Int) throws -> Report {
+        let n = options.jobs
+        var lines: [String] = []
+        var ok = true
+        func check(_ holds: Bool, _ what: String) {
+            lines.append("  [\(holds ? "ok" : "FAILED")] \(what)")
+            ok = ok && holds
+        }
+        let elapsed = finished.timeIntervalSince(started)
+        lines.append("queue-loadtest: \(n) \(options.clips ? "tiny-clip" : "no-op") jobs, \(options.workers) workers × \(options.slots) slots, "
+                     + "\(options.clubs) clubs, rate \(options.rate > 0 ? "\(Int(options.rate))/s" : "unlimited")\(options.chaos ? ", chaos (\(kills) kills)" : "")")
+        lines.append(String(format: "  throughput      %.0f jobs/s end to end (%.2f s; submission took %.2f s)",
+                            Double(n) / elapsed, elapsed, submitted.timeIntervalSince(started)))
+
+        var claim = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        var total = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        let rows = try db.query("""
+            SELECT EXTRACT(EPOCH FROM (a.started_at - j.created_at)) * 1e6 AS claim_us,
+                   EXTRACT(EPOCH FROM (j.finished_at - j.created_at)) * 1e6 AS total_us
+            FROM jobs j JOIN job_attempts a ON a.job_id = j.id AND a.attempt = (SELECT min(attempt) FROM job_attempts WHERE job_id = j.id)
+            WHERE j.finished_at IS NOT NULL
+            """).rows
+        for r in rows {
+            _ = claim.record(UInt64(max(0, try r.double("claim_us"))))
+            _ = total.record(UInt64(max(0, try r.double("total_us"))))
+        }
+        func ms(_ h: Histogram<UInt64>, _ p: Double) -> String { String(format: "%.1f", Double(h.valueAtPercentile(p)) / 1000) }
+        lines.append("  enqueue→claim   p50 \(ms(claim, 50)) ms  p99 \(ms(claim, 99)) ms  p99.9 \(ms(claim, 99.9)) ms  max \(String(format: "%.1f", Double(claim.maxRecorded) / 1000)) ms")
+        lines.append("  enqueue→done    p50 \(ms(total, 50)) ms  p99 \(ms(total, 99)) ms  p99.9 \(ms(total, 99.9)) ms")
+        // The sampler's script calls and the INFO read are not part of any job. (The sampler's calls run
+        // commands inside its script too; those few are left in the executed-commands figure.)
+        let tripsPerJob = Double(calls.redisRoundTrips - samplerCalls - 1) / Double(n)
+        let redisPerJob = Double(calls.redisCalls - samplerCalls - 1) / Double(n)
+        lines.append(String(format: "  per job         %.1f Redis round trips (%.1f commands executed incl. inside scripts), %@ PostgreSQL statements, %.1f PostgreSQL transactions",
+                            tripsPerJob, redisPerJob, calls.pgStatements.map { String(format: "%.1f", Double($0) / Double(n)) } ?? "n/a (no pg_stat_statements)",
+                            Double(calls.pgTransactions) / Double(n)))
+        lines.append(String(format: "  server load     %.0f Redis round trips/s, %@ PostgreSQL statements/s",
+                            tripsPerJob * Double(n) / elapsed, calls.pgStatements.map { String(format: "%.0f", Double($0) / elapsed) } ?? "n/a"))
+
+        lines.append("invariants:")
+        let states = try db.query("""
+            SELECT j.status, (SELECT count(*) FROM results r WHERE r.job_id = j.id) AS results,
+                   (SELECT count(*) FROM job_attempts a WHERE a.job_id = j.id AND a.outcome = 'succeeded') AS wins
+            FROM jobs j
+            """).rows
+        check(states.count == n && open == 0, "all \(n) jobs reached a terminal state (\(open) still open)")
+        check(states.allSatisfy { $0["status"] == "succeeded" }, "every job succeeded (\(states.filter { $0["status"] != "succeeded" }.count) did not)")
+        check(states.allSatisfy { $0["results"] == "1" }, "exactly one result per job")
+        check(states.allSatisfy { $0["wins"] == "1" }, "exactly one succeeded attempt per job")
+        let peak = samples.map(\.running).max() ?? 0
+        let clubPeak = samples.flatMap { $0.runningByClub.values }.max() ?? 0
+        check(options.globalCap == 0 || peak <= options.globalCap, "global cap \(options.globalCap == 0 ? "none" : String(options.globalCap)): peak running \(peak) over \(samples.count) samples")
+        check(options.clubCap == 0 || clubPeak <= options.clubCap, "club cap \(options.clubCap == 0 ? "none" : String(options.clubCap)): peak per club \(clubPeak)")
+        return Report(text: lines.joined(separator: "\n"), invariantsHold: ok)
+    }
+}
