@@ -18,7 +18,9 @@ public final class Backends: Sendable {
         let redisURL = try RedisURL(parsing: config.redisURL)
         self.db = PGPool(conninfo: config.databaseURL, size: 4)
         self.redis = BlockingPool(label: "reelwork.redis", size: 4,
-                                  open: { try RedisConnection(redisURL, timeout: 5) }, isHealthy: { $0.isHealthy })
+                                  open: { try RedisConnection(redisURL, timeout: 5) },
+                                  keep: { connection, _ in connection.isHealthy },
+                                  closedError: RedisError(.connection, "the Redis connection pool is closed"))
         self.queue = JobQueue(prefix: config.queuePrefix)
     }
 

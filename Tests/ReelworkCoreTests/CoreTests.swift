@@ -98,7 +98,7 @@ final class BlockingPoolTests: XCTestCase {
         let counter = Counter()
         let pool = BlockingPool<Int>(label: "test", size: 3, open: {
             counter.lock.withLock { counter.opened += 1; return counter.opened }
-        }, isHealthy: { _ in true })
+        }, keep: { _, _ in true }, closedError: ReelworkError.unavailable("closed"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<30 {
                 group.addTask {
@@ -118,7 +118,8 @@ final class BlockingPoolTests: XCTestCase {
     func testUnhealthyConnectionsAreReplaced() async throws {
         final class Box: @unchecked Sendable { var opened = 0 }
         let box = Box()
-        let pool = BlockingPool<Int>(label: "test", size: 1, open: { box.opened += 1; return box.opened }, isHealthy: { $0 != 1 })
+        let pool = BlockingPool<Int>(label: "test", size: 1, open: { box.opened += 1; return box.opened },
+                                     keep: { connection, _ in connection != 1 }, closedError: ReelworkError.unavailable("closed"))
         let first = try await pool.withConnection { $0 }
         let second = try await pool.withConnection { $0 }
         let third = try await pool.withConnection { $0 }
