@@ -18,11 +18,21 @@ public struct ClaimedRun: Sendable, Equatable {
 
 /// A worker's writes for one run. Each is fenced: it changes nothing unless the job is still
 /// `running` at this run's attempt, so a run that lost its lease cannot overwrite the new owner's work.
+///
+/// Durability: a worker's connection commits asynchronously (`useAsynchronousCommits`), so status
+/// and progress writes do not each wait for a WAL flush; the writes that end a run (result, failure,
+/// hand-back, cancel) commit synchronously, before Redis is told. A crash can lose only the last few
+/// hundred milliseconds of status, which the next attempt or the reconciler rewrites.
 public struct RunRepository {
     let db: PGConnection
 
     public init(_ db: PGConnection) {
         self.db = db
+    }
+
+    /// Makes this session's commits asynchronous; outcome transactions opt back into synchronous ones.
+    public static func useAsynchronousCommits(on db: PGConnection) throws {
+        try db.execute("SET synchronous_commit TO off")
     }
 
     public enum StartResult: Equatable {
@@ -143,6 +153,8 @@ public struct RunRepository {
     /// Moves the job out of `running` at this attempt and closes the attempt's history row.
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
                         in tx: PGConnection) throws -> Bool {
+        // An outcome is durable before the caller tells Redis to forget the run.
+        try tx.execute("SET LOCAL synchronous_commit TO on")
         let terminal = status.isTerminal
         let owned = try tx.query("""
             UPDATE jobs SET status = $3, updated_at = now(), finished_at = CASE WHEN $4 THEN now() END,

@@ -83,7 +83,10 @@ final class LeaseKeeper: @unchecked Sendable {
                 logger.warning("heartbeat to Redis failed: \(error)")
             }
             do {
-                if db?.isHealthy != true { db = try PGConnection(config.databaseURL) }
+                if db?.isHealthy != true {
+                    db = try PGConnection(config.databaseURL)
+                    try RunRepository.useAsynchronousCommits(on: db!)
+                }
                 for entry in snapshot { if let run = entry.run { try RunRepository(db!).heartbeat(run) } }
             } catch {
                 db = nil

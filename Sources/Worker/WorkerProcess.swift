@@ -77,7 +77,10 @@ public final class WorkerProcess: @unchecked Sendable {
             var claim: Claim?
             do {
                 if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 10) }
-                if db?.isHealthy != true { db = try PGConnection(config.databaseURL) }
+                if db?.isHealthy != true {
+                    db = try PGConnection(config.databaseURL)
+                    try RunRepository.useAsynchronousCommits(on: db!)
+                }
                 guard let redis, let db else { continue }
                 claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis)
                 guard let claim else {

@@ -126,3 +126,33 @@ final class BlockingPoolTests: XCTestCase {
         XCTAssertEqual([first, second, third], [1, 2, 2])
     }
 }
+
+final class QueueSettingsTests: XCTestCase {
+    func testRetryDelayGrowsExponentiallyIsCappedAndJittered() {
+        var s = QueueSettings()
+        s.retryBaseSeconds = 2
+        s.retryFactor = 3
+        s.retryCapSeconds = 30
+        XCTAssertEqual(s.retryDelay(afterFailures: 1, random: { 0 }), 1, "half fixed")
+        XCTAssertEqual(s.retryDelay(afterFailures: 1, random: { 0.999999 }), 2, accuracy: 0.001)
+        XCTAssertEqual(s.retryDelay(afterFailures: 2, random: { 0 }), 3)
+        XCTAssertEqual(s.retryDelay(afterFailures: 3, random: { 0 }), 9)
+        XCTAssertEqual(s.retryDelay(afterFailures: 9, random: { 0.5 }), 22.5, "capped at 30, then jittered")
+    }
+
+    func testHeartbeatMustComeWellWithinTheLease() {
+        XCTAssertThrowsError(try QueueSettings.fromEnvironment(["REELWORK_LEASE_SECONDS": "10", "REELWORK_HEARTBEAT_SECONDS": "6"])) { error in
+            XCTAssertTrue("\(error)".contains("REELWORK_HEARTBEAT_SECONDS"), "\(error)")
+        }
+        XCTAssertEqual(try QueueSettings.fromEnvironment(["REELWORK_LEASE_SECONDS": "10", "REELWORK_HEARTBEAT_SECONDS": "5"]).leaseSeconds, 10)
+        XCTAssertThrowsError(try QueueSettings.fromEnvironment(["REELWORK_GLOBAL_CAP": "-1"]))
+    }
+
+    func testNoopOptionsAreValidated() throws {
+        XCTAssertNil(try NoopOptions.parse(.object([:])))
+        XCTAssertEqual(try NoopOptions.parse(.object(["noop": .object(["seconds": .number(1.5), "failAttempts": .number(2)])])),
+                       NoopOptions(seconds: 1.5, failAttempts: 2))
+        XCTAssertThrowsError(try NoopOptions.parse(.object(["noop": .object(["seconds": .string("x")])])))
+        XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
+    }
+}
