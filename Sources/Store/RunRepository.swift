@@ -58,15 +58,7 @@ public struct RunRepository {
                 RETURNING j.max_attempts, j.failures, j.club, j.sport, j.options, j.video_id, v.storage_key
                 """, [jobId, attempt, worker])
             guard let row = started.rows.first else { return try whyNotStarted(jobId: jobId, in: tx) }
-            try tx.query("""
-                UPDATE job_attempts SET outcome = 'lost', finished_at = now(), error = 'the run stopped reporting'
-                WHERE job_id = $1 AND attempt < $2 AND outcome IS NULL
-                """, [jobId, attempt])
-            try tx.query("""
-                UPDATE job_stages SET status = 'failed', error = 'run interrupted', error_kind = 'stalled',
-                       finished_at = COALESCE(finished_at, now())
-                WHERE job_id = $1 AND attempt < $2 AND status IN ('pending', 'running')
-                """, [jobId, attempt])
+            if attempt > 1 { try closeEarlierAttempts(jobId: jobId, before: attempt, in: tx) }
             try tx.query("INSERT INTO job_attempts (job_id, attempt, worker_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                          [jobId, attempt, worker])
             let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))
@@ -75,6 +67,19 @@ public struct RunRepository {
                                        sport: try Sport.parse(try row.string("sport")), options: options,
                                        videoId: try row.uuid("video_id"), storageKey: try row.string("storage_key")))
         }
+    }
+
+    /// An earlier run that never recorded its end (lost with its worker) is closed as lost.
+    private func closeEarlierAttempts(jobId: UUID, before attempt: Int, in tx: PGConnection) throws {
+        try tx.query("""
+            UPDATE job_attempts SET outcome = 'lost', finished_at = now(), error = 'the run stopped reporting'
+            WHERE job_id = $1 AND attempt < $2 AND outcome IS NULL
+            """, [jobId, attempt])
+        try tx.query("""
+            UPDATE job_stages SET status = 'failed', error = 'run interrupted', error_kind = 'stalled',
+                   finished_at = COALESCE(finished_at, now())
+            WHERE job_id = $1 AND attempt < $2 AND status IN ('pending', 'running')
+            """, [jobId, attempt])
     }
 
     private func whyNotStarted(jobId: UUID, in tx: PGConnection) throws -> StartResult {

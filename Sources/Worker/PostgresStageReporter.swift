@@ -11,7 +11,8 @@ final class PostgresStageReporter: StageReporter {
     private let stages: StageRepository
     private let run: ClaimedRun
     private let stopReason: () -> StopReason?
-    private var lastProgressWrite = Date.distantPast
+    /// Per stage: `decode`, `objects` and `pose` report progress at the same time, and each must be written.
+    private var lastProgressWrite: [StageName: Date] = [:]
 
     init(db: PGConnection, run: ClaimedRun, stopReason: @escaping () -> StopReason?) {
         self.stages = StageRepository(db)
@@ -26,8 +27,8 @@ final class PostgresStageReporter: StageReporter {
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
         if let reason = stopReason() { throw RunStopped(reason: reason) }
         let now = Date()
-        guard now.timeIntervalSince(lastProgressWrite) >= Self.progressInterval else { return }
-        lastProgressWrite = now
+        guard now.timeIntervalSince(lastProgressWrite[stage] ?? .distantPast) >= Self.progressInterval else { return }
+        lastProgressWrite[stage] = now
         try stages.progress(jobId: run.jobId, attempt: run.attempt, stage: stage, framesDone: framesDone, framesPlanned: framesPlanned)
     }
 

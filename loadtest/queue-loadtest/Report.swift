@@ -64,6 +64,13 @@ struct Report {
         lines.append(String(format: "  throughput      %.0f jobs/s end to end (%.2f s; submission took %.2f s)",
                             Double(n) / elapsed, elapsed, submitted.timeIntervalSince(started)))
 
+        // The workers' own rate: from the first claim to the last completion.
+        let span = try db.query("""
+            SELECT EXTRACT(EPOCH FROM (max(j.finished_at) - min(a.started_at))) AS s
+            FROM jobs j JOIN job_attempts a ON a.job_id = j.id
+            """).rows.first?.optionalDouble("s") ?? 0
+        lines.append(String(format: "  processing      %.0f jobs/s from first claim to last completion (%.2f s)", span > 0 ? Double(n) / span : 0, span))
+
         var claim = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         var total = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         let rows = try db.query("""

@@ -12,7 +12,7 @@ struct Submitter {
     let videoId: UUID
     let clubs: Int
     let noop: Bool
-    static let threads = 4
+    static let threads = 8
 
     func submit(count: Int, rate: Double) throws {
         let start = Date()
