@@ -26,6 +26,8 @@ final class PostgresStageReporter: StageReporter {
 
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
         if let reason = stopReason() { throw RunStopped(reason: reason) }
+        // The last frame's count is written by stageFinished, right after.
+        if let framesPlanned, framesDone >= framesPlanned { return }
         let now = Date()
         guard now.timeIntervalSince(lastProgressWrite[stage] ?? .distantPast) >= Self.progressInterval else { return }
         lastProgressWrite[stage] = now
