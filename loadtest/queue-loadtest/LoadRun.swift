@@ -54,7 +54,7 @@ final class LoadRun {
 
         let started = Date()
         try Submitter(databaseURL: databaseURL, redisURL: options.redisURL, queue: queue, videoId: videoId, clubs: options.clubs,
-                      noop: !options.clips).submit(count: options.jobs, rate: options.rate)
+                      noop: !options.clips, threads: options.submitters).submit(count: options.jobs, rate: options.rate)
         let submitted = Date()
         let db = try PGConnection(databaseURL)
         let deadline = Date().addingTimeInterval(options.timeout)

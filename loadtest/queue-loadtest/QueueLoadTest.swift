@@ -16,6 +16,7 @@ struct QueueLoadTest: ParsableCommand {
 
     @Option(help: "Jobs to submit.") var jobs = 2000
     @Option(help: "Submission rate in jobs/s (0 = as fast as possible).") var rate = 0.0
+    @Option(help: "Threads submitting jobs (each commits its job durably, as a coordinator request does).") var submitters = 16
     @Option(help: "Worker processes.") var workers = 2
     @Option(help: "Slots per worker.") var slots = 4
     @Option(help: "Clubs the jobs are spread over (round-robin).") var clubs = 4

@@ -59,7 +59,7 @@ struct Report {
             ok = ok && holds
         }
         let elapsed = finished.timeIntervalSince(started)
-        lines.append("queue-loadtest: \(n) \(options.clips ? "tiny-clip" : "no-op") jobs, \(options.workers) workers × \(options.slots) slots, "
+        lines.append("queue-loadtest: \(n) \(options.clips ? "tiny-clip" : "no-op") jobs, \(options.submitters) submitters, \(options.workers) workers × \(options.slots) slots, "
                      + "\(options.clubs) clubs, rate \(options.rate > 0 ? "\(Int(options.rate))/s" : "unlimited")\(options.chaos ? ", chaos (\(kills) kills)" : "")")
         lines.append(String(format: "  throughput      %.0f jobs/s end to end (%.2f s; submission took %.2f s)",
                             Double(n) / elapsed, elapsed, submitted.timeIntervalSince(started)))

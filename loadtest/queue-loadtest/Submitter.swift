@@ -12,14 +12,14 @@ struct Submitter {
     let videoId: UUID
     let clubs: Int
     let noop: Bool
-    static let threads = 8
+    let threads: Int
 
     func submit(count: Int, rate: Double) throws {
         let start = Date()
         let group = DispatchGroup()
         let errors = NSLock()
         var firstError: (any Error)?
-        for t in 0..<Self.threads {
+        for t in 0..<threads {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
@@ -27,7 +27,7 @@ struct Submitter {
                     let db = try PGConnection(databaseURL)
                     let redis = try RedisConnection(RedisURL(parsing: redisURL))
                     let jobs = JobRepository(db)
-                    for i in stride(from: t, to: count, by: Self.threads) {
+                    for i in stride(from: t, to: count, by: threads) {
                         if rate > 0 {
                             let wait = start.addingTimeInterval(Double(i) / rate).timeIntervalSinceNow
                             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
