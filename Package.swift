@@ -33,9 +33,11 @@ let package = Package(
         // PostgreSQL client (libpq), pool, migrations, repositories.
         .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
-        .target(name: "Pipeline", dependencies: ["Media", "ReelworkCore"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Vision", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
+        // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
+        .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore"]),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         .target(name: "Coordinator", dependencies: [
@@ -62,12 +64,16 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
         .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
+        .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore"],
+                          path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport"]),
     ],

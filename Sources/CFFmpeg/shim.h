@@ -1,6 +1,7 @@
 #ifndef REELWORK_CFFMPEG_SHIM_H
 #define REELWORK_CFFMPEG_SHIM_H
 #include <errno.h>
+#include <malloc.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
@@ -20,4 +21,6 @@ static inline int reelwork_av_time_base(void) { return AV_TIME_BASE; }
 static inline int reelwork_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
 static inline int reelwork_averror_from_errno(int e) { return AVERROR(e); }
 static inline int reelwork_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
+// glibc's malloc_trim (not in Swift's Glibc module): returns whole free pages of every arena to the system.
+static inline int reelwork_malloc_trim(void) { return malloc_trim(0); }
 #endif

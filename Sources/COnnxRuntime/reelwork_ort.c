@@ -46,6 +46,7 @@ SLOT(ReleaseValue, 96);
 SLOT(ReleaseTypeInfo, 98);
 SLOT(ReleaseTensorTypeAndShapeInfo, 99);
 SLOT(ReleaseSessionOptions, 100);
+SLOT(AddSessionConfigEntry, 130);
 _Static_assert(sizeof(OrtApi) == REELWORK_ORT_API_SLOTS * sizeof(void *), "OrtApi has the wrong number of slots");
 _Static_assert(sizeof(OrtApiBase) == 2 * sizeof(void *), "OrtApiBase has two entries");
 
@@ -115,6 +116,7 @@ int reelwork_ort_check_slots(const OrtApi *api, int *missing_slot) {
       {(const void *)api->ReleaseTypeInfo, (const void *)98},
       {(const void *)api->ReleaseTensorTypeAndShapeInfo, (const void *)99},
       {(const void *)api->ReleaseSessionOptions, (const void *)100},
+      {(const void *)api->AddSessionConfigEntry, (const void *)130},
   };
   for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++) {
     if (used[i][0] == NULL) {

@@ -11,12 +11,19 @@ public struct SessionOptions: Equatable, Sendable {
     public var parallelExecution: Bool
     /// Apply all of ONNX Runtime's graph optimizations (ORT_ENABLE_ALL); false disables them.
     public var optimize: Bool
+    /// Let the intra-op worker threads busy-wait for the next piece of work (ONNX Runtime's default).
+    /// False makes them sleep instead (`session.intra_op.allow_spinning = 0`): a little latency per
+    /// operator, but idle sessions then leave the cores to whatever else runs in the process (another
+    /// session, a video decoder) instead of spinning on them.
+    public var allowSpinning: Bool
 
-    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, parallelExecution: Bool = false, optimize: Bool = true) {
+    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, parallelExecution: Bool = false, optimize: Bool = true,
+                allowSpinning: Bool = true) {
         self.intraOpThreads = intraOpThreads
         self.interOpThreads = interOpThreads
         self.parallelExecution = parallelExecution
         self.optimize = optimize
+        self.allowSpinning = allowSpinning
     }
 }
 
@@ -67,6 +74,10 @@ public final class InferenceSession: @unchecked Sendable {
                           "setting the execution mode")
         try runtime.check(api.pointee.SetSessionGraphOptimizationLevel(sessionOptions, options.optimize ? ORT_ENABLE_ALL : ORT_DISABLE_ALL),
                           "setting the graph optimization level")
+        if !options.allowSpinning {
+            try runtime.check(api.pointee.AddSessionConfigEntry(sessionOptions, "session.intra_op.allow_spinning", "0"),
+                              "turning off intra-op spinning")
+        }
 
         var session: OpaquePointer?
         try runtime.check(api.pointee.CreateSession(runtime.env, modelPath, sessionOptions, &session),

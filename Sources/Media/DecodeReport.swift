@@ -8,10 +8,13 @@ public struct DecodeReport: Sendable, Equatable {
     public var qualitySamples: [FrameQualitySample]
     /// Packets the decoder rejected mid-stream; they were skipped and decoding went on.
     public var damagedPackets: Int
+    /// Frames handed to the sampling callback (0 when decoding without one).
+    public var framesSampled: Int
 
-    public init(framesDecoded: Int, qualitySamples: [FrameQualitySample], damagedPackets: Int) {
+    public init(framesDecoded: Int, qualitySamples: [FrameQualitySample], damagedPackets: Int, framesSampled: Int = 0) {
         self.framesDecoded = framesDecoded
         self.qualitySamples = qualitySamples
         self.damagedPackets = damagedPackets
+        self.framesSampled = framesSampled
     }
 }

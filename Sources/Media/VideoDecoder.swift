@@ -1,11 +1,11 @@
 import CFFmpeg
 import ReelworkCore
 
-/// Decodes one video's frames and samples their brightness.
+/// Decodes one video's frames, samples their brightness, and hands sampled frames on as RGB.
 ///
-/// Owns the demuxer, decoder, packet, frame and scaler for that video; all are freed when
-/// the VideoDecoder is. One thread uses a VideoDecoder at a time; separate VideoDecoders
-/// may run on separate threads at once.
+/// Owns the demuxer, decoder, packet, frame, scalers and RGB buffer for that video; all are
+/// reused from frame to frame and freed when the VideoDecoder is. One thread uses a VideoDecoder
+/// at a time; separate VideoDecoders may run on separate threads at once.
 public final class VideoDecoder {
     /// The video's facts, as `MediaProbe.probe` reports them.
     public let facts: VideoFacts
@@ -17,6 +17,7 @@ public final class VideoDecoder {
     private let packet: Packet
     private let frame: Frame
     private let luma = LumaMeter()
+    private let rgb: RGBConverter
     private let timeBase: Double
     private let startTimestamp: Int64
     private var used = false
@@ -25,6 +26,7 @@ public final class VideoDecoder {
     /// Throws MediaError like `MediaProbe.probe` does (without packet verification).
     public init(location: String, options: DecodeOptions = DecodeOptions()) throws {
         self.options = options
+        rgb = RGBConverter(flags: options.colorConversion.swscaleFlags)
         demuxer = try Demuxer(location: MediaLocation(location))
         streamIndex = try demuxer.bestVideoStreamIndex()
         facts = VideoFacts(demuxer, streamIndex: streamIndex)
@@ -40,6 +42,11 @@ public final class VideoDecoder {
         startTimestamp = stream.start_time == FFmpegStatus.noPTS ? 0 : stream.start_time
     }
 
+    /// The picture's size as displayed: the coded size, swapped for a 90° or 270° rotation.
+    public var displaySize: (width: Int, height: Int) {
+        facts.rotation == 90 || facts.rotation == 270 ? (facts.height, facts.width) : (facts.width, facts.height)
+    }
+
     /// Decodes every frame of the video stream and returns the count and quality samples.
     ///
     /// Every `qualitySampleInterval` seconds of presentation time (measured from the stream's
@@ -52,30 +59,63 @@ public final class VideoDecoder {
     /// Throws `.invalidInput` "no frame could be decoded: …" when not a single frame decodes,
     /// and the demuxer's errors (truncated file, network failure). Call it once per decoder.
     public func decodeAll(progress: (Int) throws -> Void) throws -> DecodeReport {
+        try decodeAll(sampling: nil, progress: progress, onSample: { _ in })
+    }
+
+    /// Decodes every frame like `decodeAll(progress:)` and, for each frame `sampling` selects,
+    /// converts it to RGB in display orientation (the rotation applied) and calls `onSample` with
+    /// it, before the next frame is decoded. The frame's `image` is only valid inside the call.
+    /// Errors thrown by `onSample` stop decoding and propagate unchanged.
+    ///
+    /// Allocates nothing per frame: the packet, frame, RGB buffer and scaler are reused.
+    public func decodeAll(sampling: FrameSampling, progress: (Int) throws -> Void,
+                          onSample: (SampledFrame) throws -> Void) throws -> DecodeReport {
+        try decodeAll(sampling: Optional(sampling), progress: progress, onSample: onSample)
+    }
+
+    private func decodeAll(sampling: FrameSampling?, progress: (Int) throws -> Void,
+                           onSample: (SampledFrame) throws -> Void) throws -> DecodeReport {
         guard !used else { throw MediaError(kind: .internal, message: "decodeAll was already called on this decoder") }
         used = true
-        var run = DecodeRun(schedule: SampleSchedule(interval: options.qualitySampleInterval))
+        return try withoutActuallyEscaping(progress) { progress in
+            try withoutActuallyEscaping(onSample) { onSample in
+                try decodeStream(sampling, FrameHandlers(progress: progress, onSample: onSample))
+            }
+        }
+    }
 
+    private func decodeStream(_ sampling: FrameSampling?, _ stages: FrameHandlers) throws -> DecodeReport {
+        var run = DecodeRun(schedule: SampleSchedule(interval: options.qualitySampleInterval),
+                            sampler: sampling.map(FrameSampler.init))
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == streamIndex else { continue }
-            try decode(packet, &run, progress)
+            try decode(packet, &run, stages)
         }
         packet.unref()
-        try decode(nil, &run, progress) // drain the frames the decoder still holds (reordering, threads)
+        try decode(nil, &run, stages) // drain the frames the decoder still holds (reordering, threads)
 
         guard run.framesDecoded > 0 else {
             let reason = run.lastError.map(FFmpegStatus.message(for:)) ?? "the video stream has no packets"
             throw MediaError.invalidInput("no frame could be decoded: \(reason)")
         }
-        try progress(run.framesDecoded)
+        try stages.progress(run.framesDecoded)
         return DecodeReport(framesDecoded: run.framesDecoded, qualitySamples: run.samples,
-                            damagedPackets: run.damagedPackets)
+                            damagedPackets: run.damagedPackets, framesSampled: run.framesSampled)
+    }
+
+    /// The caller's callbacks for one decodeAll call. They never outlive the call (see
+    /// `withoutActuallyEscaping` there).
+    private struct FrameHandlers {
+        let progress: (Int) throws -> Void
+        let onSample: (SampledFrame) throws -> Void
     }
 
     /// The state of one decodeAll call.
     private struct DecodeRun {
         var schedule: SampleSchedule
+        var sampler: FrameSampler?
         var framesDecoded = 0
+        var framesSampled = 0
         var samples: [FrameQualitySample] = []
         var damagedPackets = 0
         var lastError: Int32?
@@ -87,17 +127,17 @@ public final class VideoDecoder {
     }
 
     /// Sends `packet` (nil = end of stream) and receives every frame it makes available.
-    private func decode(_ packet: Packet?, _ run: inout DecodeRun, _ progress: (Int) throws -> Void) throws {
+    private func decode(_ packet: Packet?, _ run: inout DecodeRun, _ handlers: FrameHandlers) throws {
         let draining = packet == nil
         while true {
             switch decoder.send(packet) {
             case .accepted:
-                try receiveFrames(&run, untilFinished: draining, progress)
+                try receiveFrames(&run, untilFinished: draining, handlers)
                 return
             case .full:
                 // The decoder wants its output taken first; then the same packet goes again.
                 let before = run.framesDecoded
-                try receiveFrames(&run, untilFinished: false, progress)
+                try receiveFrames(&run, untilFinished: false, handlers)
                 // "Full" yet nothing to take would loop forever; drop the packet instead.
                 if run.framesDecoded == before {
                     run.damaged(FFmpegStatus.tryAgain)
@@ -110,13 +150,15 @@ public final class VideoDecoder {
         }
     }
 
-    private func receiveFrames(_ run: inout DecodeRun, untilFinished: Bool, _ progress: (Int) throws -> Void) throws {
+    private func receiveFrames(_ run: inout DecodeRun, untilFinished: Bool, _ handlers: FrameHandlers) throws {
         while true {
             switch decoder.receive(into: frame) {
             case .frame:
                 run.framesDecoded += 1
-                sampleIfDue(&run)
-                if run.framesDecoded % 30 == 0 { try progress(run.framesDecoded) }
+                let time = presentationTime(frameNumber: run.framesDecoded)
+                sampleQualityIfDue(&run, time: time)
+                try handOnIfDue(&run, time: time, handlers.onSample)
+                if run.framesDecoded % 30 == 0 { try handlers.progress(run.framesDecoded) }
             case .needsInput, .finished:
                 return
             case .failed(let status):
@@ -127,14 +169,26 @@ public final class VideoDecoder {
         }
     }
 
-    private func sampleIfDue(_ run: inout DecodeRun) {
-        let time: Double
+    /// Seconds from the stream's start of the frame just received (the `frameNumber`-th, 1-based):
+    /// from its timestamp, so variable frame rates come out right; from the frame rate only when
+    /// the frame has no timestamp at all.
+    private func presentationTime(frameNumber: Int) -> Double {
         if let timestamp = frame.timestamp {
-            time = max(0, Double(timestamp - startTimestamp) * timeBase)
-        } else {
-            time = facts.fps > 0 ? Double(run.framesDecoded - 1) / facts.fps : 0
+            return max(0, Double(timestamp - startTimestamp) * timeBase)
         }
+        return facts.fps > 0 ? Double(frameNumber - 1) / facts.fps : 0
+    }
+
+    private func sampleQualityIfDue(_ run: inout DecodeRun, time: Double) {
         guard run.schedule.isDue(at: time), let stats = luma.measure(frame) else { return }
         run.samples.append(FrameQualitySample(time: time, meanLuminance: stats.mean, variance: stats.variance))
+    }
+
+    private func handOnIfDue(_ run: inout DecodeRun, time: Double, _ onSample: (SampledFrame) throws -> Void) throws {
+        guard run.sampler?.isDue(time: time, index: run.framesDecoded - 1) == true else { return }
+        let image = try rgb.convert(frame, rotation: facts.rotation)
+        let sample = SampledFrame(frameIndex: run.framesDecoded - 1, sampleIndex: run.framesSampled, time: time, image: image)
+        run.framesSampled += 1
+        try onSample(sample)
     }
 }

@@ -1,21 +1,37 @@
 import Foundation
 import Media
 import ReelworkCore
+import Vision
 
 /// Runs a job's stages in order on one video. Used by the worker and by `reelwork analyze`, so both
 /// produce the same document. Adding a stage: add its name to `StageName.plan(for:)` and a case in `run`.
+///
+/// `decode`, `objects` and `pose` run together (`StreamedStages`): one decode pass, the sampled
+/// frames flowing on to the models as they are decoded; all three are `running` at once, each with
+/// its own progress.
 public struct AnalysisPipeline {
     public let sport: Sport
     public let options: JSONValue
     public let decodeOptions: DecodeOptions
     /// Which attempt of the job this run is (1 for `reelwork analyze`).
     public let attempt: Int
+    /// Models, runtime, sampling rate and inference threads for `objects` and `pose`.
+    public let vision: VisionSettings
+    /// Jobs this process runs at once (worker slots); with `vision.inferenceThreads` = 0 the cores
+    /// are shared out between them.
+    public let concurrentJobs: Int
+    /// Where loaded models come from (and go back to, for the next job).
+    public let models: VisionModelPool
 
-    public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions(), attempt: Int = 1) {
+    public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions(), attempt: Int = 1,
+                vision: VisionSettings = VisionSettings(), concurrentJobs: Int = 1, models: VisionModelPool = .shared) {
         self.sport = sport
         self.options = options
         self.decodeOptions = decodeOptions
         self.attempt = attempt
+        self.vision = vision
+        self.concurrentJobs = concurrentJobs
+        self.models = models
     }
 
     public var plan: [StageName] { StageName.plan(for: sport, options: options) }
@@ -31,24 +47,26 @@ public struct AnalysisPipeline {
     /// A stage's failure is reported, then thrown as `StageFailure`; reporter errors are thrown as they are.
     public func run(location: String, reporter: StageReporter) throws -> Output {
         var context = RunContext()
-        for stage in plan {
+        for group in groups(plan) {
             let started = Date()
-            try reporter.stageStarted(stage, framesPlanned: context.facts.map { plannedFrames(stage, $0) } ?? nil)
             do {
-                try runStage(stage, location: location, context: &context, reporter: reporter)
+                try runGroup(group, location: location, context: &context, reporter: reporter)
             } catch let interrupted as ReporterError {
                 throw interrupted.underlying
             } catch {
-                let failure = ClassifiedFailure(error)
-                context.stages.append(.init(name: stage.rawValue, status: .failed, durationSeconds: Date().timeIntervalSince(started),
-                                            framesDone: context.framesDone[stage], framesPlanned: nil, reason: failure.message))
-                try reporter.stageFinished(stage, status: .failed, framesDone: context.framesDone[stage], error: failure)
-                throw StageFailure(stage: stage, kind: failure.kind, message: failure.message)
+                let failed = (error as? StageError)?.stage ?? group[0]
+                let failure = ClassifiedFailure((error as? StageError)?.underlying ?? error)
+                context.stages.append(.init(name: failed.rawValue, status: .failed, durationSeconds: Date().timeIntervalSince(started),
+                                            framesDone: context.framesDone[failed], framesPlanned: nil, reason: failure.message))
+                try reporter.stageFinished(failed, status: .failed, framesDone: context.framesDone[failed], error: failure)
+                throw StageFailure(stage: failed, kind: failure.kind, message: failure.message)
             }
-            context.stages.append(.init(name: stage.rawValue, status: .succeeded, durationSeconds: Date().timeIntervalSince(started),
-                                        framesDone: context.framesDone[stage],
-                                        framesPlanned: context.facts.map { plannedFrames(stage, $0) } ?? nil, reason: nil))
-            try reporter.stageFinished(stage, status: .succeeded, framesDone: context.framesDone[stage], error: nil)
+            for stage in group {
+                context.stages.append(.init(name: stage.rawValue, status: .succeeded, durationSeconds: Date().timeIntervalSince(started),
+                                            framesDone: context.framesDone[stage], framesPlanned: plannedFrames(stage, context.facts),
+                                            reason: nil))
+                try reporter.stageFinished(stage, status: .succeeded, framesDone: context.framesDone[stage], error: nil)
+            }
         }
         let document = AnalysisDocument(video: context.facts.map(AnalysisDocument.Video.init), stages: context.stages,
                                         warnings: context.warnings, result: .object(context.result))
@@ -64,42 +82,59 @@ public struct AnalysisPipeline {
         var framesDone: [StageName: Int] = [:]
     }
 
-    private func plannedFrames(_ stage: StageName, _ facts: VideoFacts) -> Int? {
-        stage == .decode ? facts.frameCount : nil
+    /// The plan cut into what runs together: each stage alone, except consecutive streamed stages.
+    private func groups(_ plan: [StageName]) -> [[StageName]] {
+        var groups: [[StageName]] = []
+        for stage in plan {
+            if stage.isStreamed, let last = groups.last?.last, last.isStreamed {
+                groups[groups.count - 1].append(stage)
+            } else {
+                groups.append([stage])
+            }
+        }
+        return groups
     }
 
-    private func runStage(_ stage: StageName, location: String, context: inout RunContext, reporter: StageReporter) throws {
+    var sampling: FrameSampling { .fps(vision.sampleFPS) }
+
+    func plannedFrames(_ stage: StageName, _ facts: VideoFacts?) -> Int? {
+        guard let facts else { return nil }
+        switch stage {
+        case .decode: return facts.frameCount
+        case .objects, .pose: return sampling.plannedFrames(frameCount: facts.frameCount, duration: facts.durationSeconds)
+        case .probe, .noop: return nil
+        }
+    }
+
+    private func runGroup(_ group: [StageName], location: String, context: inout RunContext, reporter: StageReporter) throws {
+        if group.contains(where: \.isStreamed) {
+            try StreamedStages(pipeline: self, stages: group).run(location: location, context: &context, reporter: reporter)
+            return
+        }
+        let stage = group[0]
+        try reporter.stageStarted(stage, framesPlanned: plannedFrames(stage, context.facts))
         switch stage {
         case .probe:
             context.facts = try MediaProbe.probe(location)
-        case .decode:
-            let decoder = try VideoDecoder(location: location, options: decodeOptions)
-            let planned = context.facts?.frameCount
-            let report = try decoder.decodeAll { done in
-                do {
-                    try reporter.stageProgress(.decode, framesDone: done, framesPlanned: planned)
-                } catch {
-                    throw ReporterError(underlying: error)
-                }
-            }
-            context.framesDone[.decode] = report.framesDecoded
-            context.warnings += FrameQuality.warnings(for: report.qualitySamples)
-            if report.damagedPackets > 0 {
-                context.warnings.append(Warning(code: "damaged_packets",
-                                                message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
-            }
-            context.result["framesDecoded"] = .number(Double(report.framesDecoded))
         case .noop:
             try NoopStage(options: try NoopOptions.parse(options) ?? NoopOptions(), attempt: attempt).run { done, planned in
                 do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
             }
             context.result["noop"] = .bool(true)
+        case .decode, .objects, .pose:
+            preconditionFailure("streamed stages run in StreamedStages")
         }
     }
 }
 
 /// Wraps a reporter's error thrown from inside a stage, so it is not mistaken for the stage failing.
 struct ReporterError: Error {
+    let underlying: any Error
+}
+
+/// An error from inside a group of stages, with the stage it belongs to.
+struct StageError: Error {
+    let stage: StageName
     let underlying: any Error
 }
 
@@ -116,5 +151,15 @@ struct ClassifiedFailure: ClassifiedError {
             kind = .internal
             message = "\(error)"
         }
+    }
+}
+
+extension AnalysisPipeline {
+    /// Loads the models a worker's jobs will need and keeps them in `pool` for the first job, so a
+    /// worker with a wrong model path, a corrupt model or an unknown output layout stops at start
+    /// with the reason instead of failing every job it claims. Throws a VisionError naming the
+    /// model, the setting and the problem.
+    public static func preloadModels(_ vision: VisionSettings, concurrentJobs: Int, pool: VisionModelPool = .shared) throws {
+        try pool.preload(vision, threads: vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs))
     }
 }

@@ -17,6 +17,8 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var workerID: String?
     public var videoSource: VideoSource
     public var queue: QueueSettings
+    /// Models, inference runtime and frame sampling (the `objects` and `pose` stages).
+    public var vision: VisionSettings
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -81,7 +83,8 @@ public struct ReelworkConfig: Sendable, Equatable {
             migrationsDir: env[Env.migrationsDir],
             workerID: env[Env.workerID],
             videoSource: try videoSource(env[Env.videoSource]),
-            queue: try QueueSettings.fromEnvironment(env))
+            queue: try QueueSettings.fromEnvironment(env),
+            vision: try VisionSettings.fromEnvironment(env))
     }
 
     private static func videoSource(_ text: String?) throws -> VideoSource {

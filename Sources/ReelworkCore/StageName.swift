@@ -1,15 +1,26 @@
 /// Stage names as the API shows them. A run is an ordered list of stages.
 public enum StageName: String, Codable, CaseIterable, Sendable {
     case probe, decode
+    /// People, balls and rackets in each sampled frame (the detector), as frames stream out of `decode`.
+    case objects
+    /// Body landmarks of each tracked person in each sampled frame, from the same stream of frames.
+    case pose
     /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on
     /// purpose. It measures and tests the queue without video work.
     case noop
 
     /// The stages a run of `sport` with `options` goes through, in order. Sport pipelines extend this.
+    ///
+    /// `decode`, `objects` and `pose` run together over one streamed decode: every frame is decoded
+    /// once (counted, sampled for frame quality), and the sampled frames flow on to the detector and
+    /// the pose model as they come out of the decoder.
     public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> [StageName] {
         if options["noop"] != nil { return [.noop] }
-        return [.probe, .decode]
+        return [.probe, .decode, .objects, .pose]
     }
+
+    /// The stages that consume decoded frames as they stream out of one decode pass.
+    public var isStreamed: Bool { self == .decode || self == .objects || self == .pose }
 }
 
 /// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`.

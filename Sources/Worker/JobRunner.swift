@@ -42,7 +42,8 @@ struct JobRunner {
         log.info("running \(run.sport.rawValue) job")
 
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options,
-                                        decodeOptions: DecodeOptions(threads: config.decodeThreads), attempt: run.attempt)
+                                        decodeOptions: DecodeOptions(threads: config.decodeThreads), attempt: run.attempt,
+                                        vision: config.vision, concurrentJobs: config.workerSlots)
         try StageRepository(db).plan(jobId: run.jobId, attempt: run.attempt, stages: pipeline.plan)
         let reporter = PostgresStageReporter(db: db, run: run, stopReason: stopReason)
         do {

@@ -7,23 +7,43 @@ import ReelworkCore
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze", abstract: "Run a job's stages on one file in this process, no services needed.",
-        discussion: "Prints one JSON document to stdout; progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr).")
+        discussion: "Prints one JSON document to stdout; progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
 
     @Argument(help: "The video file (or an http(s) URL libavformat can read).") var file: String
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
     @Option(help: "Output format (json).") var format: AnalyzeFormat = .json
     @Option(help: "Decoder threads (0 = FFmpeg's choice).") var threads: Int = 0
+    @Option(name: .customLong("sample-fps"), help: "Frames per second the models look at (\(VisionSettings.Env.sampleFPS), default 10).")
+    var sampleFPS: Double?
+    @Option(name: .customLong("inference-threads"), help: "ONNX Runtime threads per model (\(VisionSettings.Env.inferenceThreads); 0 = all cores).")
+    var inferenceThreads: Int?
+    @Option(name: .customLong("detector-model"), help: "YOLO ONNX file (\(VisionSettings.Env.detectorModel)).") var detectorModel: String?
+    @Option(name: .customLong("pose-model"), help: "BlazePose ONNX file (\(VisionSettings.Env.poseModel)).") var poseModel: String?
+    @Flag(name: .customLong("compact"), help: "Print the JSON on one line.") var compact = false
 
     enum AnalyzeFormat: String, ExpressibleByArgument { case json }
 
     func run() throws {
         let sport = try Sport.parse(self.sport)
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
-        let pipeline = AnalysisPipeline(sport: sport, options: options, decodeOptions: DecodeOptions(threads: threads))
+        var vision = try VisionSettings.fromEnvironment(ProcessInfo.processInfo.environment)
+        if let sampleFPS {
+            guard sampleFPS > 0 else { throw ValidationError("--sample-fps must be > 0") }
+            vision.sampleFPS = sampleFPS
+        }
+        if let inferenceThreads {
+            guard inferenceThreads >= 0 else { throw ValidationError("--inference-threads must be ≥ 0") }
+            vision.inferenceThreads = inferenceThreads
+        }
+        if let detectorModel { vision.detectorModel = detectorModel }
+        if let poseModel { vision.poseModel = poseModel }
+        let pipeline = AnalysisPipeline(sport: sport, options: options, decodeOptions: DecodeOptions(threads: threads), vision: vision)
         do {
             let output = try pipeline.run(location: file, reporter: TerminalStageReporter())
-            print(String(decoding: try ReelworkJSON.prettyEncoder.encode(output.document), as: UTF8.self))
+            let encoder = compact ? ReelworkJSON.encoder : ReelworkJSON.prettyEncoder
+            FileHandle.standardOutput.write(try encoder.encode(output.document))
+            FileHandle.standardOutput.write(Data("\n".utf8))
         } catch let failure as StageFailure {
             Terminal.writeErr("error: \(failure.description) [\(failure.kind.rawValue)]\n")
             throw ExitCode(1)
@@ -31,23 +51,42 @@ struct AnalyzeCommand: ParsableCommand {
     }
 }
 
-/// Shows stage progress on stderr.
+/// Shows stage progress on stderr: one line with every running stage (decode, objects and pose
+/// run at the same time).
 final class TerminalStageReporter: StageReporter {
     private var lastDraw = Date.distantPast
+    private var running: [(stage: StageName, done: Int, planned: Int?)] = []
 
     func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {
-        Terminal.status("\(stage.rawValue) …")
+        running.append((stage, 0, framesPlanned))
+        draw(force: true)
     }
 
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
-        guard Date().timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = Date()
-        let fraction = framesPlanned.map { $0 > 0 ? Double(framesDone) / Double($0) : 0 } ?? 0
-        Terminal.status("\(stage.rawValue) \(Terminal.bar(fraction)) \(framesDone)\(framesPlanned.map { "/\($0)" } ?? "") frames")
+        if let index = running.firstIndex(where: { $0.stage == stage }) {
+            running[index].done = framesDone
+            running[index].planned = framesPlanned ?? running[index].planned
+        }
+        draw(force: false)
     }
 
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
+        running.removeAll { $0.stage == stage }
         let frames = framesDone.map { " (\($0) frames)" } ?? ""
         Terminal.status("\(stage.rawValue) \(status.rawValue)\(frames)\(error.map { ": \($0.message)" } ?? "")", final: true)
+        draw(force: true)
+    }
+
+    private func draw(force: Bool) {
+        guard !running.isEmpty, force || Date().timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = Date()
+        if running.count == 1, let only = running.first, only.done == 0 {
+            Terminal.status("\(only.stage.rawValue) …")
+            return
+        }
+        Terminal.status(running.map { entry in
+            let fraction = entry.planned.map { $0 > 0 ? Double(entry.done) / Double($0) : 0 } ?? 0
+            return "\(entry.stage.rawValue) \(Terminal.bar(fraction, width: 12)) \(entry.done)\(entry.planned.map { "/\($0)" } ?? "")"
+        }.joined(separator: "  "))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import Pipeline
 import Worker
 
 struct WorkerCommand: ParsableCommand {
@@ -22,6 +23,12 @@ struct WorkerCommand: ParsableCommand {
             config.workerSlots = slots
         }
         if let workerID { config.workerID = workerID }
+        // Fail fast: a worker that cannot load its models would claim jobs only to fail each one.
+        do {
+            try AnalysisPipeline.preloadModels(config.vision, concurrentJobs: config.workerSlots)
+        } catch {
+            throw UserFacingError("cannot start the worker: \(error)")
+        }
         let worker = WorkerProcess(config: config, logger: Logger(label: "reelwork.worker"))
         let handled: [Int32] = [SIGTERM, SIGINT]
         let signals = handled.map { signo -> any DispatchSourceSignal in

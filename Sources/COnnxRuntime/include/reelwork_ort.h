@@ -25,7 +25,7 @@ extern "C" {
 #define REELWORK_ORT_API_VERSION 13
 
 /// Number of OrtApi slots declared here (indices 0 ... REELWORK_ORT_API_SLOTS - 1).
-#define REELWORK_ORT_API_SLOTS 101
+#define REELWORK_ORT_API_SLOTS 131
 
 typedef enum ONNXTensorElementDataType {
   ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED,
@@ -221,7 +221,38 @@ typedef struct OrtApi {
   /*  98 */ void (*ReleaseTypeInfo)(OrtTypeInfo *input);
   /*  99 */ void (*ReleaseTensorTypeAndShapeInfo)(OrtTensorTypeAndShapeInfo *input);
   /* 100 */ void (*ReleaseSessionOptions)(OrtSessionOptions *input);
-  // Later entries (ReleaseCustomOpDomain, ...) are not declared: nothing after slot 100 is used.
+  /* 101 */ void *ReleaseCustomOpDomain;
+  /* 102 */ void *GetDenotationFromTypeInfo;
+  /* 103 */ void *CastTypeInfoToMapTypeInfo;
+  /* 104 */ void *CastTypeInfoToSequenceTypeInfo;
+  /* 105 */ void *GetMapKeyType;
+  /* 106 */ void *GetMapValueType;
+  /* 107 */ void *GetSequenceElementType;
+  /* 108 */ void *ReleaseMapTypeInfo;
+  /* 109 */ void *ReleaseSequenceTypeInfo;
+  /* 110 */ void *SessionEndProfiling;
+  /* 111 */ void *SessionGetModelMetadata;
+  /* 112 */ void *ModelMetadataGetProducerName;
+  /* 113 */ void *ModelMetadataGetGraphName;
+  /* 114 */ void *ModelMetadataGetDomain;
+  /* 115 */ void *ModelMetadataGetDescription;
+  /* 116 */ void *ModelMetadataLookupCustomMetadataMap;
+  /* 117 */ void *ModelMetadataGetVersion;
+  /* 118 */ void *ReleaseModelMetadata;
+  /* 119 */ void *CreateEnvWithGlobalThreadPools;
+  /* 120 */ void *DisablePerSessionThreads;
+  /* 121 */ void *CreateThreadingOptions;
+  /* 122 */ void *ReleaseThreadingOptions;
+  /* 123 */ void *ModelMetadataGetCustomMetadataMapKeys;
+  /* 124 */ void *AddFreeDimensionOverrideByName;
+  /* 125 */ void *GetAvailableProviders;
+  /* 126 */ void *ReleaseAvailableProviders;
+  /* 127 */ void *GetStringTensorElementLength;
+  /* 128 */ void *GetStringTensorElement;
+  /* 129 */ void *FillStringTensorElement;
+  /* 130 */ OrtStatus *(*AddSessionConfigEntry)(OrtSessionOptions *options, const char *config_key,
+                                                const char *config_value);
+  // Later entries (CreateAllocator, ...) are not declared: nothing after slot 130 is used.
 } OrtApi;
 
 typedef struct OrtApiBase {

@@ -1,0 +1,62 @@
+import Media
+import ReelworkCore
+import Vision
+
+/// What happens to each sampled frame: detection, tracking, pose; results into the recorder.
+struct FramePass {
+    let models: VisionModels?
+    let vision: VisionSettings
+    let wantsPoses: Bool
+    var tracker = PersonTracker()
+    var recorder: VisionRecorder
+    /// Pose model runs, including those for coasting tracks whose pose was not kept.
+    var poseRuns = 0
+    /// The class id of people, when the detector's classes are COCO's.
+    private let personClass: Int?
+
+    init(models: VisionModels?, vision: VisionSettings, wantsPoses: Bool) {
+        self.models = models
+        self.vision = vision
+        self.wantsPoses = wantsPoses
+        // An 80-class detector is taken to be COCO's (YOLOv4, YOLOv8/11); a custom detector keeps all its classes.
+        let coco = models?.detector.layout.classes == 80
+        recorder = VisionRecorder(classes: coco ? COCOClass.sportsObjects : nil)
+        personClass = coco ? COCOClass.person : nil
+    }
+
+    mutating func handle(_ frame: SampledFrame) throws {
+        guard let models else { return }
+        let detections: [Detection]
+        do {
+            detections = try models.detector.detect(frame.image)
+        } catch {
+            throw StageError(stage: .objects, underlying: error)
+        }
+        recorder.record(detections, at: frame.time)
+        guard wantsPoses else { return }
+
+        let people = personClass.map { person in detections.filter { $0.classId == person } } ?? []
+        let tracked = tracker.update(with: people)
+        for person in Self.mostProminent(tracked, limit: vision.maxPeoplePerFrame) {
+            let pose: Pose?
+            do {
+                pose = try models.pose.estimate(frame.image, personBox: person.box)
+                poseRuns += 1
+            } catch {
+                throw StageError(stage: .pose, underlying: error)
+            }
+            // A coasting track (detector missed them) only counts when the pose model still sees a person.
+            guard let pose, person.detection != nil || pose.score >= 0.5 else { continue }
+            recorder.record(pose, track: person.trackId, box: person.box, at: frame.time)
+        }
+    }
+
+    /// Detected people before coasting ones, larger boxes first: the players near the camera.
+    static func mostProminent(_ people: [PersonTracker.TrackedPerson], limit: Int) -> [PersonTracker.TrackedPerson] {
+        guard people.count > limit else { return people }
+        return Array(people.sorted { a, b in
+            if (a.detection == nil) != (b.detection == nil) { return a.detection != nil }
+            return a.box.area > b.box.area
+        }.prefix(limit))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Media
+import ReelworkCore
+import Vision
+
+/// `decode`, `objects` and `pose` over one streamed decode of the video.
+///
+/// Every frame is decoded once: counted and sampled for frame quality (the decode stage's
+/// warnings); the frames the sampling selects (`vision.sampleFPS` per second) are converted to RGB
+/// in the decoder's reused buffer and go straight on to the detector, the tracker and the pose
+/// model before the next frame is decoded, so no frame is ever queued or copied.
+///
+/// Models are checked out before the first frame: a missing or unusable model fails its stage
+/// (`objects` for the runtime or detector, `pose` for the pose model) before any decoding.
+struct StreamedStages {
+    let pipeline: AnalysisPipeline
+    /// The streamed stages of the plan, in plan order.
+    let stages: [StageName]
+
+    private var vision: VisionSettings { pipeline.vision }
+    private var wantsObjects: Bool { stages.contains(.objects) || stages.contains(.pose) }
+    private var wantsPoses: Bool { stages.contains(.pose) }
+
+    func run(location: String, context: inout AnalysisPipeline.RunContext, reporter: StageReporter) throws {
+        let models = wantsObjects ? try checkoutModels() : nil
+        defer { if let models { pipeline.models.checkin(models) } }
+
+        let (report, pass, size) = try decodePass(location: location, models: models, context: context, reporter: reporter)
+        // The decoder is gone now; its frame pool goes back to the system before the result is
+        // built, so a long clip's result does not raise the peak memory (BENCHMARKS.md, memory).
+        FreedMemory.returnToSystem()
+
+        context.framesDone[.decode] = report.framesDecoded
+        context.warnings += FrameQuality.warnings(for: report.qualitySamples)
+        if report.damagedPackets > 0 {
+            context.warnings.append(Warning(code: "damaged_packets",
+                                            message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
+        }
+        context.result["framesDecoded"] = .number(Double(report.framesDecoded))
+        guard let models else { return }
+        context.framesDone[.objects] = report.framesSampled
+        if wantsPoses { context.framesDone[.pose] = report.framesSampled }
+        context.result["framesSampled"] = .number(Double(report.framesSampled))
+        if stages.contains(.objects) { context.result["detections"] = pass.recorder.detectionsJSON() }
+        if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
+        context.result["vision"] = description(models, pass, frameSize: size)
+    }
+
+    /// `result.vision`: how the frames were looked at, and how to read `detections` and `poses`.
+    private func description(_ models: VisionModels, _ pass: FramePass, frameSize size: (width: Int, height: Int)) -> JSONValue {
+        .object([
+            "sampleFps": .number(vision.sampleFPS),
+            "frameWidth": .number(Double(size.width)),
+            "frameHeight": .number(Double(size.height)),
+            "detector": .string(URL(fileURLWithPath: vision.detectorModel).lastPathComponent),
+            "poseModel": .string(URL(fileURLWithPath: vision.poseModel).lastPathComponent),
+            "classes": .object(Dictionary(uniqueKeysWithValues: (pass.recorder.classes ?? [:]).map { (String($0.key), JSONValue.string($0.value)) })),
+            "boxFormat": .string("[classId, confidence, x1, y1, x2, y2], frame pixels"),
+            "landmarkFormat": .string("\(Pose.landmarkCount) BlazePose landmarks × [x, y, visibility], frame pixels"),
+            "inferenceThreads": .number(Double(models.threads)),
+            "poseRuns": .number(Double(pass.poseRuns)),
+        ])
+    }
+
+    /// Opens the decoder and runs the one decode pass; the decoder is freed when this returns.
+    private func decodePass(location: String, models: VisionModels?, context: AnalysisPipeline.RunContext,
+                            reporter: StageReporter) throws -> (DecodeReport, FramePass, (width: Int, height: Int)) {
+        let decoder: VideoDecoder
+        do {
+            decoder = try VideoDecoder(location: location, options: pipeline.decodeOptions)
+        } catch {
+            throw StageError(stage: .decode, underlying: error)
+        }
+        let facts = context.facts ?? decoder.facts
+        for stage in stages {
+            try reporter.stageStarted(stage, framesPlanned: pipeline.plannedFrames(stage, facts))
+        }
+        var pass = FramePass(models: models, vision: vision, wantsPoses: wantsPoses)
+        let planned = Planned(decode: facts.frameCount, sampled: pipeline.plannedFrames(.objects, facts))
+        let report: DecodeReport
+        do {
+            let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
+            if models == nil {
+                report = try decoder.decodeAll(progress: decodeProgress)
+            } else {
+                report = try decoder.decodeAll(sampling: pipeline.sampling, progress: decodeProgress, onSample: { frame in
+                    try pass.handle(frame)
+                    if stages.contains(.objects) { try progress(reporter, .objects, frame.sampleIndex + 1, planned.sampled) }
+                    if stages.contains(.pose) { try progress(reporter, .pose, frame.sampleIndex + 1, planned.sampled) }
+                })
+            }
+        } catch let error as StageError {
+            throw error
+        } catch let error as ReporterError {
+            throw error
+        } catch {
+            throw StageError(stage: .decode, underlying: error)
+        }
+
+        return (report, pass, decoder.displaySize)
+    }
+
+    private struct Planned {
+        var decode: Int
+        var sampled: Int?
+    }
+
+    private func checkoutModels() throws -> VisionModels {
+        do {
+            return try pipeline.models.checkout(vision, threads: vision.resolvedInferenceThreads(concurrentJobs: pipeline.concurrentJobs))
+        } catch let error as VisionError {
+            throw StageError(stage: error.component == .pose ? .pose : .objects, underlying: error)
+        } catch {
+            throw StageError(stage: .objects, underlying: error)
+        }
+    }
+
+    private func progress(_ reporter: StageReporter, _ stage: StageName, _ done: Int, _ planned: Int?) throws {
+        do { try reporter.stageProgress(stage, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Where the models and the inference runtime are, and how frames are sampled for them.
+/// Defaults are the files `scripts/setup-models.sh` writes, relative to the working directory;
+/// each setting has an environment variable (the README lists them).
+public struct VisionSettings: Sendable, Hashable {
+    /// The ONNX Runtime C library (the same default as `Inference.OnnxRuntime.defaultLibraryPath`).
+    public var ortLibrary = "models/onnxruntime/libonnxruntime.so.1.31.1"
+    /// A YOLO detector export: Darknet layout `[1, N, 5 + C]` or Ultralytics `[1, 4 + C, N]`.
+    public var detectorModel = "models/yolov4-tiny.onnx"
+    /// BlazePose full (`input` 1×256×256×3 → `landmarks` 1×195, `presence` 1×1).
+    public var poseModel = "models/pose_landmark_full.onnx"
+    /// Frames per second of video that the `objects` and `pose` stages look at.
+    public var sampleFPS = 10.0
+    /// ONNX Runtime intra-op threads per session; 0 = the machine's cores ÷ jobs run at once, at least 1.
+    public var inferenceThreads = 0
+    /// At most this many people get landmarks in one frame (the largest boxes): spectators in the
+    /// background should not multiply the cost of every frame.
+    public var maxPeoplePerFrame = 4
+
+    public init() {}
+
+    public enum Env {
+        public static let ortLibrary = "REELWORK_ORT_LIBRARY"
+        public static let detectorModel = "REELWORK_DETECTOR_MODEL"
+        public static let poseModel = "REELWORK_POSE_MODEL"
+        public static let sampleFPS = "REELWORK_SAMPLE_FPS"
+        public static let inferenceThreads = "REELWORK_INFERENCE_THREADS"
+        public static let maxPeoplePerFrame = "REELWORK_MAX_PEOPLE_PER_FRAME"
+    }
+
+    /// Reads the environment; a bad value is an error naming the variable.
+    public static func fromEnvironment(_ env: [String: String]) throws -> VisionSettings {
+        var s = VisionSettings()
+        func text(_ name: String, _ value: inout String) {
+            if let text = env[name], !text.isEmpty { value = text }
+        }
+        func whole(_ name: String, _ value: inout Int, min: Int) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Int(text), v >= min else { throw ReelworkError.configuration("\(name)='\(text)' must be a whole number ≥ \(min)") }
+            value = v
+        }
+        text(Env.ortLibrary, &s.ortLibrary)
+        text(Env.detectorModel, &s.detectorModel)
+        text(Env.poseModel, &s.poseModel)
+        if let rate = env[Env.sampleFPS], !rate.isEmpty {
+            guard let v = Double(rate), v > 0, v <= 1000 else {
+                throw ReelworkError.configuration("\(Env.sampleFPS)='\(rate)' must be a number of frames per second > 0")
+            }
+            s.sampleFPS = v
+        }
+        try whole(Env.inferenceThreads, &s.inferenceThreads, min: 0)
+        try whole(Env.maxPeoplePerFrame, &s.maxPeoplePerFrame, min: 1)
+        return s
+    }
+
+    /// The intra-op thread count to use when `concurrentJobs` jobs share this machine's cores.
+    public func resolvedInferenceThreads(concurrentJobs: Int,
+                                         cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        if inferenceThreads > 0 { return inferenceThreads }
+        return max(1, cores / max(1, concurrentJobs))
+    }
+}

@@ -1,0 +1,62 @@
+import Vision
+import XCTest
+
+final class PersonTrackerTests: XCTestCase {
+    private func person(_ x: Double, _ y: Double = 100, width: Double = 60, height: Double = 160, confidence: Double = 0.9) -> Detection {
+        Detection(classId: 0, confidence: confidence, box: BoundingBox(x1: x, y1: y, x2: x + width, y2: y + height))
+    }
+
+    func testTwoPlayersKeepTheirIdsAsTheyMove() {
+        var tracker = PersonTracker()
+        var ids: [[Int]] = []
+        for frame in 0..<20 {
+            let left = person(50 + Double(frame) * 12), right = person(600 - Double(frame) * 8)
+            let tracked = tracker.update(with: frame % 2 == 0 ? [left, right] : [right, left])  // order must not matter
+            ids.append(tracked.map(\.trackId))
+            XCTAssertEqual(tracked.first { $0.trackId == 1 }?.box, left.box, "frame \(frame)")
+            XCTAssertEqual(tracked.first { $0.trackId == 2 }?.box, right.box, "frame \(frame)")
+        }
+        XCTAssertEqual(Set(ids.map { $0 }), [[1, 2]])
+    }
+
+    /// A runner moving most of a box width per frame stays one track (the expected box moves with them).
+    func testAFastRunnerStaysOneTrack() {
+        var tracker = PersonTracker()
+        for frame in 0..<15 {
+            let tracked = tracker.update(with: [person(Double(frame) * 45)])
+            XCTAssertEqual(tracked.map(\.trackId), [1], "frame \(frame)")
+        }
+    }
+
+    func testAMissedDetectionCoastsThenTheTrackContinues() {
+        var tracker = PersonTracker()
+        _ = tracker.update(with: [person(100)])
+        _ = tracker.update(with: [person(110)])
+        let coasting = tracker.update(with: [])
+        XCTAssertEqual(coasting.map(\.trackId), [1])
+        XCTAssertNil(coasting[0].detection)
+        XCTAssertEqual(coasting[0].missedFrames, 1)
+        XCTAssertGreaterThan(coasting[0].box.x1, 110, "expected where the motion takes them")
+        XCTAssertEqual(tracker.update(with: [person(130)]).map(\.trackId), [1])
+    }
+
+    func testATrackEndsAfterTooManyMissesAndIdsAreNotReused() {
+        var settings = PersonTracker.Settings()
+        settings.maxMissedFrames = 3
+        var tracker = PersonTracker(settings: settings)
+        _ = tracker.update(with: [person(100)])
+        for _ in 0..<3 { XCTAssertEqual(tracker.update(with: []).count, 1) }
+        XCTAssertEqual(tracker.update(with: []).count, 0)
+        XCTAssertEqual(tracker.update(with: [person(100)]).map(\.trackId), [2])
+    }
+
+    func testOnlyConfidentDetectionsStartTracks() {
+        var tracker = PersonTracker()
+        XCTAssertEqual(tracker.update(with: [person(100, confidence: 0.3)]).count, 0)
+        _ = tracker.update(with: [person(100, confidence: 0.8)])
+        // Once tracked, a weak detection of the same person keeps the track going.
+        let tracked = tracker.update(with: [person(104, confidence: 0.3)])
+        XCTAssertEqual(tracked.map(\.trackId), [1])
+        XCTAssertNotNil(tracked[0].detection)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Inference
+import Media
+import ReelworkCore
+import TestSupport
+import Vision
+import XCTest
+
+/// Paths of the real models, photos and the Python reference, all under the package root.
+enum Paths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func inRoot(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    static func photo(_ name: String) -> String { inRoot("models/test-photos/\(name)") }
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The default settings with absolute paths (tests do not depend on the working directory).
+    static var settings: VisionSettings {
+        var s = VisionSettings()
+        s.ortLibrary = ProcessInfo.processInfo.environment[VisionSettings.Env.ortLibrary].flatMap { $0.isEmpty ? nil : $0 }
+            ?? inRoot(s.ortLibrary)
+        s.detectorModel = inRoot(s.detectorModel)
+        s.poseModel = inRoot(s.poseModel)
+        return s
+    }
+}
+
+/// The real models, loaded once per test process. A missing file is a test failure that says how
+/// to get it, never a skip.
+enum RealModels {
+    static func require(file: StaticString = #filePath, line: UInt = #line) throws {
+        let s = Paths.settings
+        for path in [s.ortLibrary, s.detectorModel, s.poseModel, Paths.photo("bus.jpg"), Paths.photo("zidane.jpg"), Paths.photo("person.jpg")]
+        where !FileManager.default.fileExists(atPath: path) {
+            XCTFail("\(path) is missing: run scripts/setup-models.sh and scripts/setup-test-photos.sh", file: file, line: line)
+            throw SetupMissing(path: path)
+        }
+    }
+
+    private static let loaded: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.settings, threads: 2) }
+
+    /// Both models with 2 intra-op threads (shared by the tests of one process, used one at a time).
+    static func models(file: StaticString = #filePath, line: UInt = #line) throws -> VisionModels {
+        try require(file: file, line: line)
+        return try loaded.get()
+    }
+
+    static func runtime(file: StaticString = #filePath, line: UInt = #line) throws -> OnnxRuntime {
+        try models(file: file, line: line).runtime
+    }
+}
+
+/// A file the setup scripts make is missing (the test has already failed saying which script to run).
+struct SetupMissing: Error {
+    let path: String
+}
+
+/// tools/models/reference_infer.py, run with the private Python tools the setup installed.
+enum PythonReference {
+    struct Box: Decodable {
+        var `class`: Int
+        var score: Double
+        var box: [Double]
+    }
+
+    struct PoseResult: Decodable {
+        struct Point: Decodable {
+            var name: String
+            var x: Double, y: Double, z: Double, visibility: Double, presence: Double
+        }
+        var score: Double
+        var crop: [Double]
+        var landmarks: [Point]
+    }
+
+    static func run(_ arguments: [String]) throws -> Data {
+        let pytools = Paths.inRoot("models/.pytools")
+        guard FileManager.default.fileExists(atPath: pytools) else {
+            XCTFail("\(pytools) is missing: run scripts/setup-models.sh")
+            throw SetupMissing(path: pytools)
+        }
+        return try Tool.run("python3", [Paths.inRoot("tools/models/reference_infer.py")] + arguments)
+    }
+
+    /// Detections of `image` (decoded by Pillow), writing the preprocessed tensor to `dump` if given.
+    static func yolo(image: String, threads: Int = 2, dump: String? = nil) throws -> [Box] {
+        try JSONDecoder().decode([Box].self, from: run(["yolo", image, "--threads", String(threads)] + (dump.map { ["--dump-raw", $0] } ?? [])))
+    }
+
+    /// Detections of a preprocessed tensor, boxes mapped to a `width` × `height` source.
+    static func yolo(raw: String, width: Int, height: Int) throws -> [Box] {
+        try JSONDecoder().decode([Box].self, from: run(["yolo", "--raw", raw, "--source-size", "\(width),\(height)"]))
+    }
+
+    static func pose(image: String, box: [Double], dump: String? = nil) throws -> PoseResult {
+        try JSONDecoder().decode(PoseResult.self, from: run(["pose", image, "--box", box.map { String($0) }.joined(separator: ",")]
+                                                             + (dump.map { ["--dump-raw", $0] } ?? [])))
+    }
+
+    static func pose(raw: String, box: [Double]) throws -> PoseResult {
+        try JSONDecoder().decode(PoseResult.self, from: run(["pose", "--raw", raw, "--box", box.map { String($0) }.joined(separator: ",")]))
+    }
+}
+
+/// A scratch directory for one test class, removed at the end.
+final class ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-vision-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A picture's RGB pixels as FFmpeg decodes them (the same path as a video frame).
+struct DecodedPicture {
+    var pixels: [UInt8]
+    var width: Int
+    var height: Int
+
+    init(_ path: String, colorConversion: DecodeOptions.ColorConversion = .fast) throws {
+        var copy: DecodedPicture?
+        _ = try VideoDecoder(location: path, options: DecodeOptions(colorConversion: colorConversion))
+            .decodeAll(sampling: .everyFrame, progress: { _ in }) { frame in
+                if copy == nil { copy = DecodedPicture(pixels: frame.image.packedPixels(), width: frame.image.width, height: frame.image.height) }
+            }
+        self = try XCTUnwrap(copy)
+    }
+
+    private init(pixels: [UInt8], width: Int, height: Int) {
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+    }
+
+    func withImage<R>(_ body: (RGBImage) throws -> R) rethrows -> R {
+        try RGBImage.withPackedPixels(pixels, width: width, height: height, body)
+    }
+
+    /// Writes a binary PPM (P6), which Pillow reads as exactly these pixels.
+    func writePPM(to path: String) throws {
+        var data = Data("P6\n\(width) \(height)\n255\n".utf8)
+        data.append(contentsOf: pixels)
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Bare little-endian float32 values (reference_infer.py's raw tensor files).
+func readFloats(_ path: String) throws -> [Float] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    return data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { Float(bitPattern: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self).littleEndian) } }
+}
+
+func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
+    precondition(a.count == b.count, "\(a.count) vs \(b.count) values")
+    return zip(a, b).map { abs($0 - $1) }.max() ?? 0
+}
+
+extension BoundingBox {
+    var corners: [Double] { [x1, y1, x2, y2] }
+
+    /// The largest distance between corresponding corner coordinates.
+    func distance(to other: [Double]) -> Double {
+        zip(corners, other).map { abs($0 - $1) }.max() ?? .infinity
+    }
+}

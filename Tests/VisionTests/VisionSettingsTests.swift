@@ -1,0 +1,51 @@
+import Inference
+import Pipeline
+import ReelworkCore
+import XCTest
+
+final class VisionSettingsTests: XCTestCase {
+    func testDefaultsAreWhereSetupPutsTheModels() throws {
+        let defaults = try VisionSettings.fromEnvironment([:])
+        XCTAssertEqual(defaults.ortLibrary, OnnxRuntime.defaultLibraryPath)
+        XCTAssertEqual(defaults.detectorModel, "models/yolov4-tiny.onnx")
+        XCTAssertEqual(defaults.poseModel, "models/pose_landmark_full.onnx")
+        XCTAssertEqual(defaults.sampleFPS, 10)
+        XCTAssertEqual(defaults.inferenceThreads, 0)
+        XCTAssertEqual(VisionSettings.Env.ortLibrary, OnnxRuntime.libraryPathVariable)
+        XCTAssertEqual(try ReelworkConfig.fromEnvironment([:]).vision, defaults)
+    }
+
+    func testEnvironmentOverridesAndBadValuesNameTheVariable() throws {
+        let set = try VisionSettings.fromEnvironment([
+            "REELWORK_ORT_LIBRARY": "/opt/ort/libonnxruntime.so", "REELWORK_DETECTOR_MODEL": "/m/yolo11n.onnx",
+            "REELWORK_POSE_MODEL": "/m/pose.onnx", "REELWORK_SAMPLE_FPS": "5", "REELWORK_INFERENCE_THREADS": "3",
+        ])
+        XCTAssertEqual(set.ortLibrary, "/opt/ort/libonnxruntime.so")
+        XCTAssertEqual(set.detectorModel, "/m/yolo11n.onnx")
+        XCTAssertEqual(set.poseModel, "/m/pose.onnx")
+        XCTAssertEqual(set.sampleFPS, 5)
+        XCTAssertEqual(set.inferenceThreads, 3)
+        for (name, value) in [("REELWORK_SAMPLE_FPS", "0"), ("REELWORK_SAMPLE_FPS", "fast"), ("REELWORK_INFERENCE_THREADS", "-1")] {
+            XCTAssertThrowsError(try VisionSettings.fromEnvironment([name: value])) { error in
+                XCTAssertTrue("\(error)".contains(name), "\(error)")
+            }
+        }
+    }
+
+    func testAutomaticThreadsShareTheCoresBetweenJobs() {
+        var settings = VisionSettings()
+        XCTAssertEqual(settings.resolvedInferenceThreads(concurrentJobs: 1, cores: 8), 8)
+        XCTAssertEqual(settings.resolvedInferenceThreads(concurrentJobs: 2, cores: 8), 4)
+        XCTAssertEqual(settings.resolvedInferenceThreads(concurrentJobs: 4, cores: 2), 1)
+        settings.inferenceThreads = 3
+        XCTAssertEqual(settings.resolvedInferenceThreads(concurrentJobs: 4, cores: 2), 3)
+    }
+
+    func testEverySportPlansTheStreamedStagesAndNoopDoesNot() {
+        for sport in Sport.allCases {
+            XCTAssertEqual(StageName.plan(for: sport), [.probe, .decode, .objects, .pose])
+        }
+        XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
+        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose])
+    }
+}
