@@ -68,7 +68,7 @@ let package = Package(
                           path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),

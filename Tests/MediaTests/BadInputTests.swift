@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import ReelworkCore
+import TestSupport
 import XCTest
 
 /// Inputs that are not (complete) videos: each must fail as `.invalidInput` with a message

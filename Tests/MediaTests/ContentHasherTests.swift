@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import XCTest
 
 final class ContentHasherTests: XCTestCase {

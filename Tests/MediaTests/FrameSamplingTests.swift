@@ -1,6 +1,7 @@
 import Foundation
 @testable import Media
 import ReelworkCore
+import TestSupport
 import XCTest
 
 /// Sampled decoding: which frames are handed on, their timestamps, rotation, buffer reuse, and bad input.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import ReelworkCore
+import TestSupport
 import XCTest
 
 /// Probing and decoding through http, served by `python3 -m http.server` on 127.0.0.1.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import ReelworkCore
+import TestSupport
 import XCTest
 
 /// MediaProbe and VideoDecoder facts and frame counts, checked against ffprobe.

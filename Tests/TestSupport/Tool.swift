@@ -5,6 +5,10 @@ import XCTest
 public enum Tool {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Runs `command` (looked up on PATH) and returns its standard output; throws when it exits non-zero.
