@@ -51,7 +51,7 @@ final class TestStack {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-it-\(token)")
         storageDir = directory.appendingPathComponent("storage")
         try FileManager.default.createDirectory(at: storageDir, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try FreePort.next()
         try PGConnection(admin).execute("CREATE DATABASE \(databaseName)")
         let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
         XCTAssertEqual(migrate.status, 0, migrate.output)
@@ -251,24 +251,6 @@ final class TestStack {
         handle.seekToEndOfFile()
         handle.write(Data("\(pid)\n".utf8))
         try? handle.close()
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ptr -> Int32 in
-                guard bind(fd, ptr, len) == 0 else { return -1 }
-                return getsockname(fd, ptr, &len)
-            }
-        }
-        guard bound == 0 else { throw ReelworkError.unavailable("no free port") }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 }
 

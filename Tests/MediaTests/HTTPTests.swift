@@ -76,29 +76,9 @@ final class HTTPTests: XCTestCase {
     }
 
     func testConnectionRefusedIsTransient() throws {
-        let port = try closedPort()
+        let port = try FreePort.next()
         let url = "http://127.0.0.1:\(port)/x.mp4"
         assertMediaError(.transient, containing: ["cannot read \(url)", "Connection refused"]) { try MediaProbe.probe(url) }
         assertMediaError(.transient, containing: ["Connection refused"]) { try VideoDecoder(location: url) }
-    }
-
-    /// A port nothing listens on: bound by us for a moment to learn a free number, then closed.
-    private func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        XCTAssertEqual(bound, 0)
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
