@@ -3,8 +3,10 @@ import ReelworkCore
 import Vision
 
 /// What happens to each sampled frame: detection, tracking, pose; results into the recorder.
+///
+/// Holds no reference to the models (they are passed to each call), so the models can be released
+/// as soon as the last frame is done, before the result document is built.
 struct FramePass {
-    let models: VisionModels?
     let vision: VisionSettings
     let wantsPoses: Bool
     var tracker = PersonTracker()
@@ -14,18 +16,16 @@ struct FramePass {
     /// The class id of people, when the detector's classes are COCO's.
     private let personClass: Int?
 
-    init(models: VisionModels?, vision: VisionSettings, wantsPoses: Bool) {
-        self.models = models
+    init(detector: ObjectDetector, vision: VisionSettings, wantsPoses: Bool) {
         self.vision = vision
         self.wantsPoses = wantsPoses
         // An 80-class detector is taken to be COCO's (YOLOv4, YOLOv8/11); a custom detector keeps all its classes.
-        let coco = models?.detector.layout.classes == 80
+        let coco = detector.layout.classes == 80
         recorder = VisionRecorder(classes: coco ? COCOClass.sportsObjects : nil)
         personClass = coco ? COCOClass.person : nil
     }
 
-    mutating func handle(_ frame: SampledFrame) throws {
-        guard let models else { return }
+    mutating func handle(_ frame: SampledFrame, with models: VisionModels) throws {
         let detections: [Detection]
         do {
             detections = try models.detector.detect(frame.image)

@@ -22,12 +22,15 @@ struct StreamedStages {
     private var wantsPoses: Bool { stages.contains(.pose) }
 
     func run(location: String, context: inout AnalysisPipeline.RunContext, reporter: StageReporter) throws {
-        let models = wantsObjects ? try checkoutModels() : nil
-        defer { if let models { pipeline.models.checkin(models) } }
-
-        let (report, pass, size) = try decodePass(location: location, models: models, context: context, reporter: reporter)
-        // The decoder is gone now; its frame pool goes back to the system before the result is
-        // built, so a long clip's result does not raise the peak memory (BENCHMARKS.md, memory).
+        var models = wantsObjects ? try checkoutModels() : nil
+        let threads = models?.threads ?? 0
+        let outcome = Result { try decodePass(location: location, models: models, context: context, reporter: reporter) }
+        if let used = models { pipeline.models.checkin(used) }
+        models = nil
+        let (report, pass, size) = try outcome.get()
+        // The decoder is gone, and the models too unless the pool keeps them: their memory goes back
+        // to the system before the result document is built, so a long clip's result reuses it
+        // instead of raising the peak (BENCHMARKS.md, memory).
         FreedMemory.returnToSystem()
 
         context.framesDone[.decode] = report.framesDecoded
@@ -37,17 +40,17 @@ struct StreamedStages {
                                             message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
         }
         context.result["framesDecoded"] = .number(Double(report.framesDecoded))
-        guard let models else { return }
+        guard let pass else { return }
         context.framesDone[.objects] = report.framesSampled
         if wantsPoses { context.framesDone[.pose] = report.framesSampled }
         context.result["framesSampled"] = .number(Double(report.framesSampled))
         if stages.contains(.objects) { context.result["detections"] = pass.recorder.detectionsJSON() }
         if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
-        context.result["vision"] = description(models, pass, frameSize: size)
+        context.result["vision"] = description(threads: threads, pass, frameSize: size)
     }
 
     /// `result.vision`: how the frames were looked at, and how to read `detections` and `poses`.
-    private func description(_ models: VisionModels, _ pass: FramePass, frameSize size: (width: Int, height: Int)) -> JSONValue {
+    private func description(threads: Int, _ pass: FramePass, frameSize size: (width: Int, height: Int)) -> JSONValue {
         .object([
             "sampleFps": .number(vision.sampleFPS),
             "frameWidth": .number(Double(size.width)),
@@ -57,14 +60,14 @@ struct StreamedStages {
             "classes": .object(Dictionary(uniqueKeysWithValues: (pass.recorder.classes ?? [:]).map { (String($0.key), JSONValue.string($0.value)) })),
             "boxFormat": .string("[classId, confidence, x1, y1, x2, y2], frame pixels"),
             "landmarkFormat": .string("\(Pose.landmarkCount) BlazePose landmarks × [x, y, visibility], frame pixels"),
-            "inferenceThreads": .number(Double(models.threads)),
+            "inferenceThreads": .number(Double(threads)),
             "poseRuns": .number(Double(pass.poseRuns)),
         ])
     }
 
     /// Opens the decoder and runs the one decode pass; the decoder is freed when this returns.
     private func decodePass(location: String, models: VisionModels?, context: AnalysisPipeline.RunContext,
-                            reporter: StageReporter) throws -> (DecodeReport, FramePass, (width: Int, height: Int)) {
+                            reporter: StageReporter) throws -> (DecodeReport, FramePass?, (width: Int, height: Int)) {
         let decoder: VideoDecoder
         do {
             decoder = try VideoDecoder(location: location, options: pipeline.decodeOptions)
@@ -75,19 +78,19 @@ struct StreamedStages {
         for stage in stages {
             try reporter.stageStarted(stage, framesPlanned: pipeline.plannedFrames(stage, facts))
         }
-        var pass = FramePass(models: models, vision: vision, wantsPoses: wantsPoses)
+        var pass = models.map { FramePass(detector: $0.detector, vision: vision, wantsPoses: wantsPoses) }
         let planned = Planned(decode: facts.frameCount, sampled: pipeline.plannedFrames(.objects, facts))
         let report: DecodeReport
         do {
             let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
-            if models == nil {
-                report = try decoder.decodeAll(progress: decodeProgress)
-            } else {
+            if let models {
                 report = try decoder.decodeAll(sampling: pipeline.sampling, progress: decodeProgress, onSample: { frame in
-                    try pass.handle(frame)
+                    try pass!.handle(frame, with: models)
                     if stages.contains(.objects) { try progress(reporter, .objects, frame.sampleIndex + 1, planned.sampled) }
                     if stages.contains(.pose) { try progress(reporter, .pose, frame.sampleIndex + 1, planned.sampled) }
                 })
+            } else {
+                report = try decoder.decodeAll(progress: decodeProgress)
             }
         } catch let error as StageError {
             throw error

@@ -4,7 +4,9 @@
 /// Each frame's person boxes are matched to the tracks greedily, highest IoU first, against where
 /// each track is expected to be (its last box moved by its recent motion, so a runner does not
 /// outpace their own box); what is left is then matched by centre distance, nearest first, within
-/// half the box's larger side (a sudden sprint, before the motion is known). A matched track takes
+/// half the person's usual size (the larger side of their box, smoothed), a reach that grows the
+/// longer the track has gone unseen: a sudden sprint, or a player reappearing from behind another
+/// (at first only partly visible, so with a much smaller box). A matched track takes
 /// the new box; a confident unmatched box starts a new track; a track unseen for more than
 /// `maxMissedFrames` sampled frames ends, and its id is never reused. Plain value type: copy it to
 /// branch, one owner updates it.
@@ -12,8 +14,10 @@ public struct PersonTracker: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Least IoU between a track's expected box and a detection for them to match.
         public var minIoU = 0.2
-        /// Otherwise, the most their centres may be apart, as a share of the expected box's larger side.
+        /// Otherwise, the most their centres may be apart, as a share of the person's usual size…
         public var maxCentreDistance = 0.5
+        /// …growing by this share of it for each frame the track has gone unseen.
+        public var reachGrowthPerMissedFrame = 0.2
         /// Least confidence for an unmatched detection to start a track (weaker ones may only extend one).
         public var newTrackConfidence = 0.5
         /// Sampled frames a track may go undetected (e.g. hidden behind the net) before it ends.
@@ -39,6 +43,15 @@ public struct PersonTracker: Sendable {
         /// Centre motion per sampled frame, smoothed.
         var velocityX = 0.0, velocityY = 0.0
         var missed = 0
+        /// The larger side of the person's box, smoothed: a box cut by an occluder or the frame's
+        /// edge for a frame or two does not shrink it much.
+        var size: Double
+
+        init(id: Int, box: BoundingBox) {
+            self.id = id
+            self.box = box
+            self.size = max(box.width, box.height)
+        }
 
         /// Where the person is expected `frames` sampled frames after the last detection.
         func predicted(_ frames: Int) -> BoundingBox {
@@ -76,7 +89,7 @@ public struct PersonTracker: Sendable {
         var near: [(distance: Double, track: Int, detection: Int)] = []
         for (t, track) in tracks.enumerated() where matchedDetection[t] == nil {
             let expected = track.predicted(track.missed + 1)
-            let reach = settings.maxCentreDistance * max(expected.width, expected.height)
+            let reach = settings.maxCentreDistance * track.size * (1 + settings.reachGrowthPerMissedFrame * Double(track.missed))
             for (d, person) in people.enumerated() where !detectionTaken[d] {
                 let distance = ((person.box.centerX - expected.centerX) * (person.box.centerX - expected.centerX)
                     + (person.box.centerY - expected.centerY) * (person.box.centerY - expected.centerY)).squareRoot()
@@ -100,6 +113,7 @@ public struct PersonTracker: Sendable {
                 track.velocityX = 0.5 * track.velocityX + 0.5 * moveX
                 track.velocityY = 0.5 * track.velocityY + 0.5 * moveY
                 track.box = box
+                track.size = 0.7 * track.size + 0.3 * max(box.width, box.height)
                 track.missed = 0
                 result.append(TrackedPerson(trackId: track.id, box: box, detection: people[d], missedFrames: 0))
             } else {

@@ -100,4 +100,41 @@ final class MovingPersonTests: XCTestCase {
         XCTAssertEqual(result["framesSampled"], .number(Double(sampled)))
         XCTAssertEqual(result["vision"]?["frameWidth"], .number(640))
     }
+
+    /// Two real people (from person.jpg and bus.jpg) walking towards each other; the second passes
+    /// in front and hides the first completely for a moment. Each keeps one track throughout, and
+    /// the tracks do not swap: each box stays on its own person.
+    func testTwoPlayersCrossingKeepOneTrackEach() throws {
+        let path = scratch.path("cross.mp4")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "color=c=0x6a7a5a:size=960x540:rate=30,noise=alls=8:allf=t",
+                         "-loop", "1", "-i", Paths.photo("person.jpg"), "-loop", "1", "-i", Paths.photo("bus.jpg"),
+                         "-filter_complex", "[1:v]crop=120:320:170:75,scale=150:400[a];[2:v]crop=190:560:40:370,scale=136:400[b];"
+                             + "[0:v][a]overlay=x='40+120*t':y=60:shortest=1[ab];[ab][b]overlay=x='760-120*t':y=80:shortest=1",
+                         "-t", "6", "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+        // Centres of the two cut-outs at time t.
+        func walker(_ t: Double) -> Double { 40 + 120 * t + 75 }
+        func passer(_ t: Double) -> Double { 760 - 120 * t + 68 }
+
+        let output = try AnalysisPipeline(sport: .tennis, vision: Paths.settings, models: VisionModelPool())
+            .run(location: path, reporter: RecordingReporter())
+        guard case .array(let tracks)? = output.document.result["poses"] else { return XCTFail("no poses") }
+        XCTAssertEqual(tracks.count, 2, "one track per player: \(tracks.map { $0["trackId"] })")
+        var followed: [String] = []
+        for track in tracks {
+            guard case .array(let frames)? = track["frames"] else { return XCTFail("no frames in \(track)") }
+            XCTAssertGreaterThanOrEqual(frames.count, 55, "nearly every one of the 60 sampled frames")
+            var toWalker: [Double] = [], toPasser: [Double] = []
+            for frame in frames {
+                guard case .number(let t)? = frame["t"] else { return XCTFail("no time") }
+                let box = numbers(frame["box"])
+                let centre = (box[0] + box[2]) / 2
+                toWalker.append(abs(centre - walker(t)))
+                toPasser.append(abs(centre - passer(t)))
+            }
+            // The hidden walker's track coasts through the crossing, so it may stray a little then.
+            if toPasser.max()! <= 20 { followed.append("passer") }
+            if toWalker.max()! <= 60 { followed.append("walker") }
+        }
+        XCTAssertEqual(followed.sorted(), ["passer", "walker"])
+    }
 }

@@ -59,4 +59,21 @@ final class PersonTrackerTests: XCTestCase {
         XCTAssertEqual(tracked.map(\.trackId), [1])
         XCTAssertNotNil(tracked[0].detection)
     }
+
+    /// A hidden for a second behind B, then back, turned round and only partly visible (a narrow
+    /// box well away from where A was heading): still A's track, and B's never changes.
+    func testAPlayerReappearingFromBehindAnotherKeepsTheirId() {
+        var tracker = PersonTracker()
+        let b = Detection(classId: 0, confidence: 0.95, box: BoundingBox(x1: 400, y1: 50, x2: 500, y2: 350))
+        for frame in 0..<10 {
+            let a = Detection(classId: 0, confidence: 0.9, box: BoundingBox(x1: 100 + Double(frame) * 10, y1: 50, x2: 200 + Double(frame) * 10, y2: 350))
+            XCTAssertEqual(tracker.update(with: [a, b]).map(\.trackId), [1, 2])
+        }
+        for _ in 0..<10 { _ = tracker.update(with: [b]) }
+        let back = Detection(classId: 0, confidence: 0.6, box: BoundingBox(x1: 130, y1: 50, x2: 170, y2: 350))
+        let tracked = tracker.update(with: [back, b])
+        XCTAssertEqual(tracked.map(\.trackId), [1, 2])
+        XCTAssertEqual(tracked.first { $0.trackId == 1 }?.detection, back)
+        XCTAssertEqual(tracked.first { $0.trackId == 2 }?.detection, b)
+    }
 }

@@ -125,6 +125,8 @@ do {
         try Preprocessing.run(arguments, settings)
     case "profile":
         try Profile.run(arguments, settings)
+    case "jsonmem":
+        try JSONMemory.run(arguments)
     default:
         fail("usage: vision-bench infer yolo|pose --input RAW | stages FILE | analyze FILE  [--threads N]")
     }
@@ -316,5 +318,29 @@ enum Profile {
         t["rss_after_decoding_mib"] = rssMiB()
         t["peak_rss_mib"] = peakRSSMiB()
         printJSON(t)
+    }
+}
+
+/// What a result of `frames` pose frames costs in memory as a JSONValue tree, and to encode.
+enum JSONMemory {
+    static func run(_ arguments: Arguments) throws {
+        let frames = Int(arguments.target) ?? 12_000
+        FreedMemory.returnToSystem()
+        let before = rssMiB()
+        var list: [JSONValue] = []
+        for i in 0..<frames {
+            var landmarks: [JSONValue] = []
+            for k in 0..<99 { landmarks.append(.number(Double((i * 7 + k * 13) % 19_200) / 10)) }
+            let box: [JSONValue] = [.number(51.6), .number(384.7), .number(221.9), .number(916.2)]
+            let frame: [String: JSONValue] = ["t": .number(Double(i) / 10), "score": .number(0.995), "box": .array(box),
+                                              "landmarks": .array(landmarks)]
+            list.append(.object(frame))
+        }
+        let poses = JSONValue.array(list)
+        let tree = rssMiB()
+        let data = try ReelworkJSON.encoder.encode(poses)
+        let encoded = peakRSSMiB()
+        printJSON(["frames": frames, "rss_before_mib": before, "rss_with_tree_mib": tree, "peak_after_encoding_mib": encoded,
+                   "json_bytes": data.count])
     }
 }
