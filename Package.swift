@@ -33,7 +33,11 @@ let package = Package(
         // PostgreSQL client (libpq), pool, migrations, repositories.
         .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
-        .target(name: "Pipeline", dependencies: ["Media", "Vision", "ReelworkCore"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
+        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
+        .target(name: "Bowling", dependencies: ["Media", "ReelworkCore"]),
+        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
+        .target(name: "Tennis", dependencies: ["ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -74,6 +78,8 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "Media", "Pipeline", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport"]),
     ],

@@ -33,6 +33,7 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
             case .invalidInput(let m): return APIError(.unprocessableContent, "invalid_input", m)
             case .unavailable(let m): return APIError(.serviceUnavailable, "unavailable", m)
             case .configuration(let m): return APIError(.internalServerError, "configuration", m)
+            case .needsPerson(let m): return APIError(.unprocessableContent, "needs_person", m)
             }
         case let decoding as DecodingError:
             return APIError(.badRequest, "invalid_json", describe(decoding))

@@ -100,9 +100,9 @@ public struct AnalysisPipeline {
     func plannedFrames(_ stage: StageName, _ facts: VideoFacts?) -> Int? {
         guard let facts else { return nil }
         switch stage {
-        case .decode: return facts.frameCount
+        case .decode, .ball: return facts.frameCount
         case .objects, .pose: return sampling.plannedFrames(frameCount: facts.frameCount, duration: facts.durationSeconds)
-        case .probe, .noop: return nil
+        case .probe, .noop, .swings, .metrics, .shotMetrics: return nil
         }
     }
 
@@ -121,7 +121,9 @@ public struct AnalysisPipeline {
                 do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
             }
             context.result["noop"] = .bool(true)
-        case .decode, .objects, .pose:
+        case .swings, .metrics, .shotMetrics:
+            break  // sport stages: being built (issue 5)
+        case .decode, .objects, .pose, .ball:
             preconditionFailure("streamed stages run in StreamedStages")
         }
     }

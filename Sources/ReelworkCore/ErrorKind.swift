@@ -26,18 +26,22 @@ public enum ReelworkError: Error, ClassifiedError, CustomStringConvertible, Equa
     case invalidInput(String)
     case unavailable(String)
     case configuration(String)
+    /// Something only a person can fix (no ball visible, invalid lane calibration); the message says
+    /// what to do, in the seeds' words where they have them. Never retried.
+    case needsPerson(String)
 
     public var kind: ErrorKind {
         switch self {
         case .invalidRequest, .invalidInput, .notFound, .conflict, .configuration: return .invalidInput
         case .unavailable: return .transient
+        case .needsPerson: return .needsPerson
         }
     }
 
     public var message: String {
         switch self {
         case .invalidRequest(let m), .notFound(let m), .conflict(let m), .invalidInput(let m),
-             .unavailable(let m), .configuration(let m):
+             .unavailable(let m), .configuration(let m), .needsPerson(let m):
             return m
         }
     }

@@ -5,6 +5,14 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     case objects
     /// Body landmarks of each tracked person in each sampled frame, from the same stream of frames.
     case pose
+    /// Tennis: swing candidates from the dominant wrist's speed, with type and keyframes.
+    case swings
+    /// Tennis: each swing's metrics (seed 004 `SegmentMetrics`).
+    case metrics
+    /// Bowling: the ball found and tracked in every decoded frame, cut into shots.
+    case ball
+    /// Bowling: each shot's speeds, boards, entry angle, rev rate and strike probability.
+    case shotMetrics = "shot_metrics"
     /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on
     /// purpose. It measures and tests the queue without video work.
     case noop
@@ -14,13 +22,23 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     /// `decode`, `objects` and `pose` run together over one streamed decode: every frame is decoded
     /// once (counted, sampled for frame quality), and the sampled frames flow on to the detector and
     /// the pose model as they come out of the decoder.
+    /// `ball` looks at every decoded frame in the same pass. Bowling runs `objects` and `pose` only
+    /// with the job option `"pose": true`.
     public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> [StageName] {
         if options["noop"] != nil { return [.noop] }
-        return [.probe, .decode, .objects, .pose]
+        switch sport {
+        case .tennis:
+            return [.probe, .decode, .objects, .pose, .swings, .metrics]
+        case .bowling:
+            let pose: [StageName] = options["pose"] == .bool(true) ? [.objects, .pose] : []
+            return [.probe, .decode] + pose + [.ball, .shotMetrics]
+        case .archery, .basketball:
+            return [.probe, .decode, .objects, .pose]
+        }
     }
 
     /// The stages that consume decoded frames as they stream out of one decode pass.
-    public var isStreamed: Bool { self == .decode || self == .objects || self == .pose }
+    public var isStreamed: Bool { self == .decode || self == .objects || self == .pose || self == .ball }
 }
 
 /// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`.
