@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Hummingbird
+import NIOCore
 import Queue
 import ReelworkCore
 import Store
@@ -26,7 +27,9 @@ struct JobRoutes {
             return try JSONResponse.make(QueueStatsView(ready: stats.ready, delayed: stats.delayed, running: stats.running,
                                                         runningByClub: stats.runningByClub))
         }
-        router.get("/v1/jobs/:id/results") { _, context in try await results(RouteParams.uuid(context, "id")) }
+        router.get("/v1/jobs/:id/results") { request, context in
+            try await results(RouteParams.uuid(context, "id"), format: request.uri.queryParameters.get("format"))
+        }
     }
 
     /// Records the job in PostgreSQL, then enqueues it. If Redis refuses, the job row is removed again
@@ -44,9 +47,7 @@ struct JobRoutes {
         guard case .object = options else {
             throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object")
         }
-        do { _ = try NoopOptions.parse(options) } catch let error as ReelworkError {
-            throw APIError(.badRequest, "invalid_options", error.message)
-        }
+        try JobOptionsCheck.check(options, sport: sport)
         let maxAttempts = body.maxAttempts ?? backends.config.maxAttempts
         guard (1...10).contains(maxAttempts) else {
             throw APIError(.badRequest, "invalid_request", "'maxAttempts' must be between 1 and 10")
@@ -190,12 +191,25 @@ struct JobRoutes {
         }
     }
 
-    func results(_ id: UUID) async throws -> Response {
+    /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
+    /// CSV headed by the seeds' field names.
+    func results(_ id: UUID, format: String?) async throws -> Response {
+        let csv: Bool
+        switch format?.lowercased() {
+        case nil, "json": csv = false
+        case "csv": csv = true
+        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
+        }
         let job = try await job(id)
         guard job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
-        return try JSONResponse.make(document)
+        guard csv else { return try JSONResponse.make(document) }
+        guard let sport = Sport(rawValue: job.sport), let table = ResultTable.forSport(sport) else {
+            throw APIError(.badRequest, "invalid_request", "CSV results exist for bowling shots and tennis swings, not for \(job.sport)")
+        }
+        let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// Club names are plain labels until API keys arrive: short, printable, no surprises in URLs.

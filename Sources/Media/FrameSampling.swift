@@ -29,7 +29,7 @@ public enum FrameSampling: Sendable, Equatable {
 }
 
 /// Decides, frame by frame, whether a frame is due under a `FrameSampling`.
-struct FrameSampler {
+public struct FrameSampler {
     let sampling: FrameSampling
     /// For `.fps`: the index k of the next due time k / rate.
     private var nextSlot = 0
@@ -37,11 +37,11 @@ struct FrameSampler {
     /// sampling instant must count as "at" it, not just before it.
     private static let tolerance = 1e-6
 
-    init(_ sampling: FrameSampling) { self.sampling = sampling }
+    public init(_ sampling: FrameSampling) { self.sampling = sampling }
 
     /// True when the frame at presentation `time` seconds, the `index`-th frame out of the
     /// decoder (0-based), is due. Call once per frame, in output order.
-    mutating func isDue(time: Double, index: Int) -> Bool {
+    public mutating func isDue(time: Double, index: Int) -> Bool {
         switch sampling {
         case .everyFrame:
             return true

@@ -1,6 +1,8 @@
+import Bowling
 import Foundation
 import Media
 import ReelworkCore
+import Tennis
 import Vision
 
 /// Runs a job's stages in order on one video. Used by the worker and by `reelwork analyze`, so both
@@ -80,6 +82,11 @@ public struct AnalysisPipeline {
         var result: [String: JSONValue] = [:]
         var stages: [AnalysisDocument.Stage] = []
         var framesDone: [StageName: Int] = [:]
+        /// What the streamed stages saw, for the sport stages after them.
+        var recorder: VisionRecorder?
+        var bowling: BowlingOptions?
+        var ballTracks: BallTracks?
+        var swings: [TennisStages.Found] = []
     }
 
     /// The plan cut into what runs together: each stage alone, except consecutive streamed stages.
@@ -121,8 +128,15 @@ public struct AnalysisPipeline {
                 do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
             }
             context.result["noop"] = .bool(true)
-        case .swings, .metrics, .shotMetrics:
-            break  // sport stages: being built (issue 5)
+        case .swings:
+            context.swings = try TennisStages.findSwings(options: options, recorder: context.recorder)
+        case .metrics:
+            context.result["swings"] = try TennisStages.measure(context.swings, options: options)
+        case .shotMetrics:
+            guard let tracks = context.ballTracks, let bowling = context.bowling else {
+                preconditionFailure("shot_metrics runs after ball")
+            }
+            context.result["shots"] = .array(ShotMetricsCalculator.measure(tracks, options: bowling).map { $0.json() })
         case .decode, .objects, .pose, .ball:
             preconditionFailure("streamed stages run in StreamedStages")
         }

@@ -1,17 +1,22 @@
+import Bowling
 import Foundation
 import Media
 import ReelworkCore
 import Vision
 
-/// `decode`, `objects` and `pose` over one streamed decode of the video.
+/// `decode`, `objects`, `pose` and `ball` over one streamed decode of the video.
 ///
 /// Every frame is decoded once: counted and sampled for frame quality (the decode stage's
 /// warnings); the frames the sampling selects (`vision.sampleFPS` per second) are converted to RGB
 /// in the decoder's reused buffer and go straight on to the detector, the tracker and the pose
 /// model before the next frame is decoded, so no frame is ever queued or copied.
 ///
-/// Models are checked out before the first frame: a missing or unusable model fails its stage
-/// (`objects` for the runtime or detector, `pose` for the pose model) before any decoding.
+/// `ball` (bowling) looks at every decoded frame, converted to RGB; `objects` and `pose` still see
+/// only the frames `vision.sampleFPS` selects.
+///
+/// Models and bowling options are checked before the first frame: a missing or unusable model fails
+/// its stage (`objects` for the runtime or detector, `pose` for the pose model), bowling options
+/// the `ball` stage, before any decoding.
 struct StreamedStages {
     let pipeline: AnalysisPipeline
     /// The streamed stages of the plan, in plan order.
@@ -20,14 +25,18 @@ struct StreamedStages {
     private var vision: VisionSettings { pipeline.vision }
     private var wantsObjects: Bool { stages.contains(.objects) || stages.contains(.pose) }
     private var wantsPoses: Bool { stages.contains(.pose) }
+    private var wantsBall: Bool { stages.contains(.ball) }
 
     func run(location: String, context: inout AnalysisPipeline.RunContext, reporter: StageReporter) throws {
+        if wantsBall {
+            do { context.bowling = try BowlingOptions.parse(pipeline.options) } catch { throw StageError(stage: .ball, underlying: error) }
+        }
         var models = wantsObjects ? try checkoutModels() : nil
         let threads = models?.threads ?? 0
         let outcome = Result { try decodePass(location: location, models: models, context: context, reporter: reporter) }
         if let used = models { pipeline.models.checkin(used) }
         models = nil
-        let (report, pass, size) = try outcome.get()
+        let (report, pass, ball, size) = try outcome.get()
         // The decoder is gone, and the models too unless the pool keeps them: their memory goes back
         // to the system before the result document is built, so a long clip's result reuses it
         // instead of raising the peak (BENCHMARKS.md, memory).
@@ -40,10 +49,19 @@ struct StreamedStages {
                                             message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
         }
         context.result["framesDecoded"] = .number(Double(report.framesDecoded))
+        if let ball {
+            do { context.ballTracks = try ball.finish() } catch { throw StageError(stage: .ball, underlying: error) }
+            context.framesDone[.ball] = report.framesDecoded
+            context.result["ball"] = .object(["framesWithBall": .number(Double(context.ballTracks?.framesWithBall ?? 0)),
+                                              "shotsTracked": .number(Double(context.ballTracks?.shots.count ?? 0))])
+        }
         guard let pass else { return }
-        context.framesDone[.objects] = report.framesSampled
-        if wantsPoses { context.framesDone[.pose] = report.framesSampled }
-        context.result["framesSampled"] = .number(Double(report.framesSampled))
+        context.recorder = pass.recorder
+        // With `ball` the decoder hands out every frame; the models saw the ones the recorder holds.
+        let sampled = pass.recorder.framesRecorded
+        context.framesDone[.objects] = sampled
+        if wantsPoses { context.framesDone[.pose] = sampled }
+        context.result["framesSampled"] = .number(Double(sampled))
         if stages.contains(.objects) { context.result["detections"] = pass.recorder.detectionsJSON() }
         if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
         context.result["vision"] = description(threads: threads, pass, frameSize: size)
@@ -67,7 +85,7 @@ struct StreamedStages {
 
     /// Opens the decoder and runs the one decode pass; the decoder is freed when this returns.
     private func decodePass(location: String, models: VisionModels?, context: AnalysisPipeline.RunContext,
-                            reporter: StageReporter) throws -> (DecodeReport, FramePass?, (width: Int, height: Int)) {
+                            reporter: StageReporter) throws -> (DecodeReport, FramePass?, BallTracker?, (width: Int, height: Int)) {
         let decoder: VideoDecoder
         do {
             decoder = try VideoDecoder(location: location, options: pipeline.decodeOptions)
@@ -79,15 +97,36 @@ struct StreamedStages {
             try reporter.stageStarted(stage, framesPlanned: pipeline.plannedFrames(stage, facts))
         }
         var pass = models.map { FramePass(detector: $0.detector, vision: vision, wantsPoses: wantsPoses) }
+        let ball = try context.bowling.map { options in
+            do {
+                return try BallTracker(options: options, frameWidth: decoder.displaySize.width, frameHeight: decoder.displaySize.height,
+                                       frameRate: facts.fps)
+            } catch {
+                throw StageError(stage: .ball, underlying: error)
+            }
+        }
         let planned = Planned(decode: facts.frameCount, sampled: pipeline.plannedFrames(.objects, facts))
         let report: DecodeReport
         do {
             let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
-            if let models {
+            if let ball {
+                // Every frame goes to the ball tracker; the vision sampler picks the model's frames.
+                var visionFrames = FrameSampler(pipeline.sampling)
+                var visionDone = 0
+                report = try decoder.decodeAll(sampling: .everyFrame, progress: decodeProgress, onSample: { frame in
+                    do { try ball.process(frame.image, time: frame.time, frameIndex: frame.frameIndex) } catch {
+                        throw StageError(stage: .ball, underlying: error)
+                    }
+                    try progress(reporter, .ball, frame.frameIndex + 1, planned.decode)
+                    guard let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) else { return }
+                    try pass!.handle(frame, with: models)
+                    visionDone += 1
+                    try visionProgress(reporter, visionDone, planned.sampled)
+                })
+            } else if let models {
                 report = try decoder.decodeAll(sampling: pipeline.sampling, progress: decodeProgress, onSample: { frame in
                     try pass!.handle(frame, with: models)
-                    if stages.contains(.objects) { try progress(reporter, .objects, frame.sampleIndex + 1, planned.sampled) }
-                    if stages.contains(.pose) { try progress(reporter, .pose, frame.sampleIndex + 1, planned.sampled) }
+                    try visionProgress(reporter, frame.sampleIndex + 1, planned.sampled)
                 })
             } else {
                 report = try decoder.decodeAll(progress: decodeProgress)
@@ -100,7 +139,7 @@ struct StreamedStages {
             throw StageError(stage: .decode, underlying: error)
         }
 
-        return (report, pass, decoder.displaySize)
+        return (report, pass, ball, decoder.displaySize)
     }
 
     private struct Planned {
@@ -116,6 +155,11 @@ struct StreamedStages {
         } catch {
             throw StageError(stage: .objects, underlying: error)
         }
+    }
+
+    private func visionProgress(_ reporter: StageReporter, _ done: Int, _ planned: Int?) throws {
+        if stages.contains(.objects) { try progress(reporter, .objects, done, planned) }
+        if stages.contains(.pose) { try progress(reporter, .pose, done, planned) }
     }
 
     private func progress(_ reporter: StageReporter, _ stage: StageName, _ done: Int, _ planned: Int?) throws {

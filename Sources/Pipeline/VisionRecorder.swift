@@ -12,12 +12,12 @@ import Vision
 ///
 /// Pixels are in the displayed frame (rotation applied), `vision.frameWidth` × `vision.frameHeight`.
 struct VisionRecorder {
-    private struct FrameBoxes {
+    struct FrameBoxes {
         var time: Double
         var boxes: [Detection]
     }
 
-    private struct TrackFrame {
+    struct TrackFrame {
         var time: Double
         var score: Float
         var box: BoundingBox
@@ -28,8 +28,8 @@ struct VisionRecorder {
 
     /// Which detector classes are kept, with their names; nil keeps every class.
     let classes: [Int: String]?
-    private var frames: [FrameBoxes] = []
-    private var tracks: [Int: [TrackFrame]] = [:]
+    private(set) var frames: [FrameBoxes] = []
+    private(set) var tracks: [Int: [TrackFrame]] = [:]
 
     init(classes: [Int: String]?) {
         self.classes = classes

@@ -91,6 +91,15 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/jobs/\(id.uuidString.lowercased())/results")
     }
 
+    /// The job's bowling shots or tennis swings as CSV (`GET /v1/jobs/{id}/results?format=csv`).
+    public func resultsCSV(_ id: UUID) async throws -> String {
+        var request = URLRequest(url: url("/v1/jobs/\(id.uuidString.lowercased())/results", query: ["format": "csv"]))
+        request.httpMethod = "GET"
+        let (data, status) = try await exchange(request)
+        try checkStatus(data: data, status: status)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     public func health() async throws -> HealthView {
         try await get("/healthz")
     }
@@ -124,7 +133,12 @@ public final class CoordinatorClient: Sendable {
     }
 
     private func perform<T: Decodable>(_ request: URLRequest) async throws -> T {
-        let (data, status): (Data, Int) = try await withCheckedThrowingContinuation { continuation in
+        let (data, status) = try await exchange(request)
+        return try decode(T.self, data: data, status: status)
+    }
+
+    private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
+        try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
                 if let error {
                     continuation.resume(throwing: ClientError.unreachable(
@@ -134,20 +148,24 @@ public final class CoordinatorClient: Sendable {
                 continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
             }.resume()
         }
-        return try decode(T.self, data: data, status: status)
     }
 
     func decode<T: Decodable>(_ type: T.Type, data: Data, status: Int) throws -> T {
+        try checkStatus(data: data, status: status)
+        do {
+            return try ReelworkJSON.decoder.decode(T.self, from: data)
+        } catch {
+            throw ClientError.badResponse("unexpected answer from the coordinator: \(error)")
+        }
+    }
+
+    /// Throws the API's error for a non-2xx answer.
+    private func checkStatus(data: Data, status: Int) throws {
         guard (200..<300).contains(status) else {
             if let body = try? ReelworkJSON.decoder.decode(APIErrorBody.self, from: data) {
                 throw ClientError.api(status: status, code: body.error.code, message: body.error.message)
             }
             throw ClientError.badResponse("HTTP \(status) from \(baseURL.absoluteString): \(String(decoding: data.prefix(200), as: UTF8.self))")
-        }
-        do {
-            return try ReelworkJSON.decoder.decode(T.self, from: data)
-        } catch {
-            throw ClientError.badResponse("unexpected answer from the coordinator: \(error)")
         }
     }
 }

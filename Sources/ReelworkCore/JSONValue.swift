@@ -34,6 +34,12 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     public static let emptyObject = JSONValue.object([:])
 
+    /// The number, if this is one.
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil

@@ -136,7 +136,8 @@ public struct RunRepository {
     }
 
     /// Ends the run: moves the job out of `running` at this attempt, closes the attempt's history row
-    /// and, with `result` (sport, video, warnings, result), stores the result — one statement in a
+    /// and, with `result` (sport, video, warnings, result), stores the result and the sport's typed
+    /// rows (`ResultRowsRepository`) — one statement in a
     /// transaction whose commit is durable before the caller tells Redis to forget the run. Returns
     /// false, writing nothing, if this run no longer owns the job.
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
@@ -166,6 +167,9 @@ public struct RunRepository {
                         warnings = EXCLUDED.warnings, result = EXCLUDED.result, created_at = now()
                 )
                 """
+            if let table = ResultTable.forSport(run.sport) {
+                sql += ResultRowsRepository.writeCTEs(table, resultParam: "$13", ownedCTE: "owned")
+            }
         }
         sql += " SELECT count(*) AS n FROM owned"
         return try db.transaction { tx in

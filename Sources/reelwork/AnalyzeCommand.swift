@@ -7,12 +7,13 @@ import ReelworkCore
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze", abstract: "Run a job's stages on one file in this process, no services needed.",
-        discussion: "Prints one JSON document to stdout; progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
+        discussion: "Prints one JSON document to stdout (or, with --format csv, the bowling shots or tennis swings as CSV); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
 
     @Argument(help: "The video file (or an http(s) URL libavformat can read).") var file: String
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
-    @Option(help: "Output format (json).") var format: AnalyzeFormat = .json
+    @Option(help: "Output format: json (the whole document) or csv (bowling shots / tennis swings, one row each).")
+    var format: AnalyzeFormat = .json
     @Option(help: "Decoder threads (0 = FFmpeg's choice).") var threads: Int = 0
     @Option(name: .customLong("sample-fps"), help: "Frames per second the models look at (\(VisionSettings.Env.sampleFPS), default 10).")
     var sampleFPS: Double?
@@ -22,10 +23,14 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .customLong("pose-model"), help: "BlazePose ONNX file (\(VisionSettings.Env.poseModel)).") var poseModel: String?
     @Flag(name: .customLong("compact"), help: "Print the JSON on one line.") var compact = false
 
-    enum AnalyzeFormat: String, ExpressibleByArgument { case json }
+    enum AnalyzeFormat: String, ExpressibleByArgument, CaseIterable { case json, csv }
 
     func run() throws {
         let sport = try Sport.parse(self.sport)
+        let table = ResultTable.forSport(sport)
+        if format == .csv, table == nil {
+            throw ValidationError("--format csv is for bowling shots and tennis swings; \(sport.rawValue) results are JSON only")
+        }
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
         var vision = try VisionSettings.fromEnvironment(ProcessInfo.processInfo.environment)
         if let sampleFPS {
@@ -41,6 +46,10 @@ struct AnalyzeCommand: ParsableCommand {
         let pipeline = AnalysisPipeline(sport: sport, options: options, decodeOptions: DecodeOptions(threads: threads), vision: vision)
         do {
             let output = try pipeline.run(location: file, reporter: TerminalStageReporter())
+            if format == .csv, let table {
+                FileHandle.standardOutput.write(Data(table.csv(from: output.document.result).utf8))
+                return
+            }
             let encoder = compact ? ReelworkJSON.encoder : ReelworkJSON.prettyEncoder
             FileHandle.standardOutput.write(try encoder.encode(output.document))
             FileHandle.standardOutput.write(Data("\n".utf8))

@@ -154,13 +154,20 @@ struct JobsCommand: AsyncParsableCommand {
 
 extension JobsCommand {
     struct Results: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the results of succeeded jobs (a table, or JSON documents).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings as CSV).")
         @OptionGroup var client: ClientOptions
         @Argument var ids: [String]
-        @Option(help: "text or json.") var format: OutputFormat = .text
+        @Option(help: "text, json, or csv (one bowling or tennis job: its shots or swings, one row each).") var format: ResultsFormat = .text
+
+        enum ResultsFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv }
 
         func run() async throws {
             let api = try client.client()
+            if format == .csv {
+                guard ids.count == 1 else { throw ValidationError("--format csv takes exactly one job id") }
+                return print(try await api.resultsCSV(try parseJobID(ids[0])), terminator: "")
+            }
             var rows: [[String]] = []
             var documents: [String: AnalysisDocument] = [:]
             for text in ids {

@@ -1,0 +1,92 @@
+import Foundation
+import ReelworkCore
+
+/// The typed result rows (bowling shots, tennis swings; `ResultTable` lists the columns): written
+/// from the result document inside the statement that stores it, read back for CSV.
+public struct ResultRowsRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) {
+        self.db = db
+    }
+
+    /// CTEs to append to the statement that stores a result: they drop rows older attempts wrote and
+    /// insert this attempt's rows from the result document — only if `ownedCTE` returned a row, so a
+    /// run that lost its job writes nothing. `$1` is the job id, `$2` the attempt, `resultParam` the
+    /// result document (jsonb).
+    static func writeCTEs(_ table: ResultTable, resultParam: String, ownedCTE: String) -> String {
+        let elements = """
+            jsonb_array_elements(CASE WHEN jsonb_typeof(\(resultParam)::jsonb -> '\(table.resultKey)') = 'array'
+                                      THEN \(resultParam)::jsonb -> '\(table.resultKey)' ELSE '[]'::jsonb END) AS e
+            """
+        let typed = table.columns.map { (sql: $0.sqlName, value: Self.extract($0)) }
+        let extra = Self.extraColumns(table)
+        let names = (["job_id", "attempt"] + typed.map(\.sql) + extra.map(\.sql)).joined(separator: ", ")
+        let values = (["$1", "$2"] + typed.map(\.value) + extra.map(\.value)).joined(separator: ",\n               ")
+        return """
+            , \(table.sqlTable)_cleared AS (
+                DELETE FROM \(table.sqlTable) WHERE job_id = $1 AND attempt <> $2 AND EXISTS (SELECT 1 FROM \(ownedCTE))
+            ), \(table.sqlTable)_saved AS (
+                INSERT INTO \(table.sqlTable) (\(names))
+                SELECT \(values)
+                FROM \(ownedCTE), \(elements)
+            )
+            """
+    }
+
+    /// The SQL that reads one column's value out of a row's JSON (`e`).
+    private static func extract(_ column: ResultTable.Column) -> String {
+        let path = "e #>> '{\(column.path.joined(separator: ","))}'"
+        switch column.type {
+        case .integer: return "(\(path))::numeric::integer"
+        case .number: return "(\(path))::double precision"
+        case .text: return path
+        case .flags: return jsonArray("e #> '{\(column.path.joined(separator: ","))}'")
+        }
+    }
+
+    /// Columns outside the CSV: reasons for missing metrics, and a shot's trajectory, compacted to
+    /// one array per point.
+    private static func extraColumns(_ table: ResultTable) -> [(sql: String, value: String)] {
+        let unavailable = (sql: "unavailable", value: "CASE WHEN jsonb_typeof(e -> 'unavailable') = 'object' THEN e -> 'unavailable' ELSE '{}'::jsonb END")
+        guard table.sqlTable == ResultTable.bowlingShots.sqlTable else { return [unavailable] }
+        let trajectory = """
+            (SELECT COALESCE(jsonb_agg(jsonb_build_array(p -> 't', p -> 'x', p -> 'y', p -> 'board', p -> 'distanceFt',
+                                                          p -> 'phase', p -> 'interpolated') ORDER BY n), '[]'::jsonb)
+                    FROM jsonb_array_elements(\(jsonArray("e -> 'trajectory'"))) WITH ORDINALITY AS q(p, n))
+            """
+        return [unavailable, (sql: "trajectory", value: trajectory)]
+    }
+
+    private static func jsonArray(_ expression: String) -> String {
+        "CASE WHEN jsonb_typeof(\(expression)) = 'array' THEN \(expression) ELSE '[]'::jsonb END"
+    }
+
+    /// The rows the job's stored result wrote, in order, one value per column of `table`.
+    public func rows(jobId: UUID, table: ResultTable) throws -> [[JSONValue?]] {
+        let columns = table.columns.map { $0.type == .flags ? "\($0.sqlName)::text AS \($0.sqlName)" : $0.sqlName }
+        let number = ResultTable.Column.snakeCase(table.numberColumn)
+        let rows = try db.query("""
+            SELECT \(columns.joined(separator: ", ")) FROM \(table.sqlTable)
+            WHERE job_id = $1 AND attempt = (SELECT attempt FROM results WHERE job_id = $1)
+            ORDER BY \(number)
+            """, [jobId]).rows
+        return try rows.map { row in
+            try table.columns.map { column in
+                guard let text = row[column.sqlName] else { return nil }
+                switch column.type {
+                case .integer, .number:
+                    guard let value = Double(text) else { throw PostgresError(message: "column \(column.sqlName): '\(text)' is not a number") }
+                    return .number(value)
+                case .text: return .string(text)
+                case .flags: return try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
+                }
+            }
+        }
+    }
+
+    /// The job's typed rows as CSV, headed by the seeds' field names.
+    public func csv(jobId: UUID, table: ResultTable) throws -> String {
+        CSV.render(header: table.columns.map(\.name), rows: try rows(jobId: jobId, table: table).map(table.cells))
+    }
+}

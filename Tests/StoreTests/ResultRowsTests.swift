@@ -1,0 +1,107 @@
+import Foundation
+import ReelworkCore
+import Store
+import XCTest
+
+/// The typed result rows (bowling shots, tennis swings) are written by the statement that stores
+/// the result, only by the run that owns the job, and replace an earlier attempt's rows.
+final class ResultRowsTests: XCTestCase {
+    private var database: TestDatabase!
+    private var db: PGConnection!
+
+    override func setUpWithError() throws {
+        database = try TestDatabase()
+        db = try database.connect()
+        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations")
+        try Migrator(directory: migrations).migrate(on: db)
+    }
+
+    override func tearDown() {
+        db = nil
+        database?.drop()
+    }
+
+    private func startedRun(sport: Sport, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
+        let jobId = try job ?? {
+            let facts = VideoFacts(durationSeconds: 3, frameCount: 90, fps: 30, width: 1280, height: 720, codec: "h264", rotation: 0, container: "mp4")
+            let video = try VideoRepository(db).insertOrFetch(NewVideo(contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
+                                                                       originalName: nil, facts: facts)).video
+            return try JobRepository(db).create(NewJob(videoId: video.id, club: "c", sport: sport, options: .emptyObject,
+                                                       maxAttempts: 3, priority: "normal", dedupeKey: UUID().uuidString)).job.id
+        }()
+        guard case .started(let run) = try RunRepository(db).start(jobId: jobId, attempt: attempt, worker: "w") else {
+            throw TestSetupError(description: "the run did not start")
+        }
+        return run
+    }
+
+    private func document(_ result: JSONValue) -> AnalysisDocument {
+        AnalysisDocument(video: nil, stages: [], warnings: [], result: result)
+    }
+
+    private func shot(_ number: Int, launch: Double?, flags: [String] = []) -> JSONValue {
+        .object([
+            "shotNumber": .number(Double(number)), "startTime": .number(0.5), "endTime": .number(3.25),
+            "launchSpeed": launch.map(JSONValue.number) ?? .null, "entryAngle": .number(5.5), "revCategory": .string("tweener"),
+            "strikeProbability": .number(0.8), "result": .null, "confidence": .number(0.9),
+            "flags": .array(flags.map { .object(["code": .string($0), "message": .string("m, \"quoted\"")]) }),
+            "unavailable": launch == nil ? .object(["launchSpeed": .string("Complete lane calibration to measure speed")]) : .object([:]),
+            "trajectory": .array([
+                .object(["t": .number(0.5), "x": .number(640), "y": .number(700), "board": .number(15), "distanceFt": .number(0),
+                         "phase": .string("skid"), "interpolated": .bool(false)]),
+                .object(["t": .number(0.6), "x": .number(641), "y": .number(650), "board": .number(14.5), "distanceFt": .number(2.5),
+                         "phase": .string("skid"), "interpolated": .bool(true)]),
+            ]),
+        ])
+    }
+
+    func testShotsAreStoredAsRowsWithACompactTrajectoryAndReadBackAsCSV() throws {
+        let run = try startedRun(sport: .bowling)
+        let result = JSONValue.object(["shots": .array([shot(1, launch: 17.25, flags: ["speed_high", "angle"]), shot(2, launch: nil)])])
+        XCTAssertTrue(try RunRepository(db).complete(run, document: document(result), facts: nil))
+
+        let rows = try db.query("SELECT shot_number, launch_speed, rev_category, unavailable::text AS u, trajectory::text AS tr FROM bowling_shots ORDER BY shot_number").rows
+        XCTAssertEqual(rows.map { $0["shot_number"] }, ["1", "2"])
+        XCTAssertEqual(rows[0]["launch_speed"], "17.25")
+        XCTAssertNil(rows[1]["launch_speed"], "a missing metric is NULL, not 0")
+        XCTAssertEqual(rows[1]["u"], #"{"launchSpeed": "Complete lane calibration to measure speed"}"#)
+        XCTAssertEqual(rows[0]["tr"], #"[[0.5, 640, 700, 15, 0, "skid", false], [0.6, 641, 650, 14.5, 2.5, "skid", true]]"#)
+
+        let csv = try ResultRowsRepository(db).csv(jobId: run.jobId, table: .bowlingShots).components(separatedBy: "\r\n")
+        XCTAssertEqual(csv[0], "shotNumber,startTime,endTime,launchSpeed,impactSpeed,foulLineBoard,arrowBoard,breakpointBoard,"
+                             + "breakpointDistance,pocketBoard,pocketOffset,entryAngle,revRate,revCategory,strikeProbability,result,confidence,flags")
+        XCTAssertEqual(csv[1], "1,0.5,3.25,17.25,,,,,,,,5.5,,tweener,0.8,,0.9,speed_high;angle")
+        XCTAssertEqual(csv[2], "2,0.5,3.25,,,,,,,,,5.5,,tweener,0.8,,0.9,")
+        XCTAssertEqual(csv.count, 4, "two rows and the final line end")
+        // The same CSV as `reelwork analyze --format csv` makes from the document.
+        XCTAssertEqual(ResultTable.bowlingShots.csv(from: result), csv.joined(separator: "\r\n"))
+    }
+
+    func testARetryReplacesTheEarlierAttemptsRowsAndALostRunWritesNone() throws {
+        func swings(_ contacts: [Double]) -> AnalysisDocument {
+            document(.object(["swings": .array(contacts.enumerated().map { index, contact in
+                .object(["swingNumber": .number(Double(index + 1)), "trackId": .number(2), "type": .string("forehand"),
+                         "keyFrameTimes": .object(["contact": .number(contact)]),
+                         "metrics": .object(["peakWristSpeed": .number(9.5), "peakWristSpeedUnit": .string("torso/s")])])
+            })]))
+        }
+        let first = try startedRun(sport: .tennis)
+        XCTAssertTrue(try RunRepository(db).complete(first, document: swings([1.25, 2.5]), facts: nil))
+        XCTAssertEqual(try db.query("SELECT contact_time FROM tennis_swings ORDER BY swing_number").rows.map { $0["contact_time"] }, ["1.25", "2.5"])
+
+        // An operator retries the job; attempt 2 loses its lease and attempt 3 takes over.
+        try db.query("UPDATE jobs SET status = 'queued' WHERE id = $1", [first.jobId])
+        let second = try startedRun(sport: .tennis, attempt: 2, job: first.jobId)
+        let third = try startedRun(sport: .tennis, attempt: 3, job: first.jobId)
+        XCTAssertFalse(try RunRepository(db).complete(second, document: swings([9, 9, 9]), facts: nil), "the lost run no longer owns the job")
+        XCTAssertEqual(try db.query("SELECT attempt FROM tennis_swings").rows.map { $0["attempt"] }, ["1", "1"], "it wrote nothing")
+
+        XCTAssertTrue(try RunRepository(db).complete(third, document: swings([4.125]), facts: nil))
+        let rows = try db.query("SELECT attempt, contact_time, peak_wrist_speed_unit FROM tennis_swings").rows
+        XCTAssertEqual(rows.map { $0["attempt"] }, ["3"], "attempt 1's rows are gone")
+        XCTAssertEqual(rows.first?["contact_time"], "4.125")
+        XCTAssertEqual(try ResultRowsRepository(db).csv(jobId: first.jobId, table: .tennisSwings).components(separatedBy: "\r\n")[1],
+                       "1,2,forehand,,,,,,4.125,,,9.5,torso/s,,,,")
+    }
+}
