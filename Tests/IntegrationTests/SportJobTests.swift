@@ -1,0 +1,104 @@
+import Foundation
+import ReelworkClient
+import ReelworkCore
+import TestSupport
+import XCTest
+
+/// Sport jobs through the real stack: options refused at the door, the seed's "needs a person"
+/// failures spend no retries, and results come back as JSON and as CSV.
+final class SportJobTests: XCTestCase {
+    var stack: TestStack!
+
+    override func setUpWithError() throws {
+        stack = try TestStack()
+        try stack.startCoordinator()
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+    }
+
+    static let blueBall: JSONValue = .object(["color": .object(["h": .number(220), "s": .number(80), "v": .number(70)])])
+
+    func clip(_ name: String, _ source: String, seconds: Int = 2) throws -> URL {
+        let url = stack.directory.appendingPathComponent(name)
+        try Tool.ffmpeg(["-f", "lavfi", "-i", source, "-t", String(seconds), "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        return url
+    }
+
+    /// POSTs a job and returns (status, error code, message).
+    func createJob(video: UUID, sport: String, options: JSONValue) throws -> (Int, String, String) {
+        let body = try ReelworkJSON.encoder.encode(CreateJobRequest(videoId: video, sport: sport, options: options))
+        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, body: body,
+                                                 headers: ["Content-Type": "application/json"])
+        let error = HTTP.apiError(data)
+        return (status, error?.code ?? "", error?.message ?? "")
+    }
+
+    func testImpossibleOptionsAreRefusedBeforeAnyJobExists() throws {
+        let video = try awaitSync { try await self.stack.client().uploadVideo(file: try self.clip("lane.mp4", "color=c=0xc8a070:size=640x360:rate=30")) }.id
+        let crossed: JSONValue = .object(["lanePoints": .object([
+            "foulLineLeft": .array([.number(500), .number(340)]), "foulLineRight": .array([.number(100), .number(340)]),
+            "farLeft": .array([.number(300), .number(40)]), "farRight": .array([.number(340), .number(40)]),
+            "farDistanceFt": .number(60)])])
+        let cases: [(String, String, JSONValue, Int, String, String)] = [
+            ("no ball colour", "bowling", .object(["hand": .string("right")]), 400, "invalid_options", "ballProfile"),
+            ("hue out of range", "bowling", .object(["ballProfile": .object(["color": .object(["h": .number(400), "s": .number(50), "v": .number(50)])])]),
+             400, "invalid_options", "ballProfile.color.h"),
+            ("a third hand", "bowling", .object(["hand": .string("both"), "ballProfile": Self.blueBall]), 400, "invalid_options", "hand"),
+            ("lane edges crossed", "bowling", .object(["ballProfile": Self.blueBall, "calibration": crossed]), 422, "needs_person",
+             "Calibration measurements don't look right"),
+            ("a 7 m player", "tennis", .object(["playerHeight": .number(7)]), 400, "invalid_options", "playerHeight"),
+        ]
+        for (name, sport, options, status, code, text) in cases {
+            let (gotStatus, gotCode, message) = try createJob(video: video, sport: sport, options: options)
+            XCTAssertEqual(gotStatus, status, name)
+            XCTAssertEqual(gotCode, code, name)
+            XCTAssertTrue(message.contains(text), "\(name): '\(message)' should mention '\(text)'")
+        }
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0", "no job was created")
+    }
+
+    func testABowlingClipWithoutTheBallFailsOnceAndSaysWhatToDo() throws {
+        try stack.startWorker()
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: try self.clip("empty-lane.mp4", "color=c=0xc8a070:size=640x360:rate=30,noise=alls=6:allf=t")) }
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "bowling",
+                                                                              options: .object(["ballProfile": Self.blueBall]))) }
+        let done = try stack.waitForTerminal(job.id)
+        XCTAssertEqual(done.status, .failed, stack.logTail())
+        XCTAssertEqual(done.attempt, 1, "needs_person is never retried")
+        XCTAssertEqual(done.lastErrorKind, ErrorKind.needsPerson.rawValue)
+        XCTAssertEqual(done.lastError, "Ball not detected. Please ensure the ball is visible and consider recalibrating ball color.")
+        XCTAssertEqual(done.stages.first { $0.name == "ball" }?.status, .failed)
+        XCTAssertEqual(done.stages.first { $0.name == "shot_metrics" }?.status, .skipped)
+    }
+
+    func testTennisResultsComeAsJSONAndCSVAndOtherFormatsAreRefused() throws {
+        try stack.startWorker()
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: try self.clip("court.mp4", "testsrc2=size=320x240:rate=25")) }
+        let tennis = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
+        let archery = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
+        XCTAssertEqual(try stack.waitForTerminal(tennis.id).status, .succeeded, stack.logTail())
+        XCTAssertEqual(try stack.waitForTerminal(archery.id).status, .succeeded, stack.logTail())
+
+        let document = try awaitSync { try await client.results(tennis.id) }
+        XCTAssertEqual(document.result["swings"], .array([]), "nobody on court, no swings")
+        XCTAssertEqual(document.stages.map(\.name), ["probe", "decode", "objects", "pose", "swings", "metrics"])
+        let csv = try awaitSync { try await client.resultsCSV(tennis.id) }
+        XCTAssertEqual(csv, ResultTable.tennisSwings.columns.map(\.name).joined(separator: ",") + "\r\n", "the header alone")
+
+        let base = "\(stack.coordinatorURL)/v1/jobs"
+        let (data, status, _) = try HTTP.get(URL(string: "\(base)/\(archery.id.uuidString.lowercased())/results?format=csv")!)
+        XCTAssertEqual(status, 400)
+        XCTAssertTrue(HTTP.apiError(data)?.message.contains("not for archery") ?? false)
+        let (xml, xmlStatus, _) = try HTTP.get(URL(string: "\(base)/\(tennis.id.uuidString.lowercased())/results?format=xml")!)
+        XCTAssertEqual(xmlStatus, 400)
+        XCTAssertTrue(HTTP.apiError(xml)?.message.contains("'format' must be json or csv") ?? false)
+
+        let cli = try stack.run(["jobs", "results", tennis.id.uuidString.lowercased(), "--format", "csv"])
+        XCTAssertEqual(cli.status, 0, cli.output)
+        XCTAssertEqual(cli.stdout, csv)
+    }
+}
