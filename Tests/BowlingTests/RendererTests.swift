@@ -129,12 +129,18 @@ final class RendererTests: XCTestCase {
                               (BowlingScene(camera: .sideAngle720p, hand: .left, ballColor: .red,
                                             noise: .init(seed: 3, amplitude: 3)), "red-side-left")] {
             let url = directory.appendingPathComponent("\(name).mp4")
+            var started = Date()
             let renderer = try BowlingRenderer(scene: scene)
-            let started = Date()
+            var drawn = 0
+            renderer.renderFrames { _, _ in drawn += 1 }
+            let renderSeconds = Date().timeIntervalSince(started)
+            started = Date()
             let truths = try renderer.encode(to: url)
             let seconds = Date().timeIntervalSince(started)
+            XCTAssertEqual(drawn, renderer.frameCount)
             print("RendererTests: \(name): \(renderer.frameCount) frames (\(String(format: "%.2f", scene.durationSeconds)) s) "
-                  + "1280x720 rendered and encoded in \(String(format: "%.2f", seconds)) s")
+                  + "1280x720: rendering alone \(String(format: "%.2f", renderSeconds)) s, "
+                  + "rendering + encoding \(String(format: "%.2f", seconds)) s")
 
             let reference = try Tool.reference(url.path)
             XCTAssertEqual(reference.width, 1280)
@@ -269,6 +275,31 @@ final class RendererTests: XCTestCase {
         // The lane wood is far from every preset ball colour.
         for ball in [HSVColor.deepBlue, .red, .purple] {
             XCTAssertGreaterThan(HSVColor(Self.wood).hueDistance(to: ball), 30)
+        }
+    }
+
+    /// `RENDER_SAMPLE_DIR=/tmp/x .build/debug/ReelworkPackageTests.xctest BowlingTests.RendererTests/testWriteSampleClips`
+    /// writes a few clips with their options and truth, to look at; skipped otherwise.
+    func testWriteSampleClips() throws {
+        guard let path = ProcessInfo.processInfo.environment["RENDER_SAMPLE_DIR"] else {
+            throw XCTSkip("set RENDER_SAMPLE_DIR to write sample clips")
+        }
+        let directory = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenes: [(String, BowlingScene)] = [
+            ("hook-right-behind", BowlingScene()),
+            ("hook-left-side-red", BowlingScene(camera: .sideAngle720p, hand: .left, ballColor: .red, markerColor: .white,
+                                                noise: .init())),
+            ("gutter-1080p-purple", BowlingScene(camera: .behindBowler1080p, ballColor: .purple, shots: [.gutter(.right)])),
+            ("two-shots", BowlingScene(shots: [.hook(.right), .straight()])),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        for (name, scene) in scenes {
+            let truths = try BowlingRenderer.render(scene, to: directory.appendingPathComponent("\(name).mp4"))
+            try BowlingClipOptions(scene: scene).jsonString().write(to: directory.appendingPathComponent("\(name).options.json"),
+                                                                    atomically: true, encoding: .utf8)
+            try encoder.encode(truths).write(to: directory.appendingPathComponent("\(name).truth.json"))
         }
     }
 

@@ -10,6 +10,8 @@ public final class BowlingRenderer {
     public let paths: [BallPath]
     public let releaseTimes: [Double]
     public let frameCount: Int
+    /// Each shot's ground truth, sampled at this clip's frame times.
+    public let truths: [ShotTruth]
     /// One backdrop, or a few noisy variants of it (noise is baked in once, not drawn per frame).
     private let backdrops: [[UInt8]]
     private let ballColor: RGBColor
@@ -25,6 +27,7 @@ public final class BowlingRenderer {
         frameCount = scene.frameCount
         ballColor = scene.ballColor.rgb
         markerColor = scene.markerColor.rgb
+        truths = Self.measure(scene: scene, paths: paths, releaseTimes: releaseTimes, frameCount: frameCount)
         let clean = LaneBackdrop.draw(camera: scene.camera)
         if let noise = scene.noise {
             backdrops = (0..<Self.noisyBackdropVariants).map { variant in
@@ -44,6 +47,11 @@ public final class BowlingRenderer {
 
     /// The balls on screen in frame `index` (at most one unless shots overlap).
     public func balls(inFrame index: Int) -> [BallAppearance] {
+        Self.balls(inFrame: index, scene: scene, paths: paths, releaseTimes: releaseTimes)
+    }
+
+    private static func balls(inFrame index: Int, scene: BowlingScene, paths: [BallPath],
+                              releaseTimes: [Double]) -> [BallAppearance] {
         let time = scene.time(ofFrame: index)
         return paths.indices.compactMap { shot in
             BallAppearance.of(path: paths[shot], shotIndex: shot, releaseTime: releaseTimes[shot],
@@ -51,11 +59,13 @@ public final class BowlingRenderer {
         }
     }
 
-    /// Each shot's ground truth, sampled at this clip's frame times.
-    public var truths: [ShotTruth] {
+    private static func measure(scene: BowlingScene, paths: [BallPath], releaseTimes: [Double],
+                                frameCount: Int) -> [ShotTruth] {
         var samples = [[BallAppearance]](repeating: [], count: paths.count)
         for index in 0..<frameCount {
-            for ball in balls(inFrame: index) { samples[ball.shotIndex].append(ball) }
+            for ball in balls(inFrame: index, scene: scene, paths: paths, releaseTimes: releaseTimes) {
+                samples[ball.shotIndex].append(ball)
+            }
         }
         return paths.indices.map { shot in
             ShotTruth.measure(path: paths[shot], hand: scene.hand, releaseTime: releaseTimes[shot],

@@ -7,10 +7,11 @@ public struct ShotTruth: Equatable, Sendable, Codable {
     public var hand: BowlingHand
     /// Least-squares slope of distance over time for the frames with the ball between 0 and 15 ft.
     public var launchSpeed: Double?
-    /// The same over the frames between 45 and 60 ft (the last 15 ft before the pins); nil for a
-    /// gutter ball is not used: it is the ball's speed in the gutter then.
+    /// The same over the frames between 45 and 60 ft (the last 15 ft before the pins); for a gutter
+    /// ball, its speed in the gutter there.
     public var impactSpeed: Double?
-    /// Board at 0 ft, 15 ft (arrows) and 60 ft (pins), exact from the path.
+    /// Board at 0 ft, 15 ft (arrows) and 60 ft (pins), exact from the path (a gutter ball's pocket board
+    /// is the gutter channel's, outside 0.5–39.5).
     public var foulLineBoard: Double
     public var arrowBoard: Double
     public var pocketBoard: Double
@@ -20,7 +21,8 @@ public struct ShotTruth: Equatable, Sendable, Codable {
     public var breakpointBoard: Double
     public var breakpointDistance: Double?
     /// atan(|LS slope of board over distance, frames between 50 and 60 ft| × 41.5/39 / 12); nil with
-    /// fewer than 5 such frames (DOMAIN's minimum).
+    /// fewer than 5 such frames (DOMAIN's minimum). The ball is drawn on to `lastDrawnDistanceFt`
+    /// (62 ft by default): an analysis must cut its window at the pins to agree.
     public var entryAngle: Double?
     /// |rpm| of the marker's rotation in the image.
     public var revRate: Double
