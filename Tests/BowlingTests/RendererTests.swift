@@ -116,6 +116,11 @@ final class RendererTests: XCTestCase {
         let centre3D = LaneCoordinate.onLane(board: ball.board, distanceFt: ball.distanceFt, height: 4.25 / 12)
         XCTAssertEqual(ball.radiusPx, camera.focalPx * (4.25 / 12) / camera.depth(of: centre3D), accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(camera.project(centre3D)), ball.centre)
+        let contact = try XCTUnwrap(camera.project(.onLane(board: ball.board, distanceFt: ball.distanceFt)))
+        XCTAssertEqual(ball.contactPoint.x, contact.x, accuracy: 1e-9)
+        XCTAssertEqual(ball.contactPoint.y, contact.y, accuracy: 1e-9)
+        // The touching point is near the disc's bottom edge, not its centre.
+        XCTAssertEqual(ball.contactPoint.y, ball.centre.y + ball.radiusPx, accuracy: 0.05 * ball.radiusPx)
         // The marker turns 2π·rpm/60 per second.
         let next = truth.samples[truth.samples.count / 3 + 1]
         XCTAssertEqual((next.markerAngle - ball.markerAngle) * 30 * 60 / (2 * .pi), 300, accuracy: 1e-6)
@@ -150,11 +155,8 @@ final class RendererTests: XCTestCase {
             XCTAssertEqual(reference.avgFrameRate, 30, accuracy: 1e-6)
 
             let ball = try XCTUnwrap(truths.first?.samples.first { $0.distanceFt > 25 })
-            let decoded = try Tool.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", url.path,
-                                                  "-vf", "select=eq(n\\,\(ball.frameIndex))", "-vsync", "0",
-                                                  "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-            XCTAssertEqual(decoded.count, 1280 * 720 * 3)
-            let frame = [UInt8](decoded)
+            let frame = try Tool.decodedFrame(path: url.path, index: ball.frameIndex)
+            XCTAssertEqual(frame.count, 1280 * 720 * 3)
             let seen = HSVColor(pixel(frame, ball.centre, width: 1280))
             XCTAssertLessThan(seen.hueDistance(to: scene.ballColor), 10, "\(name): \(seen)")
             XCTAssertEqual(seen.s, scene.ballColor.s, accuracy: 12, name)
@@ -266,6 +268,17 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(lane["farDistanceFt"] as? Double, 60)
         XCTAssertEqual(try JSONDecoder().decode(BowlingClipOptions.self, from: Data(text.utf8)),
                        BowlingClipOptions(scene: scene))
+    }
+
+    func testInvalidScenesAreRejected() {
+        var slow = BowlingShot.hook(.right)
+        slow.pinSpeedFraction = 0.2
+        var offLane = BowlingShot.hook(.right)
+        offLane.launchBoard = 41
+        for scene in [BowlingScene(shots: []), BowlingScene(shots: [slow]), BowlingScene(shots: [offLane]),
+                      BowlingScene(lastDrawnDistanceFt: 70)] {
+            XCTAssertThrowsError(try BowlingRenderer(scene: scene))
+        }
     }
 
     func testHueWrapsForRed() {

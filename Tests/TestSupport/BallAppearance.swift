@@ -12,6 +12,9 @@ public struct BallAppearance: Equatable, Sendable, Codable {
     public var centre: ImagePoint
     /// focal × R / depth.
     public var radiusPx: Double
+    /// Projection of the lane point under the ball (where it touches the lane; the gutter floor in a
+    /// gutter): what an analysis should map through the calibration, rather than the disc's centre.
+    public var contactPoint: ImagePoint
     public var markerCentre: ImagePoint
     public var markerRadiusPx: Double
     /// Counterclockwise in the image, radians, not wrapped.
@@ -32,14 +35,16 @@ public struct BallAppearance: Equatable, Sendable, Codable {
         guard distance <= path.lastDrawnDistanceFt,
               path.speed(afterRelease: seconds) > 0 else { return nil }
         let centre3D = path.centre(atDistance: distance)
-        guard let centre = camera.project(centre3D) else { return nil }
+        var floor = centre3D
+        floor.y -= LaneGeometry.ballRadiusFt
+        guard let centre = camera.project(centre3D), let contact = camera.project(floor) else { return nil }
         let radius = camera.projectedRadius(ofSphereAt: centre3D, radiusFt: LaneGeometry.ballRadiusFt)
         let angle = path.markerAngle(afterRelease: seconds)
         let offset = markerOffsetFraction * radius
         // Image y grows downward, so counterclockwise on screen subtracts the sine.
         let marker = ImagePoint(x: centre.x + offset * cos(angle), y: centre.y - offset * sin(angle))
         return BallAppearance(shotIndex: shotIndex, frameIndex: frameIndex, time: time, distanceFt: distance,
-                              board: path.board(atDistance: distance), centre: centre, radiusPx: radius,
+                              board: path.board(atDistance: distance), centre: centre, radiusPx: radius, contactPoint: contact,
                               markerCentre: marker, markerRadiusPx: markerRadiusFraction * radius,
                               markerAngle: angle)
     }
