@@ -104,12 +104,12 @@ final class RendererTests: XCTestCase {
         let ball = truth.samples[truth.samples.count / 3]
         let frame = renderer.frame(at: ball.frameIndex)
         let width = renderer.width
-        XCTAssertEqual(pixel(frame, ball.centre, width: width), HSVColor.deepBlue.rgb)
-        XCTAssertEqual(pixel(frame, ball.markerCentre, width: width), HSVColor.yellow.rgb)
+        XCTAssertEqual(pixel(frame, ball.centre, width: width), SceneColor.deepBlue.rgb)
+        XCTAssertEqual(pixel(frame, ball.markerCentre, width: width), SceneColor.yellow.rgb)
         // The disc's width along the row through its centre is 2 × focal × R / depth.
         let row = Double(ball.centre.y.rounded())
         let covered = (0..<width).filter { column in
-            pixel(frame, ImagePoint(x: Double(column), y: row), width: width) == HSVColor.deepBlue.rgb
+            pixel(frame, ImagePoint(x: Double(column), y: row), width: width) == SceneColor.deepBlue.rgb
         }.count
         XCTAssertEqual(Double(covered), 2 * ball.radiusPx, accuracy: 2)
         let camera = PinholeCamera.behindBowler720p
@@ -157,15 +157,15 @@ final class RendererTests: XCTestCase {
             let ball = try XCTUnwrap(truths.first?.samples.first { $0.distanceFt > 25 })
             let frame = try Tool.decodedFrame(path: url.path, index: ball.frameIndex)
             XCTAssertEqual(frame.count, 1280 * 720 * 3)
-            let seen = HSVColor(pixel(frame, ball.centre, width: 1280))
+            let seen = SceneColor(pixel(frame, ball.centre, width: 1280))
             XCTAssertLessThan(seen.hueDistance(to: scene.ballColor), 10, "\(name): \(seen)")
             XCTAssertEqual(seen.s, scene.ballColor.s, accuracy: 12, name)
             XCTAssertEqual(seen.v, scene.ballColor.v, accuracy: 12, name)
             // Lane wood well away from the ball (the other half of the lane, 10 ft nearer).
             let awayBoard = ball.board < 20 ? 32.0 : 8.0
             let away = try XCTUnwrap(scene.camera.project(.onLane(board: awayBoard, distanceFt: ball.distanceFt - 10)))
-            let lane = HSVColor(pixel(frame, away, width: 1280))
-            XCTAssertLessThan(lane.hueDistance(to: HSVColor(Self.wood)), 8, "\(name): \(lane)")
+            let lane = SceneColor(pixel(frame, away, width: 1280))
+            XCTAssertLessThan(lane.hueDistance(to: SceneColor(Self.wood)), 8, "\(name): \(lane)")
             XCTAssertGreaterThan(lane.hueDistance(to: scene.ballColor), 30)
         }
     }
@@ -282,12 +282,12 @@ final class RendererTests: XCTestCase {
     }
 
     func testHueWrapsForRed() {
-        XCTAssertEqual(HSVColor.red.rgb, RGBColor(191, 29, 29))
-        XCTAssertEqual(HSVColor(h: 350, s: 80, v: 70).hueDistance(to: HSVColor(h: 5, s: 80, v: 70)), 15, accuracy: 1e-9)
-        XCTAssertEqual(HSVColor(HSVColor.deepBlue.rgb).h, 220, accuracy: 1)
+        XCTAssertEqual(SceneColor.red.rgb, RGBColor(191, 29, 29))
+        XCTAssertEqual(SceneColor(h: 350, s: 80, v: 70).hueDistance(to: SceneColor(h: 5, s: 80, v: 70)), 15, accuracy: 1e-9)
+        XCTAssertEqual(SceneColor(SceneColor.deepBlue.rgb).h, 220, accuracy: 1)
         // The lane wood is far from every preset ball colour.
-        for ball in [HSVColor.deepBlue, .red, .purple] {
-            XCTAssertGreaterThan(HSVColor(Self.wood).hueDistance(to: ball), 30)
+        for ball in [SceneColor.deepBlue, .red, .purple] {
+            XCTAssertGreaterThan(SceneColor(Self.wood).hueDistance(to: ball), 30)
         }
     }
 

@@ -29,9 +29,9 @@ public struct LanePoints: Equatable, Sendable, Codable {
 /// `{"hand", "ballProfile": {"color": {h,s,v}, "colorTolerance", "markerColor"}, "calibration": {"lanePoints": {...}}}`.
 public struct BowlingClipOptions: Equatable, Sendable, Codable {
     public struct BallProfile: Equatable, Sendable, Codable {
-        public var color: HSVColor
+        public var color: SceneColor
         public var colorTolerance: Double
-        public var markerColor: HSVColor?
+        public var markerColor: SceneColor?
     }
 
     public struct Calibration: Equatable, Sendable, Codable {

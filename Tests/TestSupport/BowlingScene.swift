@@ -24,8 +24,8 @@ public struct BowlingScene: Sendable {
     public var camera: PinholeCamera
     public var framesPerSecond: Int
     public var hand: BowlingHand
-    public var ballColor: HSVColor
-    public var markerColor: HSVColor
+    public var ballColor: SceneColor
+    public var markerColor: SceneColor
     public var shots: [BowlingShot]
     public var leadInSeconds: Double
     public var gapSeconds: Double
@@ -35,7 +35,7 @@ public struct BowlingScene: Sendable {
     public var noise: CameraNoise?
 
     public init(camera: PinholeCamera = .behindBowler720p, framesPerSecond: Int = 30, hand: BowlingHand = .right,
-                ballColor: HSVColor = .deepBlue, markerColor: HSVColor = .yellow, shots: [BowlingShot]? = nil,
+                ballColor: SceneColor = .deepBlue, markerColor: SceneColor = .yellow, shots: [BowlingShot]? = nil,
                 leadInSeconds: Double = 0.3, gapSeconds: Double = 1.0, tailSeconds: Double = 0.3,
                 lastDrawnDistanceFt: Double = 62, noise: CameraNoise? = nil) {
         self.camera = camera

@@ -97,9 +97,9 @@ public struct ShotTruth: Equatable, Sendable, Codable {
 }
 
 /// Ordinary least squares.
-public enum LeastSquares {
+enum LeastSquares {
     /// The slope of y over x; nil with fewer than two points or no spread in x.
-    public static func slope(x: [Double], y: [Double]) -> Double? {
+    static func slope(x: [Double], y: [Double]) -> Double? {
         guard x.count >= 2, x.count == y.count else { return nil }
         let n = Double(x.count)
         let meanX = x.reduce(0, +) / n, meanY = y.reduce(0, +) / n

@@ -13,9 +13,10 @@ public struct RGBColor: Equatable, Hashable, Sendable {
     }
 }
 
-/// A colour as the bowling options give it: hue 0–360, saturation and value 0–100.
-/// Encodes as `{"h", "s", "v"}`, the shape of `ballProfile.color`.
-public struct HSVColor: Equatable, Sendable, Codable {
+/// A colour of the rendered scene in HSV as the bowling options give it: hue 0–360, saturation and
+/// value 0–100. Encodes as `{"h", "s", "v"}`, the shape of `ballProfile.color`. (Not named HSVColor:
+/// the Bowling module has one, and BowlingTests imports both modules.)
+public struct SceneColor: Equatable, Sendable, Codable {
     public var h: Double
     public var s: Double
     public var v: Double
@@ -26,12 +27,12 @@ public struct HSVColor: Equatable, Sendable, Codable {
         self.v = v
     }
 
-    public static let deepBlue = HSVColor(h: 220, s: 80, v: 70)
+    public static let deepBlue = SceneColor(h: 220, s: 80, v: 70)
     /// Hue 0: a detector must wrap hue ± tolerance around 360.
-    public static let red = HSVColor(h: 0, s: 85, v: 75)
-    public static let purple = HSVColor(h: 280, s: 65, v: 60)
-    public static let yellow = HSVColor(h: 55, s: 90, v: 95)
-    public static let white = HSVColor(h: 0, s: 0, v: 97)
+    public static let red = SceneColor(h: 0, s: 85, v: 75)
+    public static let purple = SceneColor(h: 280, s: 65, v: 60)
+    public static let yellow = SceneColor(h: 55, s: 90, v: 95)
+    public static let white = SceneColor(h: 0, s: 0, v: 97)
 
     public var rgb: RGBColor {
         let hue = (h.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
@@ -64,7 +65,7 @@ public struct HSVColor: Equatable, Sendable, Codable {
     }
 
     /// Hue difference in degrees on the colour wheel (0–180), wrapping at 360.
-    public func hueDistance(to other: HSVColor) -> Double {
+    public func hueDistance(to other: SceneColor) -> Double {
         let d = abs(h - other.h).truncatingRemainder(dividingBy: 360)
         return min(d, 360 - d)
     }
