@@ -32,7 +32,7 @@ final class RendererTests: XCTestCase {
 
     func testCameraProjectsLaneCornersToLanePoints() throws {
         // Independent pinhole arithmetic for the straight-behind preset (yaw 0).
-        let camera = PinholeCamera.behindBowler720p
+        let camera = LaneCamera.behindBowler720p
         let pitch = camera.pitchDegrees * .pi / 180
         func expected(x: Double, z: Double) -> (Double, Double) {
             let dx = x - camera.position.x, dy = -camera.position.y, dz = z - camera.position.z
@@ -50,7 +50,7 @@ final class RendererTests: XCTestCase {
         }
         XCTAssertEqual(points.farDistanceFt, 60)
 
-        for camera in [PinholeCamera.behindBowler720p, .sideAngle720p, .behindBowler1080p] {
+        for camera in [LaneCamera.behindBowler720p, .sideAngle720p, .behindBowler1080p] {
             let points = LanePoints(camera: camera)
             // Left edge (board 39.5) on the image's left; far points above near ones.
             XCTAssertLessThan(points.foulLineLeft.x, points.foulLineRight.x)
@@ -78,7 +78,7 @@ final class RendererTests: XCTestCase {
     }
 
     func testDrawnLaneAgreesWithLanePoints() throws {
-        for camera in [PinholeCamera.behindBowler720p, .sideAngle720p] {
+        for camera in [LaneCamera.behindBowler720p, .sideAngle720p] {
             let renderer = try BowlingRenderer(scene: BowlingScene(camera: camera))
             let empty = renderer.frame(at: 0)
             let points = renderer.lanePoints
@@ -112,7 +112,7 @@ final class RendererTests: XCTestCase {
             pixel(frame, ImagePoint(x: Double(column), y: row), width: width) == SceneColor.deepBlue.rgb
         }.count
         XCTAssertEqual(Double(covered), 2 * ball.radiusPx, accuracy: 2)
-        let camera = PinholeCamera.behindBowler720p
+        let camera = LaneCamera.behindBowler720p
         let centre3D = LaneCoordinate.onLane(board: ball.board, distanceFt: ball.distanceFt, height: 4.25 / 12)
         XCTAssertEqual(ball.radiusPx, camera.focalPx * (4.25 / 12) / camera.depth(of: centre3D), accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(camera.project(centre3D)), ball.centre)

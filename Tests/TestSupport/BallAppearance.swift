@@ -26,7 +26,7 @@ public struct BallAppearance: Equatable, Sendable, Codable {
 
     /// The ball of `path` at `time`, or nil when it is not on screen then (before release, in the pit).
     static func of(path: BallPath, shotIndex: Int, releaseTime: Double, frameIndex: Int, time: Double,
-                   camera: PinholeCamera) -> BallAppearance? {
+                   camera: LaneCamera) -> BallAppearance? {
         let sinceRelease = time - releaseTime
         // Release on a frame time may land a rounding error before it.
         guard sinceRelease >= -1e-9 else { return nil }

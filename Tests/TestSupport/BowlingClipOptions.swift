@@ -10,7 +10,7 @@ public struct LanePoints: Equatable, Sendable, Codable {
     public var farDistanceFt: Double
 
     /// The exact projections through `camera` (the lane surface, y = 0).
-    public init(camera: PinholeCamera, farDistanceFt: Double = LaneGeometry.pinsDistanceFt) {
+    public init(camera: LaneCamera, farDistanceFt: Double = LaneGeometry.pinsDistanceFt) {
         func point(board: Double, distance: Double) -> ImagePoint {
             guard let p = camera.project(.onLane(board: board, distanceFt: distance)) else {
                 preconditionFailure("lane point behind the camera")

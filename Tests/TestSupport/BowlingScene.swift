@@ -21,7 +21,7 @@ public struct BowlingScene: Sendable {
         public let description: String
     }
 
-    public var camera: PinholeCamera
+    public var camera: LaneCamera
     public var framesPerSecond: Int
     public var hand: BowlingHand
     public var ballColor: SceneColor
@@ -34,7 +34,7 @@ public struct BowlingScene: Sendable {
     /// nil: every frame is exactly the drawing. Otherwise seeded noise, still deterministic.
     public var noise: CameraNoise?
 
-    public init(camera: PinholeCamera = .behindBowler720p, framesPerSecond: Int = 30, hand: BowlingHand = .right,
+    public init(camera: LaneCamera = .behindBowler720p, framesPerSecond: Int = 30, hand: BowlingHand = .right,
                 ballColor: SceneColor = .deepBlue, markerColor: SceneColor = .yellow, shots: [BowlingShot]? = nil,
                 leadInSeconds: Double = 0.3, gapSeconds: Double = 1.0, tailSeconds: Double = 0.3,
                 lastDrawnDistanceFt: Double = 62, noise: CameraNoise? = nil) {

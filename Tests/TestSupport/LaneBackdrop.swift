@@ -12,7 +12,7 @@ enum LaneBackdrop {
     static let arrow = RGBColor(70, 45, 30)
     static let pin = RGBColor(245, 245, 245)
 
-    static func draw(camera: PinholeCamera) -> RGBCanvas {
+    static func draw(camera: LaneCamera) -> RGBCanvas {
         var canvas = RGBCanvas(width: camera.width, height: camera.height, color: masking)
         let lane = LaneGeometry.self
         let outerRight = -lane.gutterWidthFt, outerLeft = lane.widthFt + lane.gutterWidthFt
@@ -48,7 +48,7 @@ enum LaneBackdrop {
         return canvas
     }
 
-    private static func project(_ camera: PinholeCamera, _ point: LaneCoordinate) -> ImagePoint {
+    private static func project(_ camera: LaneCamera, _ point: LaneCoordinate) -> ImagePoint {
         guard let p = camera.project(point) else {
             preconditionFailure("the camera must stand behind the drawn approach (z < -6 ft)")
         }

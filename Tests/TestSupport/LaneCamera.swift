@@ -1,8 +1,9 @@
 import Foundation
 
 /// An ideal pinhole camera in lane coordinates (feet), no lens distortion and no roll, so projections
-/// are exact and tests can compare image positions with the ground truth.
-public struct PinholeCamera: Equatable, Sendable {
+/// are exact and tests can compare image positions with the ground truth. (Not named PinholeCamera:
+/// BowlingTests has its own small one of that name, which would shadow this.)
+public struct LaneCamera: Equatable, Sendable {
     /// Where the camera is: behind the foul line (negative z), `y` feet high, `x` across like a board.
     public let position: LaneCoordinate
     /// Rotation about the vertical: 0 looks straight down-lane, positive turns toward the lane's
@@ -67,18 +68,18 @@ public struct PinholeCamera: Equatable, Sendable {
     // Presets: each shows the whole lane, foul line to pin deck, with a margin (RendererTests checks).
 
     /// Straight behind the bowler on the lane's centre line, 15 ft back, 4.5 ft high; 1280×720.
-    public static let behindBowler720p = PinholeCamera(
+    public static let behindBowler720p = LaneCamera(
         position: LaneCoordinate(x: LaneGeometry.widthFt / 2, y: 4.5, z: -15),
         yawDegrees: 0, pitchDegrees: 9, focalPx: 2300, width: 1280, height: 720)
 
     /// A "real" camera angle: 2.5 ft to the right of the lane's right edge, 18 ft back, 5 ft high,
     /// turned 6° toward the lane, so the lane is a skewed trapezoid; 1280×720.
-    public static let sideAngle720p = PinholeCamera(
+    public static let sideAngle720p = LaneCamera(
         position: LaneCoordinate(x: -2.5, y: 5, z: -18),
         yawDegrees: 6, pitchDegrees: 8.5, focalPx: 2300, width: 1280, height: 720)
 
     /// The behind-the-bowler view at 1920×1080 (same field of view as the 720p one).
-    public static let behindBowler1080p = PinholeCamera(
+    public static let behindBowler1080p = LaneCamera(
         position: LaneCoordinate(x: LaneGeometry.widthFt / 2, y: 4.5, z: -15),
         yawDegrees: 0, pitchDegrees: 9, focalPx: 3450, width: 1920, height: 1080)
 }
