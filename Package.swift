@@ -78,10 +78,14 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "Media", "Pipeline", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport"]),
+        // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
+        // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
+        .target(name: "BowlingScenes", path: "Tests/BowlingScenes"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport",
+                                                             "BowlingScenes"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,3 +1,4 @@
+import BowlingScenes
 import Foundation
 import TestSupport
 import XCTest

@@ -54,7 +54,7 @@ public final class RawVideoEncoder {
                 try? input.fileHandleForWriting.close()
                 process.waitUntilExit()
                 finished = true
-                throw Tool.Failure(description: "writing to ffmpeg failed (\(reason)): \(errorText())")
+                throw EncoderFailure(description: "writing to ffmpeg failed (\(reason)): \(errorText())")
             }
             offset += written
         }
@@ -67,11 +67,16 @@ public final class RawVideoEncoder {
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Tool.Failure(description: "ffmpeg exited \(process.terminationStatus) encoding \(output.path): \(errorText())")
+            throw EncoderFailure(description: "ffmpeg exited \(process.terminationStatus) encoding \(output.path): \(errorText())")
         }
     }
 
     private func errorText() -> String {
         (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "(no stderr)"
     }
+}
+
+/// ffmpeg refused the frames or failed to encode them; the text carries ffmpeg's own error output.
+public struct EncoderFailure: Error, CustomStringConvertible {
+    public let description: String
 }
