@@ -68,6 +68,8 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
         .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
+        .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
+                          path: "loadtest/bowling-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore"],
                           path: "loadtest/vision-bench"),
 
