@@ -24,7 +24,8 @@ public struct BallCandidate: Sendable, Equatable {
 /// allocated once; `detect` allocates nothing.
 ///
 /// Circularity is `area / (π · rMax²)`, with rMax the largest distance from the centroid to a blob
-/// pixel: 1 for a disc, 2/π ≈ 0.64 for a square, 0.5 for a 2:1 ellipse. Seed 003's 4πA/P² needs a
+/// pixel's centre plus half a pixel: about 1 for a disc (0.89 for a radius of 8 px, 0.93 at seed
+/// 003's smallest 1080p ball), 2/π ≈ 0.64 for a square, 0.5 for a 2:1 ellipse. Seed 003's 4πA/P² needs a
 /// perimeter, and perimeters of pixel blobs are off by up to 4/π depending on direction, so small
 /// discs would fail and squares would pass; this measure has neither problem.
 final class BallDetector {
@@ -207,7 +208,9 @@ final class BallDetector {
         for root in 0..<runCount where Int(parent[root]) == root {
             let a = area[root]
             guard a >= minArea, a <= maxArea, (a - markerCount[root]) >= Self.minBallShare * a else { continue }
-            let circularity = min(1, a / (Double.pi * max(maxDistanceSquared[root], 0.25)))
+            // A pixel centre at rMax covers the shape to about rMax + ½ along that direction.
+            let reach = maxDistanceSquared[root].squareRoot() + 0.5
+            let circularity = min(1, a / (Double.pi * reach * reach))
             guard circularity >= Self.minCircularity else { continue }
             let cx = sumX[root] / a, cy = sumY[root] / a, radius = (a / Double.pi).squareRoot()
             var markerAngle: Double?

@@ -24,13 +24,19 @@ final class BallPathTracker {
         var x: Double, y: Double, radius: Double, frameIndex: Int
     }
 
+    /// Raw detections behind the velocity estimate: a 3-frame baseline halves the noise a
+    /// 1-frame difference would put into the prediction.
+    static let velocityBaseline = 3
+
     private let toLane: (Double, Double) -> (board: Double, distanceFt: Double)?
-    private var latest: Observation?
-    private var previous: Observation?
+    /// The latest raw detections of this path, oldest first (at most `velocityBaseline` + 1).
+    private var history: [Observation] = []
+    private var latest: Observation? { history.last }
     private var lastPoint: TrackPoint?
 
     init(toLane: @escaping (Double, Double) -> (board: Double, distanceFt: Double)?) {
         self.toLane = toLane
+        history.reserveCapacity(Self.velocityBaseline + 2)
     }
 
     var isFollowing: Bool { latest != nil }
@@ -51,9 +57,9 @@ final class BallPathTracker {
         }
         let frames = Double(frameIndex - latest.frameIndex)
         var velocity = (x: 0.0, y: 0.0)
-        if let previous {
-            let span = Double(latest.frameIndex - previous.frameIndex)
-            velocity = ((latest.x - previous.x) / span, (latest.y - previous.y) / span)
+        if let oldest = history.first, oldest.frameIndex < latest.frameIndex {
+            let span = Double(latest.frameIndex - oldest.frameIndex)
+            velocity = ((latest.x - oldest.x) / span, (latest.y - oldest.y) / span)
         }
         let predicted = (x: latest.x + velocity.x * frames, y: latest.y + velocity.y * frames)
         // Accept a ball within a few radii of the prediction, more the longer it has been hidden.
@@ -68,7 +74,9 @@ final class BallPathTracker {
             return step
         }
         var position = (x: nearest.x, y: nearest.y)
-        if previous != nil {
+        // Blend only a one-frame prediction: across a gap the prediction's error grows with every
+        // hidden frame, and the detection alone is the better position.
+        if history.count > 1, frames == 1 {
             let w = Self.predictionWeight
             position = (w * predicted.x + (1 - w) * nearest.x, w * predicted.y + (1 - w) * nearest.y)
         }
@@ -84,13 +92,14 @@ final class BallPathTracker {
 
     /// Restarts: the next candidate begins a new path.
     func endPath() {
-        latest = nil; previous = nil; lastPoint = nil
+        history.removeAll(keepingCapacity: true)
+        lastPoint = nil
     }
 
     private func observe(_ candidate: BallCandidate, x: Double, y: Double, time: Double, frameIndex: Int) -> TrackPoint {
-        previous = latest
         // The raw detection drives the next prediction, so blending never feeds on itself.
-        latest = Observation(x: candidate.x, y: candidate.y, radius: candidate.radius, frameIndex: frameIndex)
+        if history.count > Self.velocityBaseline { history.removeFirst() }
+        history.append(Observation(x: candidate.x, y: candidate.y, radius: candidate.radius, frameIndex: frameIndex))
         let contactY = y + candidate.radius
         let lane = toLane(x, contactY)
         let point = TrackPoint(time: time, frameIndex: frameIndex, x: x, y: contactY, board: lane?.board,
