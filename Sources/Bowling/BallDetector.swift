@@ -1,6 +1,13 @@
 import Foundation
 import Media
 
+/// The colour table's index of the RGB pixel at `pixel` (see `ColorLookupTable.index`), written
+/// out so the per-pixel loops surely inline it.
+@inline(__always) private func lutIndex(_ pixel: UnsafePointer<UInt8>) -> Int {
+    Int(truncatingIfNeeded: pixel[0] &>> 2) &<< 12 | Int(truncatingIfNeeded: pixel[1] &>> 2) &<< 6
+        | Int(truncatingIfNeeded: pixel[2] &>> 2)
+}
+
 /// One ball-like blob in a frame.
 public struct BallCandidate: Sendable, Equatable {
     /// Blob centre (centroid of ball and marker pixels), image pixels.
@@ -19,9 +26,11 @@ public struct BallCandidate: Sendable, Equatable {
 
 /// Finds ball-coloured round blobs in a frame (seed 003 "Detection Parameters").
 ///
-/// One pass over the search region's rows turns matching pixels into horizontal runs, joined into
-/// 8-connected components with union–find over runs (far fewer than pixels). All buffers are
-/// allocated once; `detect` allocates nothing.
+/// A coarse pass looks at every second pixel of every second row and marks the rows near any match;
+/// a ball (radius ≥ 3 px after scaling) cannot hide between the samples, and most of a frame is
+/// lane, so the full pass then reads only the few marked rows. It turns matching pixels into
+/// horizontal runs, joined into 8-connected components with union–find over runs (far fewer than
+/// pixels). All buffers are allocated once; `detect` allocates nothing.
 ///
 /// Circularity is `area / (π · rMax²)`, with rMax the largest distance from the centroid to a blob
 /// pixel's centre plus half a pixel: about 1 for a disc (0.89 for a radius of 8 px, 0.93 at seed
@@ -57,11 +66,16 @@ final class BallDetector {
     private let markerSumY: UnsafeMutablePointer<Double>
     private let maxDistanceSquared: UnsafeMutablePointer<Double>
     private var runCount = 0
+    /// Rows the coarse pass found worth a full scan (1) or not (0).
+    private let activeRows: UnsafeMutablePointer<UInt8>
+    /// Rows marked above and below a coarse match: covers the sampling step and a disc's thin top and bottom.
+    static let activeRowMargin = 3
 
     /// The last frame's blobs that passed every test, reused between frames.
     private(set) var candidates: [BallCandidate] = []
-    /// Share of the last frame's searched pixels that matched the ball colour.
+    /// Share of the last frame's searched pixels that matched the ball colour (from the coarse sample).
     private(set) var matchedShare = 0.0
+    /// Pixels the coarse pass sampled.
     private(set) var searchedPixels = 0
 
     init(profile: BallProfile, width: Int, height: Int, searchPolygon: [(x: Double, y: Double)]?) {
@@ -88,11 +102,13 @@ final class BallDetector {
         markerSumX = .allocate(capacity: runCapacity)
         markerSumY = .allocate(capacity: runCapacity)
         maxDistanceSquared = .allocate(capacity: runCapacity)
+        activeRows = .allocate(capacity: max(self.height, 1))
         candidates.reserveCapacity(64)
     }
 
     deinit {
         for buffer in [runY, runStart, runEnd, runMarkerCount, parent] { buffer.deallocate() }
+        activeRows.deallocate()
         for buffer in [runMarkerSumX, area, sumX, sumY, markerCount, markerSumX, markerSumY, maxDistanceSquared] {
             buffer.deallocate()
         }
@@ -103,43 +119,91 @@ final class BallDetector {
         candidates.removeAll(keepingCapacity: true)
         runCount = 0
         let rows = min(image.height, region.height), lastColumn = min(image.width, region.width) - 1
-        var matched = 0, searched = 0
+        guard rows > 0, lastColumn >= 0 else {
+            (searchedPixels, matchedShare) = (0, 0)
+            return
+        }
+        let (matched, searched) = markActiveRows(image, rows: rows, lastColumn: lastColumn)
+        searchedPixels = searched
+        matchedShare = searched > 0 ? Double(matched) / Double(searched) : 0
         var previousRowFirst = 0, previousRowEnd = 0, previousRowY = -2
-        for y in 0..<max(rows, 0) {
+        for y in 0..<rows where activeRows[y] != 0 {
             let start = Int(region.starts[y]), end = min(Int(region.ends[y]), lastColumn)
             guard start <= end else { continue }
-            searched += end - start + 1
             let rowFirst = runCount
-            matched += scanRow(image, y: y, from: start, to: end)
+            scanRow(image, y: y, from: start, to: end)
             if previousRowY == y - 1 { joinRuns(rowFirst, runCount, previousRowFirst, previousRowEnd) }
             (previousRowFirst, previousRowEnd, previousRowY) = (rowFirst, runCount, y)
         }
-        searchedPixels = searched
-        matchedShare = searched > 0 ? Double(matched) / Double(searched) : 0
         collectCandidates()
         removeReflections()
     }
 
-    /// Adds the row's runs of ball or marker pixels; returns how many pixels matched the ball colour.
-    private func scanRow(_ image: RGBImage, y: Int, from start: Int, to end: Int) -> Int {
+    /// The coarse pass: every second pixel of every second row. Marks the rows around any ball or
+    /// marker match in `activeRows`; returns the sampled pixels that match the ball colour, and all sampled.
+    private func markActiveRows(_ image: RGBImage, rows: Int, lastColumn: Int) -> (matched: Int, searched: Int) {
+        activeRows.update(repeating: 0, count: rows)
         let lookup = table.bits
         let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
-        return image.withRow(y) { row, step -> Int in
+        let ballBit = ColorLookupTable.ballBit
+        var matched = 0, searched = 0
+        for y in stride(from: 0, to: rows, by: 2) {
+            let start = Int(region.starts[y]), end = min(Int(region.ends[y]), lastColumn)
+            guard start <= end else { continue }
+            let (rowMatched, rowHits, rowSearched) = image.withRow(y) { row, step -> (Int, Int, Int) in
+                var pixel = row + start * step
+                let twoSteps = 2 * step
+                var x = start, ball = 0, any = 0, count = 0
+                while x <= end {
+                    let bits = lookup[lutIndex(pixel)] & keep
+                    any |= Int(bits)
+                    ball &+= Int(bits & ballBit)
+                    count &+= 1
+                    pixel += twoSteps
+                    x &+= 2
+                }
+                return (ball, any, count)
+            }
+            matched += rowMatched
+            searched += rowSearched
+            if rowHits != 0 {
+                let low = max(0, y - Self.activeRowMargin), high = min(rows - 1, y + Self.activeRowMargin)
+                (activeRows + low).update(repeating: 1, count: high - low + 1)
+            }
+        }
+        return (matched, searched)
+    }
+
+    /// Adds the row's runs of ball or marker pixels.
+    private func scanRow(_ image: RGBImage, y: Int, from start: Int, to end: Int) {
+        let lookup = table.bits
+        let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
+        let ballBit = ColorLookupTable.ballBit
+        image.withRow(y) { row, step in
             var pixel = row + start * step
-            var matched = 0, open = -1, markers: Int32 = 0, markerX = 0.0
-            for x in start...end {
-                let bits = lookup[ColorLookupTable.index(pixel[0], pixel[1], pixel[2])] & keep
+            var open = -1, markers: Int32 = 0, markerX = 0.0
+            var x = start
+            while x <= end {
+                // Most pixels are lane: skip them in a tight loop.
+                if open < 0 {
+                    while x <= end && lookup[lutIndex(pixel)] & keep == 0 {
+                        pixel += step
+                        x &+= 1
+                    }
+                    if x > end { break }
+                }
+                let bits = lookup[lutIndex(pixel)] & keep
                 if bits != 0 {
                     if open < 0 { open = x; markers = 0; markerX = 0 }
-                    if bits & ColorLookupTable.ballBit != 0 { matched += 1 } else { markers += 1; markerX += Double(x) }
+                    if bits & ballBit == 0 { markers &+= 1; markerX += Double(x) }
                 } else if open >= 0 {
                     addRun(y: y, from: open, to: x - 1, markers: markers, markerX: markerX)
                     open = -1
                 }
                 pixel += step
+                x &+= 1
             }
             if open >= 0 { addRun(y: y, from: open, to: end, markers: markers, markerX: markerX) }
-            return matched
         }
     }
 

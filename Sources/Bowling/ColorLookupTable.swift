@@ -4,9 +4,10 @@
 /// 2^18 entries: 6 bits per channel, each bin judged by its centre colour. Quantising to 6 bits moves
 /// a colour by at most 2/255 per channel, well inside seed 003's tolerances (±15° hue, ±30 s/v).
 final class ColorLookupTable {
-    static let ballBit: UInt8 = 1
-    static let markerBit: UInt8 = 2
-    static let entries = 1 << 18
+    // Computed, not stored, and read once before a pixel loop, not in it.
+    static var ballBit: UInt8 { 1 }
+    static var markerBit: UInt8 { 2 }
+    static var entries: Int { 1 << 18 }
 
     let bits: UnsafeMutablePointer<UInt8>
 
@@ -29,7 +30,8 @@ final class ColorLookupTable {
     deinit { bits.deallocate() }
 
     @inline(__always) static func index(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Int {
-        Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)
+        // Masking shifts (&>>, &<<): Swift's plain shifts check the shift amount on every pixel.
+        Int(truncatingIfNeeded: red &>> 2) &<< 12 | Int(truncatingIfNeeded: green &>> 2) &<< 6 | Int(truncatingIfNeeded: blue &>> 2)
     }
 
     func lookup(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 { bits[Self.index(red, green, blue)] }
