@@ -144,16 +144,24 @@ extension LaneCalibration {
 }
 
 extension LaneCalibration {
+    /// A ball's diameter, 8.5 in, in boards (41.5/39 in each).
+    static let ballDiameterBoards = 8.5 / (41.5 / 39)
+
     /// The image polygon searched for the ball: the lane from just behind the foul line to the far
-    /// line, widened by a ball radius (4.25 in ≈ 4 boards) at each gutter so a ball riding the edge
-    /// is still seen, and a few feet past the far line because the ball's blob sits above its
-    /// contact point. Corners beyond a perspective view's horizon fall back to the far line itself.
+    /// line, widened by a ball radius (≈ 4 boards) at each gutter so a ball riding the edge is still
+    /// seen, and raised at the far end by one and a half ball diameters (as wide as the lane shows a
+    /// ball there), because the ball's blob sits above its contact point and, seen from a low camera,
+    /// a ball near the pins covers many feet of lane.
     func searchPolygon() -> [(x: Double, y: Double)] {
         let margin = 4.5
         let left = LaneCalibration.leftEdgeBoard + margin, right = LaneCalibration.rightEdgeBoard - margin
-        let far = imagePoint(board: left, distanceFt: farDistanceFt + 3) != nil
-            && imagePoint(board: right, distanceFt: farDistanceFt + 3) != nil ? farDistanceFt + 3 : farDistanceFt
-        let corners = [(left, -1.0), (right, -1.0), (right, far), (left, far)]
-        return corners.compactMap { imagePoint(board: $0.0, distanceFt: $0.1) }
+        guard let nearLeft = imagePoint(board: left, distanceFt: -1), let nearRight = imagePoint(board: right, distanceFt: -1),
+              let farLeft = imagePoint(board: left, distanceFt: farDistanceFt),
+              let farRight = imagePoint(board: right, distanceFt: farDistanceFt),
+              let ballLeft = imagePoint(board: 20 + LaneCalibration.ballDiameterBoards / 2, distanceFt: farDistanceFt),
+              let ballRight = imagePoint(board: 20 - LaneCalibration.ballDiameterBoards / 2, distanceFt: farDistanceFt)
+        else { return [] }
+        let raise = 1.5 * ((ballRight.x - ballLeft.x) * (ballRight.x - ballLeft.x) + (ballRight.y - ballLeft.y) * (ballRight.y - ballLeft.y)).squareRoot()
+        return [nearLeft, nearRight, (farRight.x, farRight.y - raise), (farLeft.x, farLeft.y - raise)]
     }
 }

@@ -18,9 +18,18 @@ struct SyntheticFrame {
 
     init(width: Int = 320, height: Int = 240, background: (UInt8, UInt8, UInt8) = lane) {
         (self.width, self.height) = (width, height)
-        pixels = [UInt8](repeating: 0, count: width * height * 3)
-        fillRect(x0: 0, y0: 0, x1: width - 1, y1: height - 1, background)
+        let key = "\(width)x\(height)/\(background)"
+        if let cached = Self.backgrounds[key] {
+            pixels = cached
+        } else {
+            pixels = [UInt8](repeating: 0, count: width * height * 3)
+            fillRect(x0: 0, y0: 0, x1: width - 1, y1: height - 1, background)
+            Self.backgrounds[key] = pixels
+        }
     }
+
+    /// Filled backgrounds by size and colour: filling pixel by pixel is slow in debug builds.
+    nonisolated(unsafe) private static var backgrounds: [String: [UInt8]] = [:]
 
     mutating func set(_ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8)) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
