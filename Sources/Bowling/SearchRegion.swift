@@ -46,10 +46,4 @@ final class SearchRegion {
         }
         return (lo, hi)
     }
-
-    func contains(x: Double, y: Double) -> Bool {
-        let row = Int(y.rounded())
-        guard row >= 0, row < height else { return false }
-        return x >= Double(starts[row]) - 0.5 && x <= Double(ends[row]) + 0.5
-    }
 }

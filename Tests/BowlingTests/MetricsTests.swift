@@ -219,6 +219,11 @@ final class MetricsTests: XCTestCase {
         guard case .object(let json) = metrics.json(), case .array(let points)? = json["trajectory"], case .object(let p)? = points.first else {
             return XCTFail("json shape")
         }
+        let keys = ["shotNumber", "startTime", "endTime", "launchSpeed", "impactSpeed", "foulLineBoard", "arrowBoard",
+                    "breakpointBoard", "breakpointDistance", "pocketBoard", "pocketOffset", "entryAngle", "revRate", "revCategory",
+                    "strikeProbability", "result", "confidence", "flags", "unavailable", "trajectory"]
+        XCTAssertEqual(Set(json.keys), Set(keys))
+        XCTAssertEqual(Set(p.keys), ["t", "x", "y", "board", "distanceFt", "phase", "interpolated"])
         XCTAssertEqual(json["startTime"], .number(1.235))
         XCTAssertEqual(json["launchSpeed"], .number(16.36))
         XCTAssertEqual(json["result"], .null)

@@ -46,6 +46,5 @@ final class PerspectiveShotTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(m.pocketBoard), Self.board(60), accuracy: 0.4)
         // LS slope of the parabola over 50–60 ft is its slope at 55 ft: 0.1875 boards/ft.
         XCTAssertEqual(try XCTUnwrap(m.entryAngle), atan(0.1875 * 41.5 / 39 / 12) * 180 / .pi, accuracy: 0.3)
-        print("perspective shot", m.json().jsonString().prefix(700))
     }
 }
