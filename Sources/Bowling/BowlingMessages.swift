@@ -15,7 +15,6 @@ enum BowlingMessages {
     static let speedTooSlow = "Ball appears to have stopped. Was this a gutter ball?"
     static let revRateFailed = "Couldn't calculate rev rate for this shot."
     static let entryAngleUnusual = "Entry angle seems unusual. Please verify camera alignment."
-    static let exitedFrameEarly = "Ball went out of frame early. Adjust camera angle to capture full lane."
 
     // Seed 003, "Fallback UI States" (unavailable reasons).
     static let calibrateForSpeed = "Complete lane calibration to measure speed"
@@ -34,7 +33,6 @@ enum BowlingMessages {
     static let noBreakpoint = "Ball didn't turn back toward the pocket"
     static let tooFewPointsForLaunch = "Ball wasn't tracked over the first 15 ft"
     static let tooFewPointsForAngle = "Too few tracked points over the last 10 ft"
-    static let needsRevRate = "Rev rate unavailable"
     static func longGap(frames: Int) -> String {
         "Ball was hidden for \(frames) frames; that part of its path is interpolated."
     }
