@@ -7,6 +7,12 @@ final class BallPathTracker {
     static let silentGap = 5
     /// Longer gaps end the path (seed 003 `maxOcclusionFrames`).
     static let maxGap = 10
+    /// A path that is not (yet) a shot and barely moves gives way to a ball-like blob elsewhere
+    /// seen this many frames in a row, so a still, ball-coloured object cannot hold the tracker while
+    /// the real ball rolls past.
+    static let rivalFramesToSwitch = 3
+    /// "Barely moves": under this share of its radius per frame.
+    static let stillSpeedPerRadius = 0.25
     static let silentGapConfidence = 0.7
     static let flaggedGapConfidence = 0.4
 
@@ -33,6 +39,7 @@ final class BallPathTracker {
     private var history: [Observation] = []
     private var latest: Observation? { history.last }
     private var lastPoint: TrackPoint?
+    private var rivalFrames = 0
 
     init(toLane: @escaping (Double, Double) -> (board: Double, distanceFt: Double)?) {
         self.toLane = toLane
@@ -41,8 +48,9 @@ final class BallPathTracker {
 
     var isFollowing: Bool { latest != nil }
 
-    /// One frame's candidates. `time` is already corrected (never going backwards).
-    func step(_ candidates: [BallCandidate], time: Double, frameIndex: Int) -> Step {
+    /// One frame's candidates. `time` is already corrected (never going backwards). `mayAbandon`:
+    /// the path is not part of a running shot, so it may be dropped for a rival.
+    func step(_ candidates: [BallCandidate], time: Double, frameIndex: Int, mayAbandon: Bool = true) -> Step {
         var step = Step()
         if let latest, frameIndex - latest.frameIndex - 1 > Self.maxGap {
             endPath()
@@ -65,6 +73,17 @@ final class BallPathTracker {
         // Accept a ball within a few radii of the prediction, more the longer it has been hidden.
         let speed = (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot()
         let gate = 4 * latest.radius + speed * frames
+        var rival: BallCandidate?
+        for candidate in candidates where distance(candidate, predicted) > gate && candidate.area > (rival?.area ?? 0) {
+            rival = candidate
+        }
+        if mayAbandon, rival != nil, speed < Self.stillSpeedPerRadius * latest.radius { rivalFrames += 1 } else { rivalFrames = 0 }
+        if rivalFrames >= Self.rivalFramesToSwitch, let rival {
+            endPath()
+            step.endedPath = true
+            step.points = [observe(rival, x: rival.x, y: rival.y, time: time, frameIndex: frameIndex)]
+            return step
+        }
         let nearest = candidates.min { distance($0, predicted) < distance($1, predicted) }
         guard let nearest, distance(nearest, predicted) <= gate else {
             if frameIndex - latest.frameIndex > Self.maxGap {
@@ -94,6 +113,7 @@ final class BallPathTracker {
     func endPath() {
         history.removeAll(keepingCapacity: true)
         lastPoint = nil
+        rivalFrames = 0
     }
 
     private func observe(_ candidate: BallCandidate, x: Double, y: Double, time: Double, frameIndex: Int) -> TrackPoint {

@@ -69,7 +69,8 @@ public final class BallTracker {
             throw ReelworkError.needsPerson(BowlingMessages.ballColorMatchesLane)
         }
         if !detector.candidates.isEmpty { framesWithBall += 1 }
-        let step = path.step(detector.candidates, time: correctedTime(time, frameIndex: frameIndex), frameIndex: frameIndex)
+        let step = path.step(detector.candidates, time: correctedTime(time, frameIndex: frameIndex), frameIndex: frameIndex,
+                             mayAbandon: !segmenter.isShooting)
         if step.endedPath { segmenter.endPath() }
         segmenter.add(step.points, gap: step.gap)
     }

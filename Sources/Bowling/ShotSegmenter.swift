@@ -20,6 +20,8 @@ final class ShotSegmenter {
     /// The current path's shot is over; its ball (rolling into the pit) is ignored until the path ends.
     private var pathDone = false
     private(set) var shots: [ShotTrack] = []
+    /// A shot is running: its path must not be dropped.
+    var isShooting: Bool { shot != nil }
 
     init(calibrated: Bool, frameHeight: Int) {
         self.calibrated = calibrated

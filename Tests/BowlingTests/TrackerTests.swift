@@ -119,6 +119,24 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(metrics[1].startTime, 110.0 / 30, accuracy: 1e-9)
     }
 
+    func testStillBallColouredObjectDoesNotHoldTheTracker() throws {
+        // A bigger still blob sits on the lane from the first frame; the ball rolls past it.
+        let tracker = try Self.calibratedTracker()
+        for i in 0..<90 {
+            var frame = SyntheticFrame()
+            frame.disc(120, 60, 7)
+            if let b = Self.straightShot(frame: i) {
+                let c = Self.centre(board: b.board, distanceFt: b.distanceFt)
+                frame.disc(c.x, c.y, Self.radius)
+            }
+            try frame.withImage { try tracker.process($0, time: Double(i) / 30, frameIndex: i) }
+        }
+        let tracks = try tracker.finish()
+        XCTAssertEqual(tracks.shots.count, 1)
+        XCTAssertNil(tracks.shots.first?.end)
+        XCTAssertLessThan(try XCTUnwrap(tracks.shots.first?.points.first?.distanceFt), 5)
+    }
+
     func testBackwardTimestampsFallBackToFrameIndex() throws {
         // Timestamps run from 100 s, then jump back at frame 30: every point is re-timed as frame / fps.
         let tracks = try Self.run(try Self.calibratedTracker(), frames: 90, time: { $0 < 30 ? 100 + Double($0) / 30 : 5 }) {
