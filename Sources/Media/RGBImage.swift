@@ -40,6 +40,14 @@ public struct RGBImage {
         return (p[0], p[1], p[2])
     }
 
+    /// Calls `body` with a pointer to displayed pixel (0, `y`)'s red byte and the byte step from one
+    /// displayed pixel to the next along the row (3 unrotated; negative or a row stride when turned).
+    /// For per-frame scans that must neither copy nor allocate; the pointer must not escape `body`.
+    public func withRow<R>(_ y: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R {
+        precondition(y >= 0 && y < height, "row \(y) outside \(width)×\(height)")
+        return try body(origin + y * rowStep, columnStep)
+    }
+
     /// The pixels as packed RGB24 rows in display orientation (width × height × 3 bytes). Allocates:
     /// for tests and debugging, not for the per-frame path.
     public func packedPixels() -> [UInt8] {

@@ -1,0 +1,307 @@
+import Foundation
+import Media
+
+/// The colour table's index of the RGB pixel at `pixel` (see `ColorLookupTable.index`), written
+/// out so the per-pixel loops surely inline it.
+@inline(__always) private func lutIndex(_ pixel: UnsafePointer<UInt8>) -> Int {
+    Int(truncatingIfNeeded: pixel[0] &>> 2) &<< 12 | Int(truncatingIfNeeded: pixel[1] &>> 2) &<< 6
+        | Int(truncatingIfNeeded: pixel[2] &>> 2)
+}
+
+/// One ball-like blob in a frame.
+public struct BallCandidate: Sendable, Equatable {
+    /// Blob centre (centroid of ball and marker pixels), image pixels.
+    public var x: Double
+    public var y: Double
+    /// Radius of the disc with the blob's area.
+    public var radius: Double
+    public var area: Double
+    public var circularity: Double
+    /// Angle (radians, image axes: 0 = right, π/2 = down) of the PAP marker around the centre.
+    public var markerAngle: Double?
+
+    /// Where the ball touches the lane: one radius below its centre (DOMAIN "Where the ball is").
+    public var contactY: Double { y + radius }
+}
+
+/// Finds ball-coloured round blobs in a frame (seed 003 "Detection Parameters").
+///
+/// A coarse pass looks at every second pixel of every second row and marks the rows near any match;
+/// a ball (radius ≥ 3 px after scaling) cannot hide between the samples, and most of a frame is
+/// lane, so the full pass then reads only the few marked rows. It turns matching pixels into
+/// horizontal runs, joined into 8-connected components with union–find over runs (far fewer than
+/// pixels). All buffers are allocated once; `detect` allocates nothing.
+///
+/// Circularity is `area / (π · rMax²)`, with rMax the largest distance from the centroid to a blob
+/// pixel's centre plus half a pixel: about 1 for a disc (0.89 for a radius of 8 px, 0.93 at seed
+/// 003's smallest 1080p ball), 2/π ≈ 0.64 for a square, 0.5 for a 2:1 ellipse. Seed 003's 4πA/P² needs a
+/// perimeter, and perimeters of pixel blobs are off by up to 4/π depending on direction, so small
+/// discs would fail and squares would pass; this measure has neither problem.
+final class BallDetector {
+    static let minCircularity = 0.7
+    /// A candidate needs this share of true ball-colour pixels (the rest may be marker).
+    static let minBallShare = 0.5
+
+    let width: Int
+    let height: Int
+    let minArea: Double
+    let maxArea: Double
+    let table: ColorLookupTable
+    let region: SearchRegion
+    let tracksMarker: Bool
+
+    private let runCapacity: Int
+    private let runY: UnsafeMutablePointer<Int32>
+    private let runStart: UnsafeMutablePointer<Int32>
+    private let runEnd: UnsafeMutablePointer<Int32>
+    private let runMarkerCount: UnsafeMutablePointer<Int32>
+    private let runMarkerSumX: UnsafeMutablePointer<Double>
+    private let parent: UnsafeMutablePointer<Int32>
+    // Per-component sums, indexed by the component's root run.
+    private let area: UnsafeMutablePointer<Double>
+    private let sumX: UnsafeMutablePointer<Double>
+    private let sumY: UnsafeMutablePointer<Double>
+    private let markerCount: UnsafeMutablePointer<Double>
+    private let markerSumX: UnsafeMutablePointer<Double>
+    private let markerSumY: UnsafeMutablePointer<Double>
+    private let maxDistanceSquared: UnsafeMutablePointer<Double>
+    private var runCount = 0
+    /// Rows the coarse pass found worth a full scan (1) or not (0).
+    private let activeRows: UnsafeMutablePointer<UInt8>
+    /// Rows marked above and below a coarse match: covers the sampling step and a disc's thin top and bottom.
+    static let activeRowMargin = 3
+
+    /// The last frame's blobs that passed every test, reused between frames.
+    private(set) var candidates: [BallCandidate] = []
+    /// Share of the last frame's searched pixels that matched the ball colour (from the coarse sample).
+    private(set) var matchedShare = 0.0
+    /// Pixels the coarse pass sampled.
+    private(set) var searchedPixels = 0
+
+    init(profile: BallProfile, width: Int, height: Int, searchPolygon: [(x: Double, y: Double)]?) {
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+        // Seed 003's areas are for 1080p frames.
+        let scale = pow(Double(self.height) / 1080, 2)
+        minArea = max(500 * scale, 4)
+        maxArea = max(50000 * scale, minArea)
+        table = ColorLookupTable(profile: profile)
+        region = SearchRegion(width: self.width, height: self.height, polygon: searchPolygon)
+        tracksMarker = profile.markerColor != nil
+        runCapacity = max(1 << 14, self.height * 16)
+        runY = .allocate(capacity: runCapacity)
+        runStart = .allocate(capacity: runCapacity)
+        runEnd = .allocate(capacity: runCapacity)
+        runMarkerCount = .allocate(capacity: runCapacity)
+        runMarkerSumX = .allocate(capacity: runCapacity)
+        parent = .allocate(capacity: runCapacity)
+        area = .allocate(capacity: runCapacity)
+        sumX = .allocate(capacity: runCapacity)
+        sumY = .allocate(capacity: runCapacity)
+        markerCount = .allocate(capacity: runCapacity)
+        markerSumX = .allocate(capacity: runCapacity)
+        markerSumY = .allocate(capacity: runCapacity)
+        maxDistanceSquared = .allocate(capacity: runCapacity)
+        activeRows = .allocate(capacity: max(self.height, 1))
+        candidates.reserveCapacity(64)
+    }
+
+    deinit {
+        for buffer in [runY, runStart, runEnd, runMarkerCount, parent] { buffer.deallocate() }
+        activeRows.deallocate()
+        for buffer in [runMarkerSumX, area, sumX, sumY, markerCount, markerSumX, markerSumY, maxDistanceSquared] {
+            buffer.deallocate()
+        }
+    }
+
+    /// Finds the frame's ball candidates (in `candidates`), reflections removed.
+    func detect(_ image: RGBImage) {
+        candidates.removeAll(keepingCapacity: true)
+        runCount = 0
+        let rows = min(image.height, region.height), lastColumn = min(image.width, region.width) - 1
+        guard rows > 0, lastColumn >= 0 else {
+            (searchedPixels, matchedShare) = (0, 0)
+            return
+        }
+        let (matched, searched) = markActiveRows(image, rows: rows, lastColumn: lastColumn)
+        searchedPixels = searched
+        matchedShare = searched > 0 ? Double(matched) / Double(searched) : 0
+        var previousRowFirst = 0, previousRowEnd = 0, previousRowY = -2
+        for y in 0..<rows where activeRows[y] != 0 {
+            let start = Int(region.starts[y]), end = min(Int(region.ends[y]), lastColumn)
+            guard start <= end else { continue }
+            let rowFirst = runCount
+            scanRow(image, y: y, from: start, to: end)
+            if previousRowY == y - 1 { joinRuns(rowFirst, runCount, previousRowFirst, previousRowEnd) }
+            (previousRowFirst, previousRowEnd, previousRowY) = (rowFirst, runCount, y)
+        }
+        collectCandidates()
+        removeReflections()
+    }
+
+    /// The coarse pass: every second pixel of every second row. Marks the rows around any ball or
+    /// marker match in `activeRows`; returns the sampled pixels that match the ball colour, and all sampled.
+    private func markActiveRows(_ image: RGBImage, rows: Int, lastColumn: Int) -> (matched: Int, searched: Int) {
+        activeRows.update(repeating: 0, count: rows)
+        let lookup = table.bits
+        let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
+        let ballBit = ColorLookupTable.ballBit
+        var matched = 0, searched = 0
+        for y in stride(from: 0, to: rows, by: 2) {
+            let start = Int(region.starts[y]), end = min(Int(region.ends[y]), lastColumn)
+            guard start <= end else { continue }
+            let (rowMatched, rowHits, rowSearched) = image.withRow(y) { row, step -> (Int, Int, Int) in
+                var pixel = row + start * step
+                let twoSteps = 2 * step
+                var x = start, ball = 0, any = 0, count = 0
+                while x <= end {
+                    let bits = lookup[lutIndex(pixel)] & keep
+                    any |= Int(bits)
+                    ball &+= Int(bits & ballBit)
+                    count &+= 1
+                    pixel += twoSteps
+                    x &+= 2
+                }
+                return (ball, any, count)
+            }
+            matched += rowMatched
+            searched += rowSearched
+            if rowHits != 0 {
+                let low = max(0, y - Self.activeRowMargin), high = min(rows - 1, y + Self.activeRowMargin)
+                (activeRows + low).update(repeating: 1, count: high - low + 1)
+            }
+        }
+        return (matched, searched)
+    }
+
+    /// Adds the row's runs of ball or marker pixels.
+    private func scanRow(_ image: RGBImage, y: Int, from start: Int, to end: Int) {
+        let lookup = table.bits
+        let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
+        let ballBit = ColorLookupTable.ballBit
+        image.withRow(y) { row, step in
+            var pixel = row + start * step
+            var open = -1, markers: Int32 = 0, markerX = 0.0
+            var x = start
+            while x <= end {
+                // Most pixels are lane: skip them in a tight loop.
+                if open < 0 {
+                    while x <= end && lookup[lutIndex(pixel)] & keep == 0 {
+                        pixel += step
+                        x &+= 1
+                    }
+                    if x > end { break }
+                }
+                let bits = lookup[lutIndex(pixel)] & keep
+                if bits != 0 {
+                    if open < 0 { open = x; markers = 0; markerX = 0 }
+                    if bits & ballBit == 0 { markers &+= 1; markerX += Double(x) }
+                } else if open >= 0 {
+                    addRun(y: y, from: open, to: x - 1, markers: markers, markerX: markerX)
+                    open = -1
+                }
+                pixel += step
+                x &+= 1
+            }
+            if open >= 0 { addRun(y: y, from: open, to: end, markers: markers, markerX: markerX) }
+        }
+    }
+
+    @inline(__always) private func addRun(y: Int, from start: Int, to end: Int, markers: Int32, markerX: Double) {
+        // A frame with more runs than this is noise (or the lane's own colour), not a ball: drop the rest.
+        guard runCount < runCapacity else { return }
+        runY[runCount] = Int32(y); runStart[runCount] = Int32(start); runEnd[runCount] = Int32(end)
+        runMarkerCount[runCount] = markers; runMarkerSumX[runCount] = markerX
+        parent[runCount] = Int32(runCount)
+        runCount += 1
+    }
+
+    /// Unions each run of this row with the touching (8-connected) runs of the row above; both are sorted by x.
+    private func joinRuns(_ first: Int, _ end: Int, _ previousFirst: Int, _ previousEnd: Int) {
+        var j = previousFirst
+        for i in first..<end {
+            while j < previousEnd && runEnd[j] + 1 < runStart[i] { j += 1 }
+            var k = j
+            while k < previousEnd && runStart[k] <= runEnd[i] + 1 {
+                union(i, k)
+                k += 1
+            }
+        }
+    }
+
+    @inline(__always) private func find(_ i: Int) -> Int {
+        var i = i
+        while Int(parent[i]) != i {
+            parent[i] = parent[Int(parent[i])]
+            i = Int(parent[i])
+        }
+        return i
+    }
+
+    /// The smaller index becomes the root, so a root always comes before its members.
+    @inline(__always) private func union(_ a: Int, _ b: Int) {
+        let rootA = find(a), rootB = find(b)
+        if rootA < rootB { parent[rootB] = Int32(rootA) } else if rootB < rootA { parent[rootA] = Int32(rootB) }
+    }
+
+    private func collectCandidates() {
+        guard runCount > 0 else { return }
+        for i in 0..<runCount {
+            let root = find(i)
+            parent[i] = Int32(root)
+            if root == i {
+                area[root] = 0; sumX[root] = 0; sumY[root] = 0
+                markerCount[root] = 0; markerSumX[root] = 0; markerSumY[root] = 0; maxDistanceSquared[root] = -1
+            }
+            let length = Double(runEnd[i] - runStart[i] + 1), y = Double(runY[i])
+            area[root] += length
+            sumX[root] += length * Double(runStart[i] + runEnd[i]) / 2
+            sumY[root] += length * y
+            markerCount[root] += Double(runMarkerCount[i])
+            markerSumX[root] += runMarkerSumX[i]
+            markerSumY[root] += Double(runMarkerCount[i]) * y
+        }
+        // The farthest pixel of a run from any point is one of its two ends.
+        for i in 0..<runCount {
+            let root = Int(parent[i])
+            guard area[root] >= minArea, area[root] <= maxArea else { continue }
+            let cx = sumX[root] / area[root], cy = sumY[root] / area[root], y = Double(runY[i]) - cy
+            let dx = max(abs(Double(runStart[i]) - cx), abs(Double(runEnd[i]) - cx))
+            maxDistanceSquared[root] = max(maxDistanceSquared[root], dx * dx + y * y)
+        }
+        for root in 0..<runCount where Int(parent[root]) == root {
+            let a = area[root]
+            guard a >= minArea, a <= maxArea, (a - markerCount[root]) >= Self.minBallShare * a else { continue }
+            // A pixel centre at rMax covers the shape to about rMax + ½ along that direction.
+            let reach = maxDistanceSquared[root].squareRoot() + 0.5
+            let circularity = min(1, a / (Double.pi * reach * reach))
+            guard circularity >= Self.minCircularity else { continue }
+            let cx = sumX[root] / a, cy = sumY[root] / a, radius = (a / Double.pi).squareRoot()
+            var markerAngle: Double?
+            let markers = markerCount[root]
+            if markers >= max(3, 0.005 * a) {
+                let mx = markerSumX[root] / markers - cx, my = markerSumY[root] / markers - cy
+                // A marker at the centre has no direction.
+                if (mx * mx + my * my).squareRoot() > 0.15 * radius { markerAngle = atan2(my, mx) }
+            }
+            if candidates.count < candidates.capacity {
+                candidates.append(BallCandidate(x: cx, y: cy, radius: radius, area: a, circularity: circularity, markerAngle: markerAngle))
+            }
+        }
+    }
+
+    /// A glossy lane mirrors the ball just below it; of two candidates stacked within a few radii,
+    /// keep the upper one, the real ball (seed 003 "Ball Reflection Detected").
+    private func removeReflections() {
+        guard candidates.count > 1 else { return }
+        var i = 0
+        while i < candidates.count {
+            let lower = candidates[i]
+            let isReflection = candidates.contains { upper in
+                let r = max(upper.radius, lower.radius)
+                return upper.y < lower.y && lower.y - upper.y <= 4 * r && abs(upper.x - lower.x) <= r
+            }
+            if isReflection { candidates.remove(at: i) } else { i += 1 }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ReelworkCore
+
+/// Seed 000's colour: hue 0–360, saturation and value 0–100.
+public struct HSVColor: Sendable, Equatable {
+    public var h: Double
+    public var s: Double
+    public var v: Double
+
+    public init(h: Double, s: Double, v: Double) {
+        (self.h, self.s, self.v) = (h, s, v)
+    }
+
+    /// 8-bit RGB to HSV, in the same scales as seed 000.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        let r = Double(red) / 255, g = Double(green) / 255, b = Double(blue) / 255
+        let maxC = max(r, g, b), minC = min(r, g, b), delta = maxC - minC
+        var hue = 0.0
+        if delta > 0 {
+            if maxC == r { hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6) }
+            else if maxC == g { hue = 60 * ((b - r) / delta + 2) }
+            else { hue = 60 * ((r - g) / delta + 4) }
+        }
+        if hue < 0 { hue += 360 }
+        self.init(h: hue, s: maxC > 0 ? delta / maxC * 100 : 0, v: maxC * 100)
+    }
+
+    /// Seed 003's match: hue within `hueTolerance` degrees (the short way round the circle, so 355
+    /// matches 5), saturation and value within 30 points.
+    func matches(_ other: HSVColor, hueTolerance: Double) -> Bool {
+        let rawHue = abs(h - other.h).truncatingRemainder(dividingBy: 360)
+        let hueDistance = min(rawHue, 360 - rawHue)
+        return hueDistance <= hueTolerance && abs(s - other.s) <= Self.saturationValueTolerance
+            && abs(v - other.v) <= Self.saturationValueTolerance
+    }
+
+    static let saturationValueTolerance = 30.0
+
+    /// Reads `{h, s, v}` at option path `name`, or throws `.invalidInput` naming the bad part.
+    static func parse(_ value: JSONValue?, name: String) throws -> HSVColor {
+        guard case .object? = value, let value else {
+            throw ReelworkError.invalidInput("option \(name) must be an object {\"h\": 0-360, \"s\": 0-100, \"v\": 0-100}")
+        }
+        return HSVColor(h: try OptionReader.number(value["h"], name: "\(name).h", in: 0...360),
+                        s: try OptionReader.number(value["s"], name: "\(name).s", in: 0...100),
+                        v: try OptionReader.number(value["v"], name: "\(name).v", in: 0...100))
+    }
+}
+
+/// Reads numbers out of job options with messages that name the option.
+enum OptionReader {
+    static func number(_ value: JSONValue?, name: String, in range: ClosedRange<Double>) throws -> Double {
+        guard case .number(let n)? = value, n.isFinite, range.contains(n) else {
+            throw ReelworkError.invalidInput("option \(name) must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
+        }
+        return n
+    }
+
+    static func positive(_ value: JSONValue?, name: String) throws -> Double {
+        guard case .number(let n)? = value, n.isFinite, n > 0 else {
+            throw ReelworkError.invalidInput("option \(name) must be a positive number")
+        }
+        return n
+    }
+
+    static func finite(_ value: JSONValue?, name: String) throws -> Double {
+        guard case .number(let n)? = value, n.isFinite else {
+            throw ReelworkError.invalidInput("option \(name) must be a number")
+        }
+        return n
+    }
+
+    /// An optional number: absent or null gives nil.
+    static func optionalFinite(_ value: JSONValue?, name: String) throws -> Double? {
+        switch value {
+        case nil, .null?: return nil
+        default: return try finite(value, name: name)
+        }
+    }
+
+    /// `[x, y]` image coordinates.
+    static func point(_ value: JSONValue?, name: String) throws -> (x: Double, y: Double) {
+        guard case .array(let items)? = value, items.count == 2,
+              case .number(let x) = items[0], case .number(let y) = items[1], x.isFinite, y.isFinite else {
+            throw ReelworkError.invalidInput("option \(name) must be [x, y] image coordinates in pixels")
+        }
+        return (x, y)
+    }
+
+    private static func format(_ n: Double) -> String {
+        n.rounded() == n ? String(Int(n)) : String(n)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Media
+import ReelworkCore
+import XCTest
+@testable import Bowling
+
+final class DetectorTests: XCTestCase {
+    private func detector(color: HSVColor = HSVColor(h: 232.5, s: 80, v: 78), marker: HSVColor? = nil,
+                          calibration: JSONValue? = nil, width: Int = 320, height: Int = 240) throws -> BallDetector {
+        let polygon = try calibration.flatMap { try LaneCalibration.parse($0)?.searchPolygon() }
+        return BallDetector(profile: BallProfile(color: color, markerColor: marker), width: width, height: height, searchPolygon: polygon)
+    }
+
+    private func candidates(_ frame: SyntheticFrame, _ detector: BallDetector, rotation: Int = 0) -> [BallCandidate] {
+        frame.withImage(rotation: rotation) { detector.detect($0) }
+        return detector.candidates
+    }
+
+    func testFindsADiscAtItsCentre() throws {
+        var frame = SyntheticFrame()
+        frame.disc(100.3, 120.7, 8)
+        let found = candidates(frame, try detector())
+        XCTAssertEqual(found.count, 1)
+        let ball = try XCTUnwrap(found.first)
+        XCTAssertEqual(ball.x, 100.3, accuracy: 0.5)
+        XCTAssertEqual(ball.y, 120.7, accuracy: 0.5)
+        XCTAssertEqual(ball.radius, 8, accuracy: 0.3)
+        XCTAssertEqual(ball.contactY, ball.y + ball.radius)
+        XCTAssertGreaterThan(ball.circularity, 0.85)
+    }
+
+    func testIgnoresWrongColourAndWrongShapes() throws {
+        var frame = SyntheticFrame()
+        frame.disc(60, 60, 8, (200, 30, 30))                           // red, not blue
+        frame.disc(160, 40, 2)                                         // ~13 px: under 500 × (240/1080)² ≈ 25
+        frame.disc(240, 150, 30)                                       // ~2,800 px: over 50,000 × (240/1080)² ≈ 2,470
+        frame.fillRect(x0: 20, y0: 150, x1: 39, y1: 169, SyntheticFrame.ball)   // square: circularity 2/π
+        frame.fillRect(x0: 60, y0: 200, x1: 99, y1: 205, SyntheticFrame.ball)   // bar
+        XCTAssertEqual(candidates(frame, try detector()), [])
+        frame.disc(160, 100, 8)
+        XCTAssertEqual(candidates(frame, try detector()).count, 1)
+    }
+
+    func testOnlyTheLaneCounts() throws {
+        var frame = SyntheticFrame()
+        frame.disc(40, 120, 6)    // left of the left gutter (x 100) by more than a ball
+        frame.disc(160, 120, 6)   // board 20
+        let found = candidates(frame, try detector(calibration: TestOptions.flatCalibration))
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(try XCTUnwrap(found.first).x, 160, accuracy: 0.5)
+    }
+
+    func testHueWrapsAt360() throws {
+        var nearZero = SyntheticFrame()
+        nearZero.disc(100, 100, 8, (200, 17, 0))     // hue ≈ 5
+        XCTAssertEqual(candidates(nearZero, try detector(color: HSVColor(h: 355, s: 100, v: 78))).count, 1)
+        var nearFull = SyntheticFrame()
+        nearFull.disc(100, 100, 8, (200, 0, 17))     // hue ≈ 355
+        XCTAssertEqual(candidates(nearFull, try detector(color: HSVColor(h: 5, s: 100, v: 78))).count, 1)
+        XCTAssertEqual(candidates(nearFull, try detector(color: HSVColor(h: 30, s: 100, v: 78))).count, 0)
+    }
+
+    func testReflectionBelowTheBallIsIgnored() throws {
+        var frame = SyntheticFrame()
+        frame.disc(160, 100, 8)
+        frame.disc(160.5, 124, 8)
+        let found = candidates(frame, try detector())
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(try XCTUnwrap(found.first).y, 100, accuracy: 0.5)
+    }
+
+    func testRotatedFrames() throws {
+        // Coded 240 wide × 320 tall, shown turned 90° clockwise: displayed (x, y) = coded (y, 319 - x).
+        var coded = SyntheticFrame(width: 240, height: 320)
+        coded.disc(70, 200, 8)
+        let found = candidates(coded, try detector(), rotation: 90)
+        let ball = try XCTUnwrap(found.first)
+        XCTAssertEqual(ball.x, 319 - 200, accuracy: 0.5)
+        XCTAssertEqual(ball.y, 70, accuracy: 0.5)
+    }
+
+    func testMarkerAngle() throws {
+        var frame = SyntheticFrame()
+        frame.ballWithMarker(150, 120, 10, markerAngle: .pi / 3)
+        let found = candidates(frame, try detector(marker: HSVColor(h: 54, s: 83, v: 94)))
+        let ball = try XCTUnwrap(found.first)
+        XCTAssertEqual(ball.x, 150, accuracy: 0.5)
+        XCTAssertEqual(try XCTUnwrap(ball.markerAngle), .pi / 3, accuracy: 0.1)
+        // Without a marker colour the marker is a hole in the blob, and there is no angle.
+        XCTAssertNil(candidates(frame, try detector()).first?.markerAngle)
+    }
+
+    func testTinyAndOddFramesDoNotCrash() throws {
+        let options = try TestOptions.parse()
+        for (w, h) in [(1, 1), (2, 3), (7, 1)] {
+            let tracker = try BallTracker(options: options, frameWidth: w, frameHeight: h, frameRate: .nan)
+            let frame = SyntheticFrame(width: w, height: h)
+            try frame.withImage { try tracker.process($0, time: .nan, frameIndex: 0) }
+            XCTAssertThrowsError(try tracker.finish())
+        }
+        // A frame bigger than announced is scanned only where the tracker expects pixels.
+        let tracker = try BallTracker(options: options, frameWidth: 100, frameHeight: 80, frameRate: 30)
+        var big = SyntheticFrame()
+        big.disc(50, 40, 6)
+        try big.withImage { try tracker.process($0, time: 0, frameIndex: 0) }
+    }
+}
