@@ -3,7 +3,9 @@
 /// - preparation (window start): walking back from the backswing over the take-back (up its hump
 ///   of speed and down again while at least `quietFraction` × peak), the still frame just before it.
 /// - backswing: walking back from the peak while the speed keeps falling, the slowest frame before
-///   the forward acceleration, i.e. where the wrist turns around at its furthest point back.
+///   the forward acceleration, i.e. where the wrist turns around at its furthest point back (or, with
+///   no take-back, the still frame where it starts forward): the walk stops at a local minimum of
+///   speed or at the first frame slower than `quietFraction` × peak, whichever comes first.
 /// - contact: the racket–ball closest approach if one was found in the window, else the peak.
 /// - followThrough: the first frame after contact slower than `followThroughFraction` × peak.
 /// - recovery (window end): the first still frame (< `quietFraction` × peak) after the peak.
@@ -44,8 +46,10 @@ struct SwingPhases: Equatable {
             upper += 1
         }
 
+        // Stopping at the first still frame keeps pose jitter on a motionless wrist (tiny speeds
+        // that happen to keep falling) from dragging the backswing back into the preparation.
         var backswing = peak
-        while backswing > lower, speed(backswing - 1) < speed(backswing) { backswing -= 1 }
+        while backswing > lower, speed(backswing) >= quiet, speed(backswing - 1) < speed(backswing) { backswing -= 1 }
         // Back over the take-back: up its hump of speed, then down it until the wrist is still.
         // A hump that never reaches `quiet` is jitter, not a take-back.
         var preparation = backswing
