@@ -8,18 +8,20 @@ enum SwingMeasurer {
     private static let timeTolerance = 1e-6
 
     static func measure(_ candidate: SwingCandidate, track: [PoseFrame], options: TennisOptions) -> Swing {
-        let kinematics = TrackKinematics(track: track, hand: options.dominantHand)
+        let finite = candidate.startTime.isFinite && candidate.endTime.isFinite
+        let relevant = finite ? TrackKinematics.margin(around: candidate.startTime...max(candidate.startTime, candidate.endTime)) : nil
+        let kinematics = TrackKinematics(track: track, hand: options.dominantHand, within: relevant)
         let samples = kinematics.samples
         let start = candidate.startTime - timeTolerance, end = candidate.endTime + timeTolerance
-        let window = samples.indices.filter { samples[$0].time >= start && samples[$0].time <= end }
-        let quality = trackingQuality(confident: window.count, kinematics: kinematics, from: start, to: end)
+        let inWindow = samples.indices.filter { samples[$0].time >= start && samples[$0].time <= end }
+        let quality = trackingQuality(confident: inWindow.count, kinematics: kinematics, from: start, to: end)
         let unit: SpeedUnit = options.playerHeight == nil ? .torsoLengthsPerSecond : .metresPerSecond
         var metrics = SwingMetrics(peakWristSpeed: nil, peakWristSpeedUnit: unit, shoulderTurn: nil, contactHeight: nil,
                                    followThrough: nil, trackingQuality: quality)
         var unavailable: [String: String] = [:]
 
         let keyframes = candidate.keyFrameTimes
-        guard let first = window.first, let last = window.last,
+        guard let first = inWindow.first, let last = inWindow.last,
               let backswing = nearest(keyframes.backswing, in: first...last, samples),
               let contact = nearest(keyframes.contact, in: first...last, samples) else {
             let reason = "the player is not tracked confidently during the swing"
@@ -27,7 +29,7 @@ enum SwingMeasurer {
             return swing(candidate, metrics: metrics, unavailable: unavailable, confidence: 0)
         }
 
-        if let peak = window.compactMap({ samples[$0].speed }).max() {
+        if let peak = inWindow.compactMap({ samples[$0].speed }).max() {
             metrics.peakWristSpeed = options.playerHeight.map { peak * SwingTuning.torsoShareOfHeight * $0 } ?? peak
         } else {
             unavailable["peakWristSpeed"] = "the wrist is tracked in too few consecutive frames to measure its speed"

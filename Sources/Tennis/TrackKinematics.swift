@@ -29,7 +29,10 @@ struct TrackKinematics {
     /// The track's usual sampling interval (median time step), seconds.
     let interval: Double
 
-    init(track: [PoseFrame], hand: Hand) {
+    /// `within`: only confident frames in this time range become samples (a swing's metrics need
+    /// only its window plus `margin(around:)`); sampling interval and frame times still come from
+    /// the whole track, so every sample inside the range is the same as without it.
+    init(track: [PoseFrame], hand: Hand, within range: ClosedRange<Double>? = nil) {
         self.hand = hand
         // Usable frames: finite, increasing times and all 33 landmarks.
         var frames: [PoseFrame] = []
@@ -42,7 +45,7 @@ struct TrackKinematics {
 
         let required = BodyLandmark.required(for: hand)
         let confident = frames.filter { frame in
-            required.allSatisfy { index in
+            (range?.contains(frame.time) ?? true) && required.allSatisfy { index in
                 let l = frame.landmarks[index]
                 return l.visibility >= BodyLandmark.confidentVisibility && l.x.isFinite && l.y.isFinite
             }
@@ -106,6 +109,13 @@ struct TrackKinematics {
             }
         }
         return samples
+    }
+
+    /// The time range around `window` whose frames decide every sample inside it: the torso median's
+    /// reach plus the smoothing's, plus one sampling step for the speed's neighbours.
+    static func margin(around window: ClosedRange<Double>) -> ClosedRange<Double> {
+        let reach = SwingTuning.torsoMedianRadius + 3 * SwingTuning.smoothingSigma + SwingTuning.maxGap + 1
+        return (window.lowerBound - reach)...(window.upperBound + reach)
     }
 
     /// The sample nearest in time to `time` (the earlier one on a tie); nil when there are none.

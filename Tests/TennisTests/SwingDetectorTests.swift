@@ -51,6 +51,10 @@ final class SwingDetectorTests: XCTestCase {
         XCTAssertEqual(swing.keyFrameTimes.contact, peak, accuracy: 1.0 / 30 + 1e-9)
         assertOrderedInWindow(swing)
         XCTAssertLessThan(swing.keyFrameTimes.backswing, swing.keyFrameTimes.contact)
+        // The forward move's speed (∝ sech²((t − peak) / 0.08)) halves 0.07 s after the peak; the
+        // wrist is still moving then, so follow-through comes before recovery.
+        XCTAssertEqual(swing.keyFrameTimes.followThrough, peak + 0.07, accuracy: 0.05)
+        XCTAssertLessThan(swing.keyFrameTimes.followThrough, swing.keyFrameTimes.recovery)
     }
 
     func testAForehandFilmedFromTheFrontIsStillAForehand() throws {

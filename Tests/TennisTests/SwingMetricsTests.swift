@@ -135,3 +135,37 @@ final class SwingMetricsTests: XCTestCase {
         XCTAssertEqual(value(json["metrics"]?["contactHeight"]), ((swing.metrics.contactHeight ?? 0) * 1000).rounded() / 1000)
     }
 }
+
+/// A long match: many swings, each measured from the frames around it only.
+final class LongTrackTests: XCTestCase {
+    func testTenMinutesOfRallyGiveEverySwingWithTheSameMetricsAsAShortClip() throws {
+        // A forehand every 3 s for 10 minutes at 10 fps (6000 frames, 200 swings).
+        var player = SyntheticPlayer()
+        let shots = 200
+        for k in 0..<shots {
+            let peak = 1.53 + 3 * Double(k)
+            // Take back, swing through, walk the wrist back to where it rests.
+            player.moves += [WristMove(time: peak - 0.45, tau: 0.12, du: 1.1, dv: 0.1),
+                             WristMove(time: peak, tau: 0.08, du: -2.2, dv: 0.2),
+                             WristMove(time: peak + 1.2, tau: 0.3, du: 1.1, dv: -0.3)]
+        }
+        let track = player.track(duration: 3 * Double(shots))
+        let options = TennisOptions()
+        let started = Date()
+        let candidates = SwingDetector.detect(track: track, objects: [], options: options)
+        let swings = candidates.map { SwingMetricsCalculator.measure($0, track: track, options: options) }
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(candidates.count, shots)
+        XCTAssertEqual(Set(swings.map(\.type)), [.forehand])
+        XCTAssertLessThan(seconds, 60, "detect + measure of 6000 frames took \(seconds) s")
+        print("10 minutes, \(shots) swings: \(seconds) s")
+
+        // The first swing measured in a short clip of its own is the same swing.
+        let short = Array(track.prefix(while: { $0.time <= 3.0 }))
+        let alone = SwingDetector.detect(track: short, objects: [], options: options)
+        XCTAssertEqual(alone.first, candidates.first)
+        if let first = alone.first {
+            XCTAssertEqual(SwingMetricsCalculator.measure(first, track: short, options: options), swings.first)
+        }
+    }
+}
