@@ -53,4 +53,10 @@ public struct SwingMetrics: Sendable, Equatable {
     public var followThrough: Double?
     /// Share (0–1) of the window's sampled frames with confident wrist, shoulders and hips.
     public var trackingQuality: Double
+
+    public init(peakWristSpeed: Double?, peakWristSpeedUnit: SpeedUnit, shoulderTurn: Double?, contactHeight: Double?,
+                followThrough: Double?, trackingQuality: Double) {
+        (self.peakWristSpeed, self.peakWristSpeedUnit, self.shoulderTurn) = (peakWristSpeed, peakWristSpeedUnit, shoulderTurn)
+        (self.contactHeight, self.followThrough, self.trackingQuality) = (contactHeight, followThrough, trackingQuality)
+    }
 }

@@ -2,6 +2,16 @@ import ReelworkCore
 
 // The Tennis module's surface as the pipeline uses it (the `swings` and `metrics` stages).
 // Implementation files beside this one fill it in; keep these signatures.
+//
+// How a swing is found (DOMAIN.md, "Tennis (seed 004)"):
+//   TrackKinematics   confident frames only; landmarks smoothed in time; torso length (local median);
+//                     the dominant wrist's speed in torso lengths per second (time-aware differences)
+//   PeakFinder        speed peaks ≥ SwingTuning.peakThreshold, ≥ 0.6 s apart (the higher one wins)
+//   SwingPhases       the window and keyframes around each peak
+//   ContactFinder     contact from the racket–ball closest approach, when both are detected
+//   SwingClassifier   serve / forehand / backhand from the body at contact
+//   SwingMeasurer     seed 004 SegmentMetrics, confidence, reasons for what cannot be measured
+//   SwingJSON         `result.swings[i]`
 
 /// A job's tennis options: `dominantHand` ("right"/"left", default right), `playerHeight` (metres,
 /// optional: speeds in m/s when given). Sampling rate is the vision setting `sampleFps`.
@@ -66,6 +76,12 @@ public struct SwingCandidate: Sendable, Equatable {
     public var peakSpeed: Double
     /// How much the peak stands out of its window, 0–1: 1 − (faster window edge's speed) / peak.
     public var prominence: Double
+
+    public init(type: SwingType, startTime: Double, endTime: Double, keyFrameTimes: KeyFrameTimes, contactSource: ContactSource,
+                peakTime: Double, peakSpeed: Double, prominence: Double) {
+        (self.type, self.startTime, self.endTime, self.keyFrameTimes) = (type, startTime, endTime, keyFrameTimes)
+        (self.contactSource, self.peakTime, self.peakSpeed, self.prominence) = (contactSource, peakTime, peakSpeed, prominence)
+    }
 }
 
 public enum SwingDetector {
@@ -94,6 +110,12 @@ public struct Swing: Sendable, Equatable {
     public var metrics: SwingMetrics
     /// Why a metric is null, by metric name.
     public var unavailable: [String: String]
+
+    public init(type: SwingType, startTime: Double, endTime: Double, confidence: Double, keyFrameTimes: KeyFrameTimes,
+                contactSource: ContactSource, metrics: SwingMetrics, unavailable: [String: String]) {
+        (self.type, self.startTime, self.endTime, self.confidence) = (type, startTime, endTime, confidence)
+        (self.keyFrameTimes, self.contactSource, self.metrics, self.unavailable) = (keyFrameTimes, contactSource, metrics, unavailable)
+    }
 
     /// `result.swings[i]`: `type`, `startTime`, `endTime`, `confidence`, `keyFrameTimes` {preparation,
     /// backswing, contact, followThrough, recovery}, `metrics` {peakWristSpeed, shoulderTurn,

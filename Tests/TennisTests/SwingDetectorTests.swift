@@ -62,6 +62,17 @@ final class SwingDetectorTests: XCTestCase {
         XCTAssertEqual(swings.map(\.type), [.forehand])
     }
 
+    func testASideOnPlayerIsReadFromTheHipsWhenTheShoulderOrderIsLost() throws {
+        // Shoulders turned just past vertical in the image: their x order is flipped but they are
+        // only 0.02 torso lengths apart, so it says nothing; the hips still show the facing.
+        for stroke in [Strokes.forehand(peak: peak), Strokes.backhand(peak: peak)] {
+            var player = SyntheticPlayer(stroke: stroke)
+            player.shoulderAngle = { _ in 92 }
+            let expected: SwingType = stroke.rest.u > 0 ? .forehand : .backhand
+            XCTAssertEqual(detect(player).map(\.type), [expected])
+        }
+    }
+
     func testWristCrossingToTheOtherSideIsABackhand() throws {
         for facingAway in [true, false] {
             let swings = detect(SyntheticPlayer(facingAway: facingAway, stroke: Strokes.backhand(peak: peak)))
@@ -112,20 +123,34 @@ final class SwingDetectorTests: XCTestCase {
 
     func testNoMotionAndSmallJitterMakeNoSwings() {
         XCTAssertEqual(detect(SyntheticPlayer()).count, 0)
-        // ±2 px of deterministic jitter on every landmark at 30 fps (pose noise), torso 60 px.
-        let player = SyntheticPlayer()
-        var seed: UInt64 = 42
-        let track = player.track(duration: 3, fps: 30).map { frame -> PoseFrame in
-            PoseFrame(time: frame.time, landmarks: frame.landmarks.map { l in
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                let dx = Double((seed >> 33) % 1000) / 1000 * 4 - 2
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                let dy = Double((seed >> 33) % 1000) / 1000 * 4 - 2
-                return Landmark(x: l.x + dx, y: l.y + dy, visibility: l.visibility)
-            })
-        }
+        // ±2 px of jitter on every landmark at 30 fps (pose noise), torso 60 px.
+        let track = jittered(SyntheticPlayer().track(duration: 3, fps: 30), pixels: 2)
         XCTAssertEqual(SwingDetector.detect(track: track, objects: [], options: right).count, 0)
         XCTAssertEqual(SwingDetector.detect(track: [], objects: [], options: right).count, 0)
+    }
+
+    /// Uniform jitter of ± `pixels` on every landmark (a fixed pseudo-random sequence).
+    private func jittered(_ track: [PoseFrame], pixels: Double) -> [PoseFrame] {
+        var seed: UInt64 = 7
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return (Double((seed >> 33) % 10_000) / 10_000 * 2 - 1) * pixels
+        }
+        return track.map { frame in
+            PoseFrame(time: frame.time, landmarks: frame.landmarks.map { Landmark(x: $0.x + next(), y: $0.y + next(), visibility: $0.visibility) })
+        }
+    }
+
+    func testPoseJitterAtAHighSamplingRateIsSmoothedAway() throws {
+        // ±6 px on a 60 px torso (±0.1 torso, BlazePose's jitter on a small player) at 60 fps:
+        // differenced raw, one frame apart, it would read as up to ~8 torso lengths/s.
+        let still = jittered(SyntheticPlayer().track(duration: 4, fps: 60), pixels: 6)
+        XCTAssertEqual(SwingDetector.detect(track: still, objects: [], options: right).count, 0)
+        // A real forehand in the same jitter is still found, at its peak.
+        let swing = jittered(SyntheticPlayer(stroke: Strokes.forehand(peak: peak)).track(duration: 4, fps: 60), pixels: 6)
+        let swings = SwingDetector.detect(track: swing, objects: [], options: right)
+        XCTAssertEqual(swings.map(\.type), [.forehand])
+        XCTAssertEqual(swings.first?.keyFrameTimes.contact ?? 0, peak, accuracy: 0.05)
     }
 
     func testLowVisibilityGlitchesMakeNoSwings() {
