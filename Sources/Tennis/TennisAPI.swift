@@ -2,16 +2,31 @@ import ReelworkCore
 
 // The Tennis module's surface as the pipeline uses it (the `swings` and `metrics` stages).
 // Implementation files beside this one fill it in; keep these signatures.
+//
+// How a swing is found (DOMAIN.md, "Tennis (seed 004)"):
+//   TrackKinematics   confident frames only; landmarks smoothed in time; torso length (local median);
+//                     the dominant wrist's speed in torso lengths per second (time-aware differences)
+//   PeakFinder        speed peaks ≥ SwingTuning.peakThreshold, ≥ 0.6 s apart (the higher one wins)
+//   SwingPhases       the window and keyframes around each peak
+//   ContactFinder     contact from the racket–ball closest approach, when both are detected
+//   SwingClassifier   serve / forehand / backhand from the body at contact
+//   SwingMeasurer     seed 004 SegmentMetrics, confidence, reasons for what cannot be measured
+//   SwingJSON         `result.swings[i]`
 
 /// A job's tennis options: `dominantHand` ("right"/"left", default right), `playerHeight` (metres,
 /// optional: speeds in m/s when given). Sampling rate is the vision setting `sampleFps`.
-public struct TennisOptions: Sendable {
+public struct TennisOptions: Sendable, Equatable {
     public var dominantHand: Hand
     public var playerHeight: Double?
 
+    public init(dominantHand: Hand = .right, playerHeight: Double? = nil) {
+        self.dominantHand = dominantHand
+        self.playerHeight = playerHeight
+    }
+
     /// Throws `ReelworkError.invalidInput` naming the option and the problem.
     public static func parse(_ options: JSONValue) throws -> TennisOptions {
-        fatalError("Tennis: not implemented yet")
+        try TennisOptionsParser.parse(options)
     }
 }
 
@@ -48,28 +63,64 @@ public struct ObjectFrame: Sendable {
 }
 
 /// A swing found by the `swings` stage (type, window, keyframes), before its metrics.
-public struct SwingCandidate: Sendable {}
+public struct SwingCandidate: Sendable, Equatable {
+    public var type: SwingType
+    /// The window around the wrist-speed peak, absolute seconds (= preparation and recovery).
+    public var startTime: Double
+    public var endTime: Double
+    public var keyFrameTimes: KeyFrameTimes
+    /// Where contact came from: the racket–ball closest approach, or the wrist-speed peak.
+    public var contactSource: ContactSource
+    /// The sampled frame where the dominant wrist was fastest, and that speed in torso lengths/s.
+    public var peakTime: Double
+    public var peakSpeed: Double
+    /// How much the peak stands out of its window, 0–1: 1 − (faster window edge's speed) / peak.
+    public var prominence: Double
+
+    public init(type: SwingType, startTime: Double, endTime: Double, keyFrameTimes: KeyFrameTimes, contactSource: ContactSource,
+                peakTime: Double, peakSpeed: Double, prominence: Double) {
+        (self.type, self.startTime, self.endTime, self.keyFrameTimes) = (type, startTime, endTime, keyFrameTimes)
+        (self.contactSource, self.peakTime, self.peakSpeed, self.prominence) = (contactSource, peakTime, peakSpeed, prominence)
+    }
+}
 
 public enum SwingDetector {
     /// The `swings` stage for one player's track (frames in time order).
     public static func detect(track: [PoseFrame], objects: [ObjectFrame], options: TennisOptions) -> [SwingCandidate] {
-        fatalError("Tennis: not implemented yet")
+        SwingCandidateFinder.find(track: track, objects: objects, options: options)
     }
 }
 
 public enum SwingMetricsCalculator {
     /// The `metrics` stage for one swing.
     public static func measure(_ swing: SwingCandidate, track: [PoseFrame], options: TennisOptions) -> Swing {
-        fatalError("Tennis: not implemented yet")
+        SwingMeasurer.measure(swing, track: track, options: options)
     }
 }
 
 /// A swing with its metrics.
-public struct Swing: Sendable {
+public struct Swing: Sendable, Equatable {
+    public var type: SwingType
+    public var startTime: Double
+    public var endTime: Double
+    /// 0–1: tracking quality × peak prominence.
+    public var confidence: Double
+    public var keyFrameTimes: KeyFrameTimes
+    public var contactSource: ContactSource
+    public var metrics: SwingMetrics
+    /// Why a metric is null, by metric name.
+    public var unavailable: [String: String]
+
+    public init(type: SwingType, startTime: Double, endTime: Double, confidence: Double, keyFrameTimes: KeyFrameTimes,
+                contactSource: ContactSource, metrics: SwingMetrics, unavailable: [String: String]) {
+        (self.type, self.startTime, self.endTime, self.confidence) = (type, startTime, endTime, confidence)
+        (self.keyFrameTimes, self.contactSource, self.metrics, self.unavailable) = (keyFrameTimes, contactSource, metrics, unavailable)
+    }
+
     /// `result.swings[i]`: `type`, `startTime`, `endTime`, `confidence`, `keyFrameTimes` {preparation,
     /// backswing, contact, followThrough, recovery}, `metrics` {peakWristSpeed, shoulderTurn,
     /// contactHeight, followThrough, trackingQuality}, `unavailable` {metric: reason}.
     public func json() -> JSONValue {
-        fatalError("Tennis: not implemented yet")
+        SwingJSON.encode(self)
     }
 }

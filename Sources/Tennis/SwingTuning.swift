@@ -1,0 +1,40 @@
+/// The detector's thresholds, with why each has its value. Speeds are in torso lengths per second
+/// (shoulder midpoint to hip midpoint, ≈ 0.29 × body height ≈ 0.5 m for a 1.75 m player).
+public enum SwingTuning {
+    /// A wrist-speed peak below this is not a swing. A groundstroke's wrist covers ~1.5 m in the
+    /// ~0.25 s around contact (≥ 6 m/s, ≈ 12 torso/s instantaneous); sampled at 10 fps, a central
+    /// difference averages over 0.2 s, so real swings measure ~8–15 torso/s. Walking (1.4 m/s ≈
+    /// 3 torso/s), shuffling between shots and pose jitter (< 1 torso/s) stay well below 6.
+    /// Limitation: a sprinting player (4–5 m/s) can reach it too, since speed is not relative to the body.
+    public static let peakThreshold = 6.0
+    /// Peaks closer than this are one swing (the higher peak is kept): a rally's strokes are ≥ 1 s
+    /// apart, while one stroke can show two peaks (take-back and forward swing, or a jittery peak).
+    public static let minPeakSeparation = 0.6
+    /// The window ends where the wrist is slower than this share of the peak ("still").
+    public static let quietFraction = 0.25
+    /// …or this far from the peak, whichever comes first (a stroke lasts ~1–1.5 s).
+    public static let maxWindowBefore = 1.0
+    public static let maxWindowAfter = 1.0
+    /// Follow-through keyframe: the first frame after contact slower than this share of the peak.
+    public static let followThroughFraction = 0.5
+    /// Position smoothing: a Gaussian in time with this σ (s). At 10 fps neighbours 0.1 s away get
+    /// weight e^(−5.6) ≈ 0.004, so a stroke that lasts 2–3 samples is not blurred (σ = 0.04 s
+    /// already cut a swing's measured peak by 3 %); at 30 fps and above it averages BlazePose's
+    /// frame-to-frame jitter over about three frames (neighbours weigh 0.54, the next ones 0.09).
+    public static let smoothingSigma = 0.03
+    /// Consecutive confident frames further apart than this (or 2.5 sampling intervals, if longer)
+    /// are not differenced: the wrist's path across a long gap is unknown.
+    public static let maxGap = 0.25
+    /// The torso length used to normalise is the median over confident frames within ± this many
+    /// seconds: one bad frame cannot change it, yet a player walking to the net (growing in the
+    /// image) is still measured in their own torso lengths.
+    public static let torsoMedianRadius = 2.5
+    /// Racket–ball contact: least detector confidence for either box, and the largest centre
+    /// distance (in racket box sizes) still counted as a hit rather than a ball passing by.
+    public static let minObjectConfidence = 0.2
+    public static let maxContactDistanceInRacketSizes = 1.5
+    /// Torso length (shoulder midpoint to hip midpoint) as a share of standing height: shoulder
+    /// height 0.818 H minus hip height 0.530 H (Drillis & Contini 1966 segment proportions, as
+    /// reproduced in Winter, "Biomechanics and Motor Control of Human Movement", fig. 4.1).
+    public static let torsoShareOfHeight = 0.288
+}

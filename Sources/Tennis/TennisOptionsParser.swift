@@ -1,0 +1,27 @@
+import ReelworkCore
+
+/// Reads and checks the job options the tennis stages use.
+enum TennisOptionsParser {
+    /// Heights outside this range (metres) are typing mistakes (cm, feet), not players.
+    static let playerHeightRange = 1.0...2.5
+
+    static func parse(_ options: JSONValue) throws -> TennisOptions {
+        switch options {
+        case .object, .null: break
+        default: throw ReelworkError.invalidInput("tennis options must be an object")
+        }
+        let hand = try Hand.parse(options, key: "dominantHand")
+        let height: Double?
+        switch options["playerHeight"] {
+        case nil, .null?:
+            height = nil
+        case .number(let metres)? where metres.isFinite && playerHeightRange.contains(metres):
+            height = metres
+        case .number(let metres)?:
+            throw ReelworkError.invalidInput("option 'playerHeight' must be in metres, between 1.0 and 2.5, not \(metres)")
+        default:
+            throw ReelworkError.invalidInput("option 'playerHeight' must be a number of metres between 1.0 and 2.5")
+        }
+        return TennisOptions(dominantHand: hand, playerHeight: height)
+    }
+}

@@ -1,0 +1,136 @@
+import ReelworkCore
+
+/// One player's track prepared for swing analysis: the confident frames, their smoothed landmarks,
+/// torso length, and the dominant wrist's speed in torso lengths per second.
+///
+/// Frames with an unsure dominant wrist, shoulder or hip are left out entirely: they neither get a
+/// speed nor lend their (possibly wild) positions to a neighbour's, so a tracking glitch cannot
+/// create a swing. Speeds are only taken between confident frames of one `segment` (no gap longer
+/// than `SwingTuning.maxGap`).
+struct TrackKinematics {
+    struct Sample {
+        var time: Double
+        /// Which run of closely spaced confident frames this sample belongs to.
+        var segment: Int
+        /// All 33 landmarks, smoothed in time (within the segment).
+        var points: [PixelPoint]
+        var visibility: [Double]
+        /// Torso length in pixels: the local median (see `SwingTuning.torsoMedianRadius`).
+        var torso: Double
+        /// The dominant wrist's speed, torso lengths per second; nil in a one-frame segment.
+        var speed: Double?
+    }
+
+    let hand: Hand
+    /// Confident frames, in time order.
+    let samples: [Sample]
+    /// Times of every usable frame of the track, confident or not (for tracking quality).
+    let frameTimes: [Double]
+    /// The track's usual sampling interval (median time step), seconds.
+    let interval: Double
+
+    /// `within`: only confident frames in this time range become samples (a swing's metrics need
+    /// only its window plus `margin(around:)`); sampling interval and frame times still come from
+    /// the whole track, so every sample inside the range is the same as without it.
+    init(track: [PoseFrame], hand: Hand, within range: ClosedRange<Double>? = nil) {
+        self.hand = hand
+        // Usable frames: finite, increasing times and all 33 landmarks.
+        var frames: [PoseFrame] = []
+        for frame in track where frame.time.isFinite && frame.landmarks.count >= BodyLandmark.count {
+            if let last = frames.last, frame.time <= last.time { continue }
+            frames.append(frame)
+        }
+        frameTimes = frames.map(\.time)
+        interval = Statistics.median(zip(frameTimes.dropFirst(), frameTimes).map { $0 - $1 }) ?? 0.1
+
+        let required = BodyLandmark.required(for: hand)
+        let confident = frames.filter { frame in
+            (range?.contains(frame.time) ?? true) && required.allSatisfy { index in
+                let l = frame.landmarks[index]
+                return l.visibility >= BodyLandmark.confidentVisibility && l.x.isFinite && l.y.isFinite
+            }
+        }
+        samples = Self.prepare(confident, hand: hand, maxGap: max(SwingTuning.maxGap, 2.5 * interval))
+    }
+
+    private static func prepare(_ frames: [PoseFrame], hand: Hand, maxGap: Double) -> [Sample] {
+        guard !frames.isEmpty else { return [] }
+        let times = frames.map(\.time)
+        // Segments: runs of frames with no gap above maxGap.
+        var segments: [Range<Int>] = []
+        var start = 0
+        for i in 1..<max(1, frames.count) where times[i] - times[i - 1] > maxGap {
+            segments.append(start..<i)
+            start = i
+        }
+        segments.append(start..<frames.count)
+
+        // Smooth every landmark within its segment (non-finite coordinates of landmarks the
+        // analysis may not need are replaced by 0 so they cannot poison the sums).
+        var points = Array(repeating: [PixelPoint](), count: frames.count)
+        for index in 0..<BodyLandmark.count {
+            let raw = frames.map { f -> PixelPoint in
+                let p = PixelPoint(x: f.landmarks[index].x, y: f.landmarks[index].y)
+                return p.isFinite ? p : .zero
+            }
+            for range in segments {
+                let smoothed = TimeSmoothing.smooth(raw, times: times, range: range, sigma: SwingTuning.smoothingSigma)
+                for (offset, p) in smoothed.enumerated() { points[range.lowerBound + offset].append(p) }
+            }
+        }
+
+        // Torso length per frame, then its local median.
+        let rawTorso = points.map { p in
+            p[BodyLandmark.leftShoulder].midpoint(p[BodyLandmark.rightShoulder])
+                .distance(to: p[BodyLandmark.leftHip].midpoint(p[BodyLandmark.rightHip]))
+        }
+        var torso: [Double] = []
+        var lo = 0, hi = 0
+        for i in frames.indices {
+            while times[i] - times[lo] > SwingTuning.torsoMedianRadius { lo += 1 }
+            while hi < frames.count, times[hi] - times[i] <= SwingTuning.torsoMedianRadius { hi += 1 }
+            torso.append(Statistics.median(Array(rawTorso[lo..<hi])) ?? 0)
+        }
+
+        var samples: [Sample] = []
+        let wrist = BodyLandmark.side(hand).wrist
+        for (segment, range) in segments.enumerated() {
+            for i in range {
+                // Central difference inside the segment, one-sided at its ends.
+                let before = i > range.lowerBound ? i - 1 : i
+                let after = i + 1 < range.upperBound ? i + 1 : i
+                var speed: Double?
+                if after > before, torso[i] > 1 {
+                    let pixelsPerSecond = points[after][wrist].distance(to: points[before][wrist]) / (times[after] - times[before])
+                    speed = pixelsPerSecond / torso[i]
+                }
+                samples.append(Sample(time: times[i], segment: segment, points: points[i],
+                                      visibility: frames[i].landmarks.map(\.visibility), torso: torso[i], speed: speed))
+            }
+        }
+        return samples
+    }
+
+    /// The time range around `window` whose frames decide every sample inside it: the torso median's
+    /// reach plus the smoothing's, plus one sampling step for the speed's neighbours.
+    static func margin(around window: ClosedRange<Double>) -> ClosedRange<Double> {
+        let reach = SwingTuning.torsoMedianRadius + 3 * SwingTuning.smoothingSigma + SwingTuning.maxGap + 1
+        return (window.lowerBound - reach)...(window.upperBound + reach)
+    }
+
+    /// The sample nearest in time to `time` (the earlier one on a tie); nil when there are none.
+    func nearestSample(to time: Double) -> Int? {
+        guard !samples.isEmpty else { return nil }
+        var lo = 0, hi = samples.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if samples[mid].time < time { lo = mid + 1 } else { hi = mid }
+        }
+        if lo > 0, time - samples[lo - 1].time <= samples[lo].time - time { return lo - 1 }
+        return lo
+    }
+}
+
+extension PixelPoint {
+    func distance(to other: PixelPoint) -> Double { (self - other).length }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReelworkCore
+import Tennis
+import Vision
+import XCTest
+
+/// The few helpers of Tests/VisionTests/VisionFixtures.swift the real-clip test needs: where the
+/// models and photos are, and a scratch directory.
+enum TennisPaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func inRoot(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    static func photo(_ name: String) -> String { inRoot("models/test-photos/\(name)") }
+
+    /// The default settings with absolute paths (tests do not depend on the working directory).
+    static var settings: VisionSettings {
+        var s = VisionSettings()
+        s.ortLibrary = ProcessInfo.processInfo.environment[VisionSettings.Env.ortLibrary].flatMap { $0.isEmpty ? nil : $0 }
+            ?? inRoot(s.ortLibrary)
+        s.detectorModel = inRoot(s.detectorModel)
+        s.poseModel = inRoot(s.poseModel)
+        return s
+    }
+
+    /// A missing model or photo is a failure that says how to get it, never a skip.
+    static func requireModels(file: StaticString = #filePath, line: UInt = #line) throws {
+        let s = settings
+        for path in [s.ortLibrary, s.detectorModel, s.poseModel, photo("person.jpg")] where !FileManager.default.fileExists(atPath: path) {
+            XCTFail("\(path) is missing: run scripts/setup-models.sh and scripts/setup-test-photos.sh", file: file, line: line)
+            throw CocoaError(.fileNoSuchFile)
+        }
+    }
+}
+
+final class TennisScratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-tennis-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Reads the analysis document's `result.poses` and `result.detections` into the Tennis module's input.
+enum VisionResult {
+    /// COCO classes the detector reports.
+    static let sportsBall = 32, tennisRacket = 38
+
+    static func numbers(_ value: JSONValue?) -> [Double] {
+        guard case .array(let items)? = value else { return [] }
+        return items.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// Each track's frames (`t`, `landmarks` [x, y, visibility] × 33), by track id.
+    static func tracks(_ result: JSONValue) -> [[PoseFrame]] {
+        guard case .array(let tracks)? = result["poses"] else { return [] }
+        return tracks.map { track in
+            guard case .array(let frames)? = track["frames"] else { return [] }
+            return frames.compactMap { frame in
+                guard case .number(let t)? = frame["t"] else { return nil }
+                let v = numbers(frame["landmarks"])
+                guard v.count == 33 * 3 else { return nil }
+                return PoseFrame(time: t, landmarks: (0..<33).map { Landmark(x: v[3 * $0], y: v[3 * $0 + 1], visibility: v[3 * $0 + 2]) })
+            }
+        }
+    }
+
+    /// Balls and rackets per sampled frame (boxes are [classId, confidence, x1, y1, x2, y2]).
+    static func objects(_ result: JSONValue) -> [ObjectFrame] {
+        guard case .array(let frames)? = result["detections"] else { return [] }
+        return frames.compactMap { frame in
+            guard case .number(let t)? = frame["t"], case .array(let boxes)? = frame["boxes"] else { return nil }
+            var balls: [Box] = [], rackets: [Box] = []
+            for value in boxes {
+                let b = numbers(value)
+                guard b.count == 6 else { continue }
+                let box = Box(x1: b[2], y1: b[3], x2: b[4], y2: b[5], confidence: b[1])
+                if Int(b[0]) == sportsBall { balls.append(box) }
+                if Int(b[0]) == tennisRacket { rackets.append(box) }
+            }
+            return ObjectFrame(time: t, balls: balls, rackets: rackets)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Pipeline
+import ReelworkCore
+import Tennis
+import TestSupport
+import Vision
+import XCTest
+
+/// A real photo of a person (person.jpg's standing man) swept along an arc over a background with
+/// ffmpeg, analysed by the real detector and pose models through the pipeline, then by the Tennis
+/// module as the pipeline will call it.
+///
+/// What it shows: landmarks from the real models on real pixels are steady enough that a still
+/// person makes no swing, a sharp motion of the wrist is found as exactly one swing, its contact
+/// at the speed peak, with plausible metrics. What it does not show: the arm moving relative to
+/// the body (the whole cut-out moves, wrist included), so type and body-angle metrics are not
+/// those of a real stroke.
+final class RealClipSwingTests: XCTestCase {
+    /// The cut-out's left edge is at x = 250 + 150 · tanh((t − peak) / 0.12): still, then a sweep of
+    /// 300 px whose speed peaks at `peak` (1250 px/s, ≈ 14 torso lengths/s for a ~90 px torso),
+    /// then still again; it rises 30 px along the way and comes back down (an arc).
+    static let peak = 1.8
+
+    private var scratch: TennisScratch!
+
+    override func setUpWithError() throws {
+        try TennisPaths.requireModels()
+        scratch = try TennisScratch()
+    }
+
+    override func tearDown() {
+        scratch?.remove()
+    }
+
+    private func clip() throws -> String {
+        let path = scratch.path("swing.mp4")
+        let p = Self.peak
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "color=c=0x6a7a5a:size=640x360:rate=30,noise=alls=8:allf=t",
+                         "-loop", "1", "-i", TennisPaths.photo("person.jpg"),
+                         "-filter_complex", "[1:v]crop=120:320:170:75[p];[0:v][p]overlay="
+                             + "x='250+150*tanh((t-\(p))/0.12)':y='38-30/pow(cosh((t-\(p))/0.25),2)':shortest=1",
+                         "-t", "3.6", "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+        return path
+    }
+
+    func testASweptPersonIsOneSwingWithContactAtTheSpeedPeak() throws {
+        let output = try AnalysisPipeline(sport: .tennis, vision: TennisPaths.settings, models: VisionModelPool())
+            .run(location: try clip(), reporter: SilentReporter())
+        let result = output.document.result
+        let tracks = VisionResult.tracks(result)
+        // The longest track is the player (the pipeline keeps one here, but do not depend on it).
+        let track = try XCTUnwrap(tracks.max { $0.count < $1.count }, "no pose tracks: \(String(describing: result["poses"]))")
+        XCTAssertGreaterThanOrEqual(track.count, 30, "the person is tracked through most of the 36 sampled frames")
+        let objects = VisionResult.objects(result)
+        XCTAssertEqual(objects.count, 36)
+
+        let options = try TennisOptions.parse(.emptyObject)
+        let swings = SwingDetector.detect(track: track, objects: objects, options: options)
+        XCTAssertEqual(swings.count, 1, "one sweep, one swing: \(swings)")
+        let swing = try XCTUnwrap(swings.first)
+        XCTAssertEqual(swing.keyFrameTimes.contact, Self.peak, accuracy: 0.1 + 1e-9, "contact at the speed peak: \(swing)")
+        XCTAssertNotEqual(swing.type, .serve, "the wrist stays below the head")
+        XCTAssertEqual(swing.keyFrameTimes.ordered, swing.keyFrameTimes.ordered.sorted())
+        // Still before and after the sweep: the window is around the peak, not the whole clip.
+        XCTAssertGreaterThan(swing.startTime, Self.peak - 0.6)
+        XCTAssertLessThan(swing.endTime, Self.peak + 0.6)
+
+        let measured = SwingMetricsCalculator.measure(swing, track: track, options: options)
+        XCTAssertGreaterThan(measured.metrics.trackingQuality, 0.8, "\(measured.metrics)")
+        // The sweep's speed in torso lengths: fast, and within a plausible swing's range.
+        XCTAssertTrue((SwingTuning.peakThreshold...30).contains(measured.metrics.peakWristSpeed ?? 0), "\(measured.metrics)")
+        XCTAssertGreaterThan(measured.confidence, 0.5)
+        // Body-relative metrics see no stroke: the shoulders stay level, the arm does not swing
+        // around the shoulder, and the wrist hangs by the hip (about 0.45 of the body's height).
+        if let turn = measured.metrics.shoulderTurn { XCTAssertLessThan(turn, 10) }
+        XCTAssertLessThan(measured.metrics.followThrough ?? 0, 10)
+        XCTAssertTrue((0.3...0.6).contains(measured.metrics.contactHeight ?? 0), "\(measured.metrics)")
+        // The acceleration starts after the still second: backswing just before the sweep.
+        XCTAssertGreaterThanOrEqual(swing.keyFrameTimes.backswing, Self.peak - 0.4)
+        XCTAssertEqual(SwingMetricsCalculator.measure(swing, track: track, options: options), measured, "deterministic")
+        print("real clip swing:", measured.json().jsonString())
+    }
+}
+
+/// Takes the pipeline's progress reports and ignores them.
+final class SilentReporter: StageReporter {
+    func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {}
+    func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {}
+    func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {}
+}
