@@ -10,7 +10,7 @@ import Media
 
 /// One ball-like blob in a frame.
 public struct BallCandidate: Sendable, Equatable {
-    /// Blob centre (centroid of ball and marker pixels), image pixels.
+    /// Blob centre (centroid of ball pixels and the marker pixels inside the ball), image pixels.
     public var x: Double
     public var y: Double
     /// Radius of the disc with the blob's area.
@@ -39,8 +39,6 @@ public struct BallCandidate: Sendable, Equatable {
 /// discs would fail and squares would pass; this measure has neither problem.
 final class BallDetector {
     static let minCircularity = 0.7
-    /// A candidate needs this share of true ball-colour pixels (the rest may be marker).
-    static let minBallShare = 0.5
 
     let width: Int
     let height: Int
@@ -54,16 +52,11 @@ final class BallDetector {
     private let runY: UnsafeMutablePointer<Int32>
     private let runStart: UnsafeMutablePointer<Int32>
     private let runEnd: UnsafeMutablePointer<Int32>
-    private let runMarkerCount: UnsafeMutablePointer<Int32>
-    private let runMarkerSumX: UnsafeMutablePointer<Double>
     private let parent: UnsafeMutablePointer<Int32>
     // Per-component sums, indexed by the component's root run.
     private let area: UnsafeMutablePointer<Double>
     private let sumX: UnsafeMutablePointer<Double>
     private let sumY: UnsafeMutablePointer<Double>
-    private let markerCount: UnsafeMutablePointer<Double>
-    private let markerSumX: UnsafeMutablePointer<Double>
-    private let markerSumY: UnsafeMutablePointer<Double>
     private let maxDistanceSquared: UnsafeMutablePointer<Double>
     private var runCount = 0
     /// Rows the coarse pass found worth a full scan (1) or not (0).
@@ -92,24 +85,19 @@ final class BallDetector {
         runY = .allocate(capacity: runCapacity)
         runStart = .allocate(capacity: runCapacity)
         runEnd = .allocate(capacity: runCapacity)
-        runMarkerCount = .allocate(capacity: runCapacity)
-        runMarkerSumX = .allocate(capacity: runCapacity)
         parent = .allocate(capacity: runCapacity)
         area = .allocate(capacity: runCapacity)
         sumX = .allocate(capacity: runCapacity)
         sumY = .allocate(capacity: runCapacity)
-        markerCount = .allocate(capacity: runCapacity)
-        markerSumX = .allocate(capacity: runCapacity)
-        markerSumY = .allocate(capacity: runCapacity)
         maxDistanceSquared = .allocate(capacity: runCapacity)
         activeRows = .allocate(capacity: max(self.height, 1))
         candidates.reserveCapacity(64)
     }
 
     deinit {
-        for buffer in [runY, runStart, runEnd, runMarkerCount, parent] { buffer.deallocate() }
+        for buffer in [runY, runStart, runEnd, parent] { buffer.deallocate() }
         activeRows.deallocate()
-        for buffer in [runMarkerSumX, area, sumX, sumY, markerCount, markerSumX, markerSumY, maxDistanceSquared] {
+        for buffer in [area, sumX, sumY, maxDistanceSquared] {
             buffer.deallocate()
         }
     }
@@ -137,6 +125,48 @@ final class BallDetector {
         }
         collectCandidates()
         removeReflections()
+        if tracksMarker { addMarkers(image) }
+    }
+
+    /// Marker-coloured pixels within each candidate's disc are the PAP marker: they join the ball's
+    /// area and centre (the marker is part of the ball), and their centroid gives its angle.
+    private func addMarkers(_ image: RGBImage) {
+        let lookup = table.bits
+        let markerBit = ColorLookupTable.markerBit
+        for index in candidates.indices {
+            var ball = candidates[index]
+            let reach = ball.radius + 1, reachSquared = reach * reach
+            let top = max(0, Int((ball.y - reach).rounded(.down))), bottom = min(image.height - 1, Int((ball.y + reach).rounded(.up)))
+            let left = max(0, Int((ball.x - reach).rounded(.down))), right = min(image.width - 1, Int((ball.x + reach).rounded(.up)))
+            guard top <= bottom, left <= right else { continue }
+            var count = 0.0, sumX = 0.0, sumY = 0.0
+            for y in top...bottom {
+                let dy = Double(y) - ball.y
+                image.withRow(y) { row, step in
+                    var pixel = row + left * step
+                    for x in left...right {
+                        let dx = Double(x) - ball.x
+                        if dx * dx + dy * dy <= reachSquared, lookup[lutIndex(pixel)] & markerBit != 0,
+                           lookup[lutIndex(pixel)] & ColorLookupTable.ballBit == 0 {
+                            count += 1; sumX += Double(x); sumY += Double(y)
+                        }
+                        pixel += step
+                    }
+                }
+            }
+            guard count > 0 else { continue }
+            let area = ball.area + count
+            ball.x = (ball.x * ball.area + sumX) / area
+            ball.y = (ball.y * ball.area + sumY) / area
+            ball.area = area
+            ball.radius = (area / Double.pi).squareRoot()
+            if count >= max(3, 0.005 * area) {
+                let mx = sumX / count - ball.x, my = sumY / count - ball.y
+                // A marker at the centre has no direction.
+                if (mx * mx + my * my).squareRoot() > 0.15 * ball.radius { ball.markerAngle = atan2(my, mx) }
+            }
+            candidates[index] = ball
+        }
     }
 
     /// The coarse pass: every second pixel of every second row. Marks the rows around any ball or
@@ -174,44 +204,39 @@ final class BallDetector {
         return (matched, searched)
     }
 
-    /// Adds the row's runs of ball or marker pixels.
+    /// Adds the row's runs of ball pixels. Marker pixels are not part of runs (a white marker would
+    /// glue the ball to the white pins beside it); `addMarkers` takes those inside each ball.
     private func scanRow(_ image: RGBImage, y: Int, from start: Int, to end: Int) {
         let lookup = table.bits
-        let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
         let ballBit = ColorLookupTable.ballBit
         image.withRow(y) { row, step in
             var pixel = row + start * step
-            var open = -1, markers: Int32 = 0, markerX = 0.0
+            var open = -1
             var x = start
             while x <= end {
                 // Most pixels are lane: skip them in a tight loop.
                 if open < 0 {
-                    while x <= end && lookup[lutIndex(pixel)] & keep == 0 {
+                    while x <= end && lookup[lutIndex(pixel)] & ballBit == 0 {
                         pixel += step
                         x &+= 1
                     }
                     if x > end { break }
-                }
-                let bits = lookup[lutIndex(pixel)] & keep
-                if bits != 0 {
-                    if open < 0 { open = x; markers = 0; markerX = 0 }
-                    if bits & ballBit == 0 { markers &+= 1; markerX += Double(x) }
-                } else if open >= 0 {
-                    addRun(y: y, from: open, to: x - 1, markers: markers, markerX: markerX)
+                    open = x
+                } else if lookup[lutIndex(pixel)] & ballBit == 0 {
+                    addRun(y: y, from: open, to: x - 1)
                     open = -1
                 }
                 pixel += step
                 x &+= 1
             }
-            if open >= 0 { addRun(y: y, from: open, to: end, markers: markers, markerX: markerX) }
+            if open >= 0 { addRun(y: y, from: open, to: end) }
         }
     }
 
-    @inline(__always) private func addRun(y: Int, from start: Int, to end: Int, markers: Int32, markerX: Double) {
+    @inline(__always) private func addRun(y: Int, from start: Int, to end: Int) {
         // A frame with more runs than this is noise (or the lane's own colour), not a ball: drop the rest.
         guard runCount < runCapacity else { return }
         runY[runCount] = Int32(y); runStart[runCount] = Int32(start); runEnd[runCount] = Int32(end)
-        runMarkerCount[runCount] = markers; runMarkerSumX[runCount] = markerX
         parent[runCount] = Int32(runCount)
         runCount += 1
     }
@@ -251,15 +276,12 @@ final class BallDetector {
             parent[i] = Int32(root)
             if root == i {
                 area[root] = 0; sumX[root] = 0; sumY[root] = 0
-                markerCount[root] = 0; markerSumX[root] = 0; markerSumY[root] = 0; maxDistanceSquared[root] = -1
+                maxDistanceSquared[root] = -1
             }
             let length = Double(runEnd[i] - runStart[i] + 1), y = Double(runY[i])
             area[root] += length
             sumX[root] += length * Double(runStart[i] + runEnd[i]) / 2
             sumY[root] += length * y
-            markerCount[root] += Double(runMarkerCount[i])
-            markerSumX[root] += runMarkerSumX[i]
-            markerSumY[root] += Double(runMarkerCount[i]) * y
         }
         // The farthest pixel of a run from any point is one of its two ends.
         for i in 0..<runCount {
@@ -271,21 +293,14 @@ final class BallDetector {
         }
         for root in 0..<runCount where Int(parent[root]) == root {
             let a = area[root]
-            guard a >= minArea, a <= maxArea, (a - markerCount[root]) >= Self.minBallShare * a else { continue }
+            guard a >= minArea, a <= maxArea else { continue }
             // A pixel centre at rMax covers the shape to about rMax + ½ along that direction.
             let reach = maxDistanceSquared[root].squareRoot() + 0.5
             let circularity = min(1, a / (Double.pi * reach * reach))
             guard circularity >= Self.minCircularity else { continue }
             let cx = sumX[root] / a, cy = sumY[root] / a, radius = (a / Double.pi).squareRoot()
-            var markerAngle: Double?
-            let markers = markerCount[root]
-            if markers >= max(3, 0.005 * a) {
-                let mx = markerSumX[root] / markers - cx, my = markerSumY[root] / markers - cy
-                // A marker at the centre has no direction.
-                if (mx * mx + my * my).squareRoot() > 0.15 * radius { markerAngle = atan2(my, mx) }
-            }
             if candidates.count < candidates.capacity {
-                candidates.append(BallCandidate(x: cx, y: cy, radius: radius, area: a, circularity: circularity, markerAngle: markerAngle))
+                candidates.append(BallCandidate(x: cx, y: cy, radius: radius, area: a, circularity: circularity, markerAngle: nil))
             }
         }
     }

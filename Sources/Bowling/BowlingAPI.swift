@@ -56,7 +56,8 @@ public final class BallTracker {
         detector = BallDetector(profile: options.ballProfile, width: frameWidth, height: frameHeight,
                                 searchPolygon: options.calibration?.searchPolygon())
         let calibration = options.calibration
-        path = BallPathTracker { x, y in calibration?.lanePoint(x: x, y: y) }
+        path = BallPathTracker(toLane: { x, y in calibration?.lanePoint(x: x, y: y) },
+                               ballRadiusAt: { x, y in calibration?.ballRadiusPixels(x: x, y: y) })
         segmenter = ShotSegmenter(calibrated: calibration != nil, frameHeight: frameHeight)
     }
 

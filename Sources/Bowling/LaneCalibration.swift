@@ -51,6 +51,21 @@ public struct LaneCalibration: Sendable {
         }
     }
 
+    /// A bowling ball's radius (4.25 in, DOMAIN) in boards: boards are 41.5 / 39 in wide.
+    static let ballRadiusBoards = 4.25 / (41.5 / 39)
+
+    /// The image radius in pixels of a ball touching the lane at image point (x, y): the lane's
+    /// horizontal scale there times the ball's size. Nil beyond the horizon, and for a flat
+    /// calibration: it describes a view without perspective, where the ball keeps one size and the
+    /// blob's own radius serves.
+    func ballRadiusPixels(x: Double, y: Double) -> Double? {
+        if case .flat = model { return nil }
+        guard let lane = lanePoint(x: x, y: y),
+              let left = imagePoint(board: lane.board + Self.ballRadiusBoards, distanceFt: lane.distanceFt),
+              let right = imagePoint(board: lane.board - Self.ballRadiusBoards, distanceFt: lane.distanceFt) else { return nil }
+        return ((left.x - right.x) * (left.x - right.x) + (left.y - right.y) * (left.y - right.y)).squareRoot() / 2
+    }
+
     /// Throws `.needsPerson` ("Foul line not visible…") unless both foul line ends are inside a
     /// `width` × `height` frame.
     func checkVisible(width: Int, height: Int) throws {

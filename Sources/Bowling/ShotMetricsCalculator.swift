@@ -78,7 +78,7 @@ struct ShotMeasurement {
         let breakpoint = findBreakpoint(points)
         set(\.breakpointBoard, "breakpointBoard", breakpoint?.board, reason: BowlingMessages.noBreakpoint)
         set(\.breakpointDistance, "breakpointDistance", breakpoint?.distance, reason: BowlingMessages.noBreakpoint)
-        let pocketBoard = gutter ? nil : board(at: LaneCalibration.pinsDistanceFt, in: points, extrapolation: Self.pocketExtrapolationFt)
+        let pocketBoard = gutter ? nil : self.pocketBoard(points)
         set(\.pocketBoard, "pocketBoard", pocketBoard, reason: beforePinsReason)
         set(\.pocketOffset, "pocketOffset", pocketBoard.map { abs($0 - Self.pocket(hand)) }, reason: beforePinsReason)
 
@@ -153,6 +153,21 @@ struct ShotMeasurement {
         let near = points.filter { abs($0.d - nearest.d) <= span }
         guard near.count >= 2, let fit = LeastSquares.line(near.map(\.d), near.map(\.board)) else { return nil }
         return fit.slope * distance + fit.intercept
+    }
+
+    /// The board at 60 ft from a parabola fitted to the last 10 ft tracked (a hook's path is curved
+    /// there, so a line would miss; a fit, unlike the two points either side of 60 ft, averages out
+    /// the pixel noise, which near the pins is a few tenths of a board per frame). Points up to 1 ft
+    /// past the pins count; it may reach at most 5 ft beyond the last point, as `board(at:)`.
+    func pocketBoard(_ points: [(t: Double, board: Double, d: Double)]) -> Double? {
+        let pins = LaneCalibration.pinsDistanceFt
+        guard let farthest = points.map(\.d).max(), farthest >= pins - Self.pocketExtrapolationFt else { return nil }
+        let end = min(farthest, pins + 1)
+        let last = points.filter { $0.d >= end - Self.entryWindowFt && $0.d <= end }
+        guard last.count >= Self.minEntryPoints, let fit = LeastSquares.parabola(last.map(\.d), last.map(\.board)) else {
+            return board(at: pins, in: points, extrapolation: Self.pocketExtrapolationFt)
+        }
+        return fit.a * pins * pins + fit.b * pins + fit.c
     }
 
     /// The point farthest toward the bowler's outside gutter before the ball turns back: the smallest

@@ -7,6 +7,10 @@ final class ShotSegmenter {
     /// Net movement over that run: feet (calibrated) or a share of the frame height (not).
     static let startDistanceFt = 0.5
     static let startShareOfHeight = 0.01
+    /// A calibrated shot's run must begin this close to the foul line: a ball first seen far down
+    /// the lane (the last shot's ball reappearing in the gutter channel, a ball on the return) is
+    /// not a new shot.
+    static let maxStartDistanceFt = 10.0
     /// Points kept while waiting for a shot to start (the bowler's approach can be long).
     static let pendingLimit = 120
     /// A shot tracked to within this many feet of the pins reached them (the pocket may be
@@ -80,7 +84,8 @@ final class ShotSegmenter {
         while first > 0, progress(pending[first - 1], pending[first]) > 0 { first -= 1 }
         guard pending.count - first >= Self.startRun else { return nil }
         if calibrated {
-            guard let distance = last.distanceFt, distance >= 0 else { return nil }
+            guard let distance = last.distanceFt, distance >= 0,
+                  let startDistance = pending[first].distanceFt, startDistance <= Self.maxStartDistanceFt else { return nil }
             return progress(pending[first], last) >= Self.startDistanceFt ? first : nil
         }
         return progress(pending[first], last) >= Self.startShareOfHeight * frameHeight ? first : nil

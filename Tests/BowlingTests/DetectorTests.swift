@@ -90,6 +90,22 @@ final class DetectorTests: XCTestCase {
         XCTAssertNil(candidates(frame, try detector()).first?.markerAngle)
     }
 
+    /// A marker the colour of something beside the ball (a white PAP dot, white pins behind the ball
+    /// near the end of the lane) counts only inside the ball: the pin does not join the blob.
+    func testMarkerColouredNeighboursDoNotJoinTheBall() throws {
+        var frame = SyntheticFrame()
+        frame.ballWithMarker(150, 120, 10, markerAngle: .pi / 2)
+        frame.disc(150, 104, 7, SyntheticFrame.marker)       // a "pin" touching the ball's top edge
+        frame.disc(150, 120 - 10 - 7 - 8, 6, SyntheticFrame.marker)
+        let found = candidates(frame, try detector(marker: HSVColor(h: 54, s: 83, v: 94)))
+        XCTAssertEqual(found.count, 1)
+        let ball = try XCTUnwrap(found.first)
+        XCTAssertEqual(ball.x, 150, accuracy: 0.5)
+        XCTAssertEqual(ball.y, 120, accuracy: 0.7, "the pin's pixels do not pull the centre up")
+        XCTAssertEqual(ball.radius, 10, accuracy: 0.7)
+        XCTAssertEqual(try XCTUnwrap(ball.markerAngle), .pi / 2, accuracy: 0.15)
+    }
+
     func testTinyAndOddFramesDoNotCrash() throws {
         let options = try TestOptions.parse()
         for (w, h) in [(1, 1), (2, 3), (7, 1)] {
