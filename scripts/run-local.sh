@@ -52,8 +52,18 @@ curl -fsS "$REELWORK_COORDINATOR_URL/healthz" >/dev/null || { echo "coordinator 
 echo "==> making sample clips in .local/samples"
 scripts/make-samples.sh "$root/.local/samples"
 
+echo "==> rendering a bowling sample (a lane from behind the bowler, four shots with known truth)"
+bowling="$root/.local/samples-bowling/lane-720p.mp4"
+if [ ! -s "$bowling" ]; then
+  mkdir -p "$(dirname "$bowling")"
+  swift build --product bowling-bench >/dev/null
+  "$(swift build --show-bin-path)/bowling-bench" render "$bowling" --seconds 15 --camera 720p
+fi
+
 echo "==> submitting"
 "$bin" submit "$root"/.local/samples/*.mp4 --sport tennis --club demo-club >"$stack/job-ids.txt"
+"$bin" submit "$bowling" --sport bowling --club demo-club --options "$bowling.options.json" >"$stack/bowling-job.txt"
+cat "$stack/bowling-job.txt" >>"$stack/job-ids.txt"
 
 echo "==> progress"
 "$bin" jobs watch $(cat "$stack/job-ids.txt") || true
@@ -61,6 +71,9 @@ echo "==> progress"
 echo
 echo "==> results"
 "$bin" jobs results $(cat "$stack/job-ids.txt")
+echo
+echo "==> the bowling job's shots (CSV; the truth is printed above, where the clip was rendered)"
+"$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
 
 cat <<MSG
 

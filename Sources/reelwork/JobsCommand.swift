@@ -174,7 +174,7 @@ extension JobsCommand {
                 let id = try parseJobID(text)
                 let job = try await api.job(id)
                 guard job.status == .succeeded else {
-                    rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", job.lastError ?? ""])
+                    rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
                     continue
                 }
                 let doc = try await api.results(id)
@@ -185,10 +185,19 @@ extension JobsCommand {
                              v.map { String(format: "%.2fs", $0.durationSeconds) } ?? "-",
                              v.map { String(format: "%.2f", $0.fps) } ?? "-",
                              doc.result["framesDecoded"].map { "\($0.jsonString())" } ?? "-",
+                             Self.found(doc.result),
                              doc.warnings.map(\.code).joined(separator: ", ")])
             }
             if format == .json { return try printJSON(documents) }
-            print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "WARNINGS / ERROR"], rows))
+            print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
+        }
+
+        /// What the sport stages found: "3 shots", "2 swings", or "-".
+        static func found(_ result: JSONValue) -> String {
+            for key in ["shots", "swings"] {
+                if case .array(let rows)? = result[key] { return "\(rows.count) \(rows.count == 1 ? String(key.dropLast()) : key)" }
+            }
+            return "-"
         }
     }
 }

@@ -82,12 +82,13 @@ final class QueueBehaviourTests: XCTestCase {
 
     func test_RepeatSubmissionsReturnTheExistingJob() throws {
         let client = try stack.client()
-        let request = CreateJobRequest(videoId: video, sport: "bowling", club: "north", options: .object(["hand": .string("left")]))
+        let ball: JSONValue = .object(["color": .object(["h": .number(220), "s": .number(80), "v": .number(70)])])
+        let request = CreateJobRequest(videoId: video, sport: "bowling", club: "north", options: .object(["hand": .string("left"), "ballProfile": ball]))
         let first = try awaitSync { try await client.createJob(request) }
         let repeatByContent = try awaitSync { try await client.createJob(request) }
         XCTAssertEqual(first.id, repeatByContent.id, "same video, sport, options and pipeline version")
         var otherOptions = request
-        otherOptions.options = .object(["hand": .string("right")])
+        otherOptions.options = .object(["hand": .string("right"), "ballProfile": ball])
         XCTAssertNotEqual(try awaitSync { try await client.createJob(otherOptions) }.id, first.id)
         var otherClub = request
         otherClub.club = "south"

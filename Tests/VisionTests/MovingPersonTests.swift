@@ -88,11 +88,12 @@ final class MovingPersonTests: XCTestCase {
         let slope = covariance / variance
         XCTAssertEqual(slope, Self.speed, accuracy: Self.speed * 0.05)
 
-        // Stages: decode, objects and pose ran together over one decode, each with its own progress.
-        XCTAssertEqual(output.document.stages.map(\.name), ["probe", "decode", "objects", "pose"])
-        XCTAssertEqual(output.document.stages.map(\.framesDone), [nil, 90, sampled, sampled])
-        XCTAssertEqual(output.document.stages.map(\.framesPlanned), [nil, 90, sampled, sampled])
-        XCTAssertEqual(reporter.started, [.probe, .decode, .objects, .pose])
+        // Stages: decode, objects and pose ran together over one decode, each with its own progress;
+        // then tennis's swings and metrics.
+        XCTAssertEqual(output.document.stages.map(\.name), ["probe", "decode", "objects", "pose", "swings", "metrics"])
+        XCTAssertEqual(output.document.stages.map(\.framesDone), [nil, 90, sampled, sampled, nil, nil])
+        XCTAssertEqual(output.document.stages.map(\.framesPlanned), [nil, 90, sampled, sampled, nil, nil])
+        XCTAssertEqual(reporter.started, [.probe, .decode, .objects, .pose, .swings, .metrics])
         XCTAssertEqual(reporter.progress(of: .objects), Array(1...sampled))
         XCTAssertEqual(reporter.progress(of: .pose), Array(1...sampled))
         XCTAssertEqual(reporter.progress(of: .decode).last, 90)

@@ -41,11 +41,14 @@ final class VisionSettingsTests: XCTestCase {
         XCTAssertEqual(settings.resolvedInferenceThreads(concurrentJobs: 4, cores: 2), 3)
     }
 
-    func testEverySportPlansTheStreamedStagesAndNoopDoesNot() {
-        for sport in Sport.allCases {
-            XCTAssertEqual(StageName.plan(for: sport), [.probe, .decode, .objects, .pose])
-        }
+    func testEverySportPlansItsStreamedStagesAndNoopDoesNot() {
+        XCTAssertEqual(StageName.plan(for: .tennis), [.probe, .decode, .objects, .pose, .swings, .metrics])
+        XCTAssertEqual(StageName.plan(for: .bowling), [.probe, .decode, .ball, .shotMetrics])
+        XCTAssertEqual(StageName.plan(for: .bowling, options: .object(["pose": .bool(true)])),
+                       [.probe, .decode, .objects, .pose, .ball, .shotMetrics])
+        XCTAssertEqual(StageName.plan(for: .archery), [.probe, .decode, .objects, .pose])
+        XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .objects, .pose])
         XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
-        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose])
+        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose, .ball])
     }
 }

@@ -1,4 +1,4 @@
-// bowling-bench render FILE [--seconds S]        a 1080p30 bowling clip (BowlingScenes) + FILE.options.json
+// bowling-bench render FILE [--seconds S] [--camera 1080p|720p]   a bowling clip (BowlingScenes) + FILE.options.json
 // bowling-bench ball FILE --options JSON [--threads T]
 //
 // `ball` times, in one process and alternating within one run: decode-only (every frame decoded, no
@@ -24,7 +24,7 @@ extension Duration {
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else { fail("usage: bowling-bench render FILE [--seconds S] | ball FILE --options JSON [--threads T]") }
 let mode = arguments.removeFirst(), file = arguments.removeFirst()
-var seconds = 30.0, optionsPath: String?, threads = 0
+var seconds = 30.0, optionsPath: String?, threads = 0, camera = LaneCamera.behindBowler1080p
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     guard let value = arguments.first else { fail("\(flag) needs a value") }
@@ -33,6 +33,7 @@ while !arguments.isEmpty {
     case "--seconds": seconds = Double(value) ?? seconds
     case "--options": optionsPath = value
     case "--threads": threads = Int(value) ?? 0
+    case "--camera": camera = value == "720p" ? .behindBowler720p : .behindBowler1080p
     default: fail("unknown flag \(flag)")
     }
 }
@@ -43,10 +44,13 @@ func render() throws {
                                   .hook(.right, speedMph: 14, revRateRPM: 380), .gutter(.right)]
     var shots: [BowlingShot] = []
     while Double(shots.count) * 4.6 < seconds { shots.append(pattern[shots.count % pattern.count]) }
-    let scene = BowlingScene(camera: .behindBowler1080p, hand: .right, shots: shots, noise: .init(seed: 3, amplitude: 4))
+    let scene = BowlingScene(camera: camera, hand: .right, shots: shots, noise: .init(seed: 3, amplitude: 4))
     let truths = try BowlingRenderer.render(scene, to: URL(fileURLWithPath: file))
     try BowlingClipOptions(scene: scene).jsonString().write(toFile: file + ".options.json", atomically: true, encoding: .utf8)
-    print("rendered \(file): \(truths.count) shots")
+    print("rendered \(file): \(truths.count) shots; truth: " + truths.map { truth in
+        String(format: "launch %.1f mph, arrows %.1f, pocket %.1f, entry %.1f°, %@", truth.launchSpeed ?? .nan, truth.arrowBoard,
+               truth.pocketBoard, truth.entryAngle ?? .nan, truth.isGutter ? "gutter" : "\(Int(truth.revRate)) rpm")
+    }.joined(separator: " | "))
 }
 
 func ball() throws {
