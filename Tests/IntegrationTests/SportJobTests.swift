@@ -1,3 +1,4 @@
+import BowlingScenes
 import Foundation
 import ReelworkClient
 import ReelworkCore
@@ -100,5 +101,36 @@ final class SportJobTests: XCTestCase {
         let cli = try stack.run(["jobs", "results", tennis.id.uuidString.lowercased(), "--format", "csv"])
         XCTAssertEqual(cli.status, 0, cli.output)
         XCTAssertEqual(cli.stdout, csv)
+    }
+
+    func testARenderedBowlingShotComesBackAsJSONAsCSVAndAsATableRow() throws {
+        try stack.startWorker()
+        let client = try stack.client()
+        let scene = BowlingScene(camera: .behindBowler720p, hand: .right, shots: [.hook(.right, speedMph: 18, revRateRPM: 340)])
+        let clip = stack.directory.appendingPathComponent("shot.mp4")
+        let truth = try XCTUnwrap(try BowlingRenderer.render(scene, to: clip).first)
+        let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(BowlingClipOptions(scene: scene).jsonString().utf8))
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "bowling", options: options)) }
+        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, stack.logTail())
+
+        let document = try awaitSync { try await client.results(job.id) }
+        guard case .array(let shots)? = document.result["shots"], let shot = shots.first else { return XCTFail("no shots: \(document.result)") }
+        XCTAssertEqual(shots.count, 1)
+        let launch = try XCTUnwrap(shot["launchSpeed"]?.number)
+        XCTAssertEqual(launch, try XCTUnwrap(truth.launchSpeed), accuracy: 0.5)
+
+        let csv = try awaitSync { try await client.resultsCSV(job.id) }.components(separatedBy: "\r\n")
+        XCTAssertEqual(csv.count, 3, "header, one shot, final line end")
+        let header = csv[0].components(separatedBy: ","), row = csv[1].components(separatedBy: ",")
+        XCTAssertEqual(row[header.firstIndex(of: "shotNumber")!], "1")
+        XCTAssertEqual(Double(row[header.firstIndex(of: "launchSpeed")!]), launch, "the CSV shows the table's value, the JSON's")
+        XCTAssertEqual(row[header.firstIndex(of: "revCategory")!], shot["revCategory"].flatMap { if case .string(let s) = $0 { return s } else { return nil } })
+
+        let rows = try stack.db().query("SELECT launch_speed, jsonb_array_length(trajectory) AS points FROM bowling_shots WHERE job_id = $1", [job.id]).rows
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first.flatMap { $0["launch_speed"] }.flatMap(Double.init), launch)
+        guard case .array(let points)? = shot["trajectory"] else { return XCTFail("no trajectory") }
+        XCTAssertEqual(rows.first?["points"], String(points.count), "every trajectory point, compacted")
     }
 }
