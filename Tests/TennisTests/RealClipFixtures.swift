@@ -32,19 +32,6 @@ enum TennisPaths {
     }
 }
 
-final class TennisScratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-tennis-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// Reads the analysis document's `result.poses` and `result.detections` into the Tennis module's input.
 enum VisionResult {
     /// COCO classes the detector reports.

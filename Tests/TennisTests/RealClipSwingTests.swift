@@ -21,11 +21,11 @@ final class RealClipSwingTests: XCTestCase {
     /// then still again; it rises 30 px along the way and comes back down (an arc).
     static let peak = 1.8
 
-    private var scratch: TennisScratch!
+    private var scratch: ScratchDirectory!
 
     override func setUpWithError() throws {
         try TennisPaths.requireModels()
-        scratch = try TennisScratch()
+        scratch = try ScratchDirectory(prefix: "reelwork-tennis")
     }
 
     override func tearDown() {
@@ -78,6 +78,13 @@ final class RealClipSwingTests: XCTestCase {
         // The acceleration starts after the still second: backswing just before the sweep.
         XCTAssertGreaterThanOrEqual(swing.keyFrameTimes.backswing, Self.peak - 0.4)
         XCTAssertEqual(SwingMetricsCalculator.measure(swing, track: track, options: options), measured, "deterministic")
+
+        // The pipeline's own swings and metrics stages found the same swing.
+        guard case .array(let reported)? = result["swings"] else { return XCTFail("no result.swings") }
+        XCTAssertEqual(reported.count, 1)
+        XCTAssertEqual(reported.first?["swingNumber"], .number(1))
+        XCTAssertEqual(reported.first?["keyFrameTimes"]?["contact"]?.number ?? -1, swing.keyFrameTimes.contact, accuracy: 0.001)
+        XCTAssertEqual(reported.first?["metrics"], measured.json()["metrics"])
         print("real clip swing:", measured.json().jsonString())
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import Media
 import ReelworkCore
+import TestSupport
 import Vision
 import XCTest
 

@@ -103,20 +103,6 @@ enum PythonReference {
     }
 }
 
-/// A scratch directory for one test class, removed at the end.
-final class ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-vision-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A picture's RGB pixels as FFmpeg decodes them (the same path as a video frame).
 struct DecodedPicture {
     var pixels: [UInt8]
