@@ -6,8 +6,8 @@
 #   RUNS      repetitions of each timed measurement (default 5; medians are reported)
 #   SECTIONS  any of: infer stages e2e memory (default: all four)
 #
-# Needs scripts/setup-models.sh (models, libonnxruntime, the Python tools). Generated clips, tensors
-# and the 320×320 detector variant are cached in .local/bench/ (gitignored); the first run makes
+# Needs scripts/setup-models.sh (models, libonnxruntime, the Python tools). Generated clips and
+# tensors are cached in .local/bench/ (gitignored); the first run makes
 # them (about 2 minutes). Everything runs in release mode on this machine, one thing at a time.
 set -euo pipefail
 
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 DIR=.local/bench
 mkdir -p "$DIR"
 
-[[ -f models/yolov4-tiny.onnx && -f models/pose_landmark_full.onnx && -d models/.pytools ]] ||
+[[ -f models/yolov4-tiny-int8.onnx && -f models/yolov4-tiny.onnx && -f models/pose_landmark_full.onnx && -d models/.pytools ]] ||
     { echo "models missing: run scripts/setup-models.sh" >&2; exit 1; }
 
 swift build -c release --product vision-bench >&2
@@ -49,14 +49,6 @@ if [[ ! -s $LONG ]]; then
     ffmpeg -hide_banner -nostdin -v error -y -f concat -safe 0 -i "$DIR/concat10.txt" -c copy -movflags +faststart "$LONG.tmp.mp4"
     mv "$LONG.tmp.mp4" "$LONG"
 fi
-# The detector at 320×320 instead of 416×416 (same weights, about 0.6× the compute).
-SMALL=$DIR/yolov4-tiny-320.onnx
-if [[ ! -s $SMALL ]]; then
-    [[ -f models/.cache/src/yolov4-tiny/yolov4-tiny.weights ]] || scripts/setup-models.sh --force >&2
-    PYTHONPATH=models/.pytools python3 -S tools/models/darknet_to_onnx.py \
-        models/.cache/src/yolov4-tiny/yolov4-tiny.cfg models/.cache/src/yolov4-tiny/yolov4-tiny.weights "$SMALL.part" --size 320x320 >&2
-    mv "$SMALL.part" "$SMALL"
-fi
 # The exact tensors reference_infer.py's `bench` feeds (numpy default_rng(0), values 0…1).
 PYTHONPATH=models/.pytools python3 -c "
 import numpy as np
@@ -69,15 +61,18 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); runs: $RUN
 
 # ---- 1. inference: Swift vs Python, same model, threads and tensor -------------------------------
 if [[ $SECTIONS == *infer* ]]; then
-    for model in yolo pose; do
+    # The default detector (int8), its fp32 original, and the pose model: each run by both sides
+    # from the same file.
+    for variant in yolo:models/yolov4-tiny-int8.onnx yolo:models/yolov4-tiny.onnx pose:models/pose_landmark_full.onnx; do
+        model=${variant%%:*} file=${variant#*:}
         for threads in 1 2; do
             ours=() theirs=()
             for _ in $(seq "$RUNS"); do
-                ours+=("$("$BENCH" infer $model --input "$DIR/$model-input.raw" --threads $threads --runs 50 | field median_ms)")
-                theirs+=("$($PY bench $model --threads $threads --runs 50 | field median_ms)")
+                ours+=("$("$BENCH" infer $model --model "$file" --input "$DIR/$model-input.raw" --threads $threads --runs 50 | field median_ms)")
+                theirs+=("$($PY bench $model --model "$file" --threads $threads --runs 50 | field median_ms)")
             done
             o=$(printf '%s\n' "${ours[@]}" | median) t=$(printf '%s\n' "${theirs[@]}" | median)
-            echo "infer $model threads=$threads: swift ${ours[*]} | python ${theirs[*]} -> median swift $o ms, python $t ms, ratio $(awk -v a="$o" -v b="$t" 'BEGIN { printf "%.3f", a / b }') (target <= 1.05)"
+            echo "infer $(basename "$file") threads=$threads: swift ${ours[*]} | python ${theirs[*]} -> median swift $o ms, python $t ms, ratio $(awk -v a="$o" -v b="$t" 'BEGIN { printf "%.3f", a / b }') (target <= 1.05)"
         done
     done
 fi
@@ -95,18 +90,19 @@ fi
 
 # ---- 3. end to end: the whole analysis of 60 s of 1080p30 at 10 fps sampling ---------------------
 if [[ $SECTIONS == *e2e* ]]; then
-    for variant in 416 320; do
+    # The default (int8) detector, then its fp32 original.
+    for variant in int8 fp32; do
         factors=()
         for run in $(seq "$RUNS"); do
-            if [[ $variant == 320 ]]; then
-                line=$(REELWORK_DETECTOR_MODEL=$SMALL "$BENCH" analyze "$CLIP" --threads 2)
+            if [[ $variant == fp32 ]]; then
+                line=$(REELWORK_DETECTOR_MODEL=models/yolov4-tiny.onnx "$BENCH" analyze "$CLIP" --threads 2)
             else
                 line=$("$BENCH" analyze "$CLIP" --threads 2)
             fi
             echo "e2e $variant run $run: $line"
             factors+=("$(field realtime_factor <<<"$line")")
         done
-        echo "e2e detector ${variant}x${variant}: median realtime factor $(printf '%s\n' "${factors[@]}" | median) (target >= 3)"
+        echo "e2e detector $variant: median realtime factor $(printf '%s\n' "${factors[@]}" | median) (target >= 3)"
     done
 fi
 

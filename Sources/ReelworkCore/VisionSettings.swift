@@ -7,7 +7,10 @@ public struct VisionSettings: Sendable, Hashable {
     /// The ONNX Runtime C library (the same default as `Inference.OnnxRuntime.defaultLibraryPath`).
     public var ortLibrary = "models/onnxruntime/libonnxruntime.so.1.31.1"
     /// A YOLO detector export: Darknet layout `[1, N, 5 + C]` or Ultralytics `[1, 4 + C, N]`.
-    public var detectorModel = "models/yolov4-tiny.onnx"
+    /// YOLOv4-tiny quantized to int8 by the setup: a third of the fp32 model's CPU per frame, the
+    /// same people found on the test photos (BENCHMARKS.md, "int8 detector"). The fp32 export
+    /// (`models/yolov4-tiny.onnx`) stays available.
+    public var detectorModel = "models/yolov4-tiny-int8.onnx"
     /// BlazePose full (`input` 1×256×256×3 → `landmarks` 1×195, `presence` 1×1).
     public var poseModel = "models/pose_landmark_full.onnx"
     /// Frames per second of video that the `objects` and `pose` stages look at.

@@ -126,12 +126,16 @@ final class ReferenceAgreementTests: XCTestCase {
     /// within 3.0 px. So end to end the box tolerance holds with `.accurate` and the landmark one
     /// only for visible points of clear crops; the bounds below are those measurements with a margin,
     /// to catch regressions, not the agreement tolerances (which tests 1 and 2 meet).
+    ///
+    /// With the fp32 detector: these bounds measure the decoders' pixel differences, which the int8
+    /// default amplifies (a few levels can flip an activation's quantization step; up to 5.4 px on
+    /// bus.jpg). The int8 detector's agreement on identical pixels is checked above.
     func testEndToEndFromTheJPEG() throws {
-        let models = try RealModels.models()
+        let models = try RealModels.fp32Models()
         for (conversion, boxBound) in [(DecodeOptions.ColorConversion.accurate, Self.boxTolerance), (.fast, 4.0)] {
             for photo in Self.photos {
                 let picture = try DecodedPicture(Paths.photo(photo), colorConversion: conversion)
-                let theirs = try PythonReference.yolo(image: Paths.photo(photo))
+                let theirs = try PythonReference.yolo(image: Paths.photo(photo), model: Paths.fp32Settings.detectorModel)
                 let ours = try picture.withImage { try models.detector.detect($0) }
                 let worstBox = assertSame(ours, theirs, tolerance: boxBound, scoreTolerance: 0.05, "\(photo) \(conversion) from the JPEG")
 

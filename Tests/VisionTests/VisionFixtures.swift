@@ -24,6 +24,13 @@ enum Paths {
         s.poseModel = inRoot(s.poseModel)
         return s
     }
+
+    /// The default settings with the fp32 detector (the int8 default's original).
+    static var fp32Settings: VisionSettings {
+        var s = settings
+        s.detectorModel = inRoot("models/yolov4-tiny.onnx")
+        return s
+    }
 }
 
 /// The real models, loaded once per test process. A missing file is a test failure that says how
@@ -39,11 +46,18 @@ enum RealModels {
     }
 
     private static let loaded: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.settings, threads: 2) }
+    private static let loadedFP32: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.fp32Settings, threads: 2) }
 
     /// Both models with 2 intra-op threads (shared by the tests of one process, used one at a time).
     static func models(file: StaticString = #filePath, line: UInt = #line) throws -> VisionModels {
         try require(file: file, line: line)
         return try loaded.get()
+    }
+
+    /// The same with the fp32 detector.
+    static func fp32Models(file: StaticString = #filePath, line: UInt = #line) throws -> VisionModels {
+        try require(file: file, line: line)
+        return try loadedFP32.get()
     }
 
     static func runtime(file: StaticString = #filePath, line: UInt = #line) throws -> OnnxRuntime {
@@ -84,13 +98,15 @@ enum PythonReference {
     }
 
     /// Detections of `image` (decoded by Pillow), writing the preprocessed tensor to `dump` if given.
-    static func yolo(image: String, threads: Int = 2, dump: String? = nil) throws -> [Box] {
-        try JSONDecoder().decode([Box].self, from: run(["yolo", image, "--threads", String(threads)] + (dump.map { ["--dump-raw", $0] } ?? [])))
+    static func yolo(image: String, model: String = Paths.settings.detectorModel, threads: Int = 2, dump: String? = nil) throws -> [Box] {
+        try JSONDecoder().decode([Box].self, from: run(["yolo", image, "--model", model, "--threads", String(threads)]
+                                                      + (dump.map { ["--dump-raw", $0] } ?? [])))
     }
 
     /// Detections of a preprocessed tensor, boxes mapped to a `width` × `height` source.
     static func yolo(raw: String, width: Int, height: Int) throws -> [Box] {
-        try JSONDecoder().decode([Box].self, from: run(["yolo", "--raw", raw, "--source-size", "\(width),\(height)"]))
+        try JSONDecoder().decode([Box].self, from: run(["yolo", "--raw", raw, "--model", Paths.settings.detectorModel,
+                                                      "--source-size", "\(width),\(height)"]))
     }
 
     static func pose(image: String, box: [Double], dump: String? = nil) throws -> PoseResult {

@@ -7,7 +7,7 @@ final class VisionSettingsTests: XCTestCase {
     func testDefaultsAreWhereSetupPutsTheModels() throws {
         let defaults = try VisionSettings.fromEnvironment([:])
         XCTAssertEqual(defaults.ortLibrary, OnnxRuntime.defaultLibraryPath)
-        XCTAssertEqual(defaults.detectorModel, "models/yolov4-tiny.onnx")
+        XCTAssertEqual(defaults.detectorModel, "models/yolov4-tiny-int8.onnx")
         XCTAssertEqual(defaults.poseModel, "models/pose_landmark_full.onnx")
         XCTAssertEqual(defaults.sampleFPS, 10)
         XCTAssertEqual(defaults.inferenceThreads, 0)
