@@ -104,6 +104,18 @@ public struct AnalysisPipeline {
 
     var sampling: FrameSampling { .fps(vision.sampleFPS) }
 
+    /// How the job's inference threads are used. With two or more and a pose stage, the pose model
+    /// runs on a thread of its own beside the detector (`PoseWorker`), both sessions keeping the
+    /// full count: decoding, detection and pose then overlap instead of taking turns. Measured on
+    /// 2 cores, 60 s of 1080p (BENCHMARKS.md, "end to end"): 2.6× realtime in line, 2.9× with the
+    /// pose thread and one intra-op thread per session, 3.2× with two each (spinning is off, so
+    /// idle session threads cost nothing). With one thread (a worker with a slot per core) poses
+    /// stay in line.
+    func inferenceThreads(withPoses: Bool) -> (perSession: Int, poseOnItsOwnThread: Bool) {
+        let total = vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs)
+        return (total, withPoses && total >= 2)
+    }
+
     func plannedFrames(_ stage: StageName, _ facts: VideoFacts?) -> Int? {
         guard let facts else { return nil }
         switch stage {

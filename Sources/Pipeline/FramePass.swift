@@ -13,6 +13,8 @@ struct FramePass {
     var recorder: VisionRecorder
     /// Pose model runs, including those for coasting tracks whose pose was not kept.
     var poseRuns = 0
+    /// Set when poses are estimated on their own thread; nil: in line, frame by frame.
+    var poseWorker: PoseWorker?
     /// The class id of people, when the detector's classes are COCO's.
     private let personClass: Int?
 
@@ -38,6 +40,17 @@ struct FramePass {
         let people = personClass.map { person in detections.filter { $0.classId == person } } ?? []
         let tracked = tracker.update(with: people)
         for person in Self.mostProminent(tracked, limit: vision.maxPeoplePerFrame) {
+            if let worker = poseWorker {
+                var tensor = worker.tensor()
+                guard let crop = models.pose.prepare(frame.image, personBox: person.box, into: &tensor) else { continue }
+                do {
+                    try worker.submit(PoseWorker.Job(time: frame.time, trackId: person.trackId, box: person.box,
+                                                     detected: person.detection != nil, crop: crop, tensor: tensor))
+                } catch {
+                    throw StageError(stage: .pose, underlying: error)
+                }
+                continue
+            }
             let pose: Pose?
             do {
                 pose = try models.pose.estimate(frame.image, personBox: person.box)
@@ -45,10 +58,25 @@ struct FramePass {
             } catch {
                 throw StageError(stage: .pose, underlying: error)
             }
-            // A coasting track (detector missed them) only counts when the pose model still sees a person.
-            guard let pose, person.detection != nil || pose.score >= 0.5 else { continue }
-            recorder.record(pose, track: person.trackId, box: person.box, at: frame.time)
+            guard let pose else { continue }
+            keep(pose, trackId: person.trackId, box: person.box, detected: person.detection != nil, at: frame.time)
         }
+    }
+
+    /// Collects what the pose worker estimated; call once, after the last frame.
+    mutating func finishPoses() throws {
+        guard let worker = poseWorker else { return }
+        poseWorker = nil
+        let estimates: [PoseWorker.Estimate]
+        do { estimates = try worker.finish() } catch { throw StageError(stage: .pose, underlying: error) }
+        poseRuns += estimates.count
+        for e in estimates { keep(e.pose, trackId: e.trackId, box: e.box, detected: e.detected, at: e.time) }
+    }
+
+    /// A coasting track (detector missed them) only counts when the pose model still sees a person.
+    private mutating func keep(_ pose: Pose, trackId: Int, box: BoundingBox, detected: Bool, at time: Double) {
+        guard detected || pose.score >= 0.5 else { return }
+        recorder.record(pose, track: trackId, box: box, at: time)
     }
 
     /// Detected people before coasting ones, larger boxes first: the players near the camera.

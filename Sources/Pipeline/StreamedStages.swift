@@ -97,6 +97,11 @@ struct StreamedStages {
             try reporter.stageStarted(stage, framesPlanned: pipeline.plannedFrames(stage, facts))
         }
         var pass = models.map { FramePass(detector: $0.detector, vision: vision, wantsPoses: wantsPoses) }
+        if let models, wantsPoses, pipeline.inferenceThreads(withPoses: true).poseOnItsOwnThread {
+            pass?.poseWorker = PoseWorker(estimator: models.pose)
+        }
+        // A failed pass stops the pose thread; a finished one has collected it already.
+        defer { pass?.poseWorker?.cancel() }
         let ball = try context.bowling.map { options in
             do {
                 return try BallTracker(options: options, frameWidth: decoder.displaySize.width, frameHeight: decoder.displaySize.height,
@@ -138,6 +143,7 @@ struct StreamedStages {
         } catch {
             throw StageError(stage: .decode, underlying: error)
         }
+        try pass?.finishPoses()
 
         return (report, pass, ball, decoder.displaySize)
     }
@@ -149,7 +155,7 @@ struct StreamedStages {
 
     private func checkoutModels() throws -> VisionModels {
         do {
-            return try pipeline.models.checkout(vision, threads: vision.resolvedInferenceThreads(concurrentJobs: pipeline.concurrentJobs))
+            return try pipeline.models.checkout(vision, threads: pipeline.inferenceThreads(withPoses: wantsPoses).perSession)
         } catch let error as VisionError {
             throw StageError(stage: error.component == .pose ? .pose : .objects, underlying: error)
         } catch {

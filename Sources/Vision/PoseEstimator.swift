@@ -69,6 +69,20 @@ public final class PoseEstimator {
         return crop
     }
 
+    /// Writes the crop around `box` into `values` (a tensor of `inputElementCount` floats) instead
+    /// of the session's input, so another thread may run the model meanwhile; nil when the box is
+    /// empty. Uses this estimator's resampler: one preparing caller at a time.
+    public func prepare(_ image: RGBImage, personBox box: BoundingBox, into values: inout [Float]) -> PoseCrop? {
+        guard let crop = PoseCrop(around: box), values.count == inputElementCount else { return nil }
+        values.withUnsafeMutableBufferPointer { buffer in
+            resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: buffer, size: inputSize, layout: .interleaved)
+        }
+        return crop
+    }
+
+    /// Floats in one input tensor (`inputSize`² × 3).
+    public var inputElementCount: Int { inputSize * inputSize * 3 }
+
     /// Runs the model on the input buffer as it is.
     public func run() throws {
         try session.run(binding)
