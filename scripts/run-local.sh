@@ -54,10 +54,15 @@ scripts/make-samples.sh "$root/.local/samples"
 
 echo "==> rendering a bowling sample (a lane from behind the bowler, four shots with known truth)"
 bowling="$root/.local/samples-bowling/lane-720p.mp4"
-if [ ! -s "$bowling" ]; then
+if [ ! -s "$bowling" ] || [ ! -s "$bowling.options.json" ]; then
   mkdir -p "$(dirname "$bowling")"
   swift build --product bowling-bench >/dev/null
-  "$(swift build --show-bin-path)/bowling-bench" render "$bowling" --seconds 15 --camera 720p
+  # Rendered under a temporary name, so an interrupted run leaves no half-made clip behind.
+  "$(swift build --show-bin-path)/bowling-bench" render "$bowling.tmp.mp4" --seconds 15 --camera 720p | tee "$bowling.truth.txt"
+  mv "$bowling.tmp.mp4.options.json" "$bowling.options.json"
+  mv "$bowling.tmp.mp4" "$bowling"
+else
+  cat "$bowling.truth.txt" 2>/dev/null || true
 fi
 
 echo "==> submitting"
@@ -72,7 +77,7 @@ echo
 echo "==> results"
 "$bin" jobs results $(cat "$stack/job-ids.txt")
 echo
-echo "==> the bowling job's shots (CSV; the truth is printed above, where the clip was rendered)"
+echo "==> the bowling job's shots (CSV; the clip's truth is printed above, under 'rendering')"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
 
 cat <<MSG

@@ -51,6 +51,9 @@ public final class BallTracker {
     public init(options: BowlingOptions, frameWidth: Int, frameHeight: Int, frameRate: Double) throws {
         if let calibration = options.calibration {
             try calibration.checkVisible(width: frameWidth, height: frameHeight)
+            // A lane whose far end lies beyond the horizon has no region to search: say so, rather
+            // than failing later with "Ball not detected".
+            guard !calibration.searchPolygon().isEmpty else { throw ReelworkError.needsPerson(BowlingMessages.invalidCalibration) }
         }
         self.frameRate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
         detector = BallDetector(profile: options.ballProfile, width: frameWidth, height: frameHeight,
@@ -87,7 +90,8 @@ public final class BallTracker {
     /// The frame's time, or frame index / frame rate once timestamps have gone backwards (seed 003
     /// "Frame Timestamp Errors"); points already held are re-timed the same way so a shot never mixes clocks.
     private func correctedTime(_ time: Double, frameIndex: Int) -> Double {
-        if !usesFrameClock, !(time.isFinite && time > lastTime) {
+        // Equal timestamps (a duplicated frame) are not "backwards"; only an earlier one switches clocks.
+        if !usesFrameClock, !(time.isFinite && time >= lastTime) {
             usesFrameClock = true
             let rate = frameRate
             segmenter.retime { Double($0) / rate }

@@ -11,7 +11,8 @@ enum SpeedValidation: Equatable {
 
     init(mph: Double) {
         switch mph {
-        case _ where !mph.isFinite: self = .invalid
+        // A ball does not roll backwards: a negative slope is tracking jitter, not a speed.
+        case _ where !mph.isFinite || mph <= 0: self = .invalid
         case ..<Self.minSpeed: self = .tooSlow
         case Self.minSpeed..<Self.flagSpeed: self = .valid
         case Self.flagSpeed..<Self.maxSpeed: self = .validFlagged

@@ -3,7 +3,8 @@ import ReelworkCore
 import Tennis
 
 /// Checks a new job's options before it is queued, with the same parsers the worker uses, so a
-/// batch with a typo or an impossible calibration is refused at once instead of failing job by job.
+/// batch with a malformed value or an impossible calibration is refused at once instead of failing
+/// job by job. (Unknown keys are ignored, as the parsers ignore them.)
 enum JobOptionsCheck {
     static func check(_ options: JSONValue, sport: Sport) throws {
         do {

@@ -110,10 +110,12 @@ public struct AnalysisPipeline {
     /// 2 cores, 60 s of 1080p (BENCHMARKS.md, "end to end"): 2.6× realtime in line, 2.9× with the
     /// pose thread and one intra-op thread per session, 3.2× with two each (spinning is off, so
     /// idle session threads cost nothing). With one thread (a worker with a slot per core) poses
-    /// stay in line.
+    /// stay in line; when other jobs share the machine (worker slots) each session gets half, so
+    /// the jobs together do not ask for twice the cores (not measured yet).
     func inferenceThreads(withPoses: Bool) -> (perSession: Int, poseOnItsOwnThread: Bool) {
         let total = vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs)
-        return (total, withPoses && total >= 2)
+        guard withPoses, total >= 2 else { return (total, false) }
+        return (concurrentJobs > 1 ? max(1, total / 2) : total, true)
     }
 
     func plannedFrames(_ stage: StageName, _ facts: VideoFacts?) -> Int? {

@@ -42,7 +42,10 @@ struct FramePass {
         for person in Self.mostProminent(tracked, limit: vision.maxPeoplePerFrame) {
             if let worker = poseWorker {
                 var tensor = worker.tensor()
-                guard let crop = models.pose.prepare(frame.image, personBox: person.box, into: &tensor) else { continue }
+                guard let crop = models.pose.prepare(frame.image, personBox: person.box, into: &tensor) else {
+                    worker.recycle(tensor)
+                    continue
+                }
                 do {
                     try worker.submit(PoseWorker.Job(time: frame.time, trackId: person.trackId, box: person.box,
                                                      detected: person.detection != nil, crop: crop, tensor: tensor))
@@ -61,14 +64,18 @@ struct FramePass {
             guard let pose else { continue }
             keep(pose, trackId: person.trackId, box: person.box, detected: person.detection != nil, at: frame.time)
         }
+        // Poses the thread has finished go into the compact recorder now, not at the end.
+        if let worker = poseWorker { record(worker.drain()) }
     }
 
     /// Collects what the pose worker estimated; call once, after the last frame.
     mutating func finishPoses() throws {
         guard let worker = poseWorker else { return }
         poseWorker = nil
-        let estimates: [PoseWorker.Estimate]
-        do { estimates = try worker.finish() } catch { throw StageError(stage: .pose, underlying: error) }
+        do { record(try worker.finish()) } catch { throw StageError(stage: .pose, underlying: error) }
+    }
+
+    private mutating func record(_ estimates: [PoseWorker.Estimate]) {
         poseRuns += estimates.count
         for e in estimates { keep(e.pose, trackId: e.trackId, box: e.box, detected: e.detected, at: e.time) }
     }

@@ -6,8 +6,9 @@ import Vision
 /// otherwise leaves a core idle whenever one stage waits for another (BENCHMARKS.md, "end to end").
 ///
 /// The caller prepares each person's crop (it needs the frame's pixels, valid only during the
-/// decode callback) into a tensor from `tensor()`, and `submit`s it; results come back from
-/// `finish()` in submission order. At most `depth` crops wait, so memory stays flat.
+/// decode callback) into a tensor from `tensor()`, and `submit`s it; results come back, in
+/// submission order, from `drain()` as they are ready and from `finish()` at the end. At most
+/// `depth` crops wait and the caller drains as it goes, so memory stays flat.
 final class PoseWorker {
     /// One person in one sampled frame.
     struct Job {
@@ -53,17 +54,35 @@ final class PoseWorker {
         return spareTensors.popLast() ?? [Float](repeating: 0, count: estimator.inputElementCount)
     }
 
+    /// Takes back a tensor that was not submitted (its crop was empty).
+    func recycle(_ tensor: [Float]) {
+        condition.lock()
+        defer { condition.unlock() }
+        spareTensors.append(tensor)
+    }
+
     /// Queues a crop; waits while `depth` crops are waiting. Throws the worker's error, if it failed.
     func submit(_ job: Job) throws {
         condition.lock()
         defer { condition.unlock() }
-        while waiting.count >= Self.depth && failure == nil && !stopped { condition.wait() }
+        precondition(!closed, "PoseWorker.submit after finish or cancel")
+        while waiting.count >= Self.depth && failure == nil { condition.wait() }
         if let failure { throw failure }
         waiting.append(job)
         condition.broadcast()
     }
 
-    /// Waits for every queued crop and returns the estimates in submission order, or the first error.
+    /// The estimates finished since the last call, in submission order.
+    func drain() -> [Estimate] {
+        condition.lock()
+        defer { condition.unlock() }
+        let done = estimates
+        estimates.removeAll(keepingCapacity: true)
+        return done
+    }
+
+    /// Waits for every queued crop and returns the estimates not drained yet, in submission order,
+    /// or the first error.
     func finish() throws -> [Estimate] {
         condition.lock()
         defer { condition.unlock() }
@@ -71,7 +90,9 @@ final class PoseWorker {
         condition.broadcast()
         while !stopped { condition.wait() }
         if let failure { throw failure }
-        return estimates
+        let done = estimates
+        estimates.removeAll()
+        return done
     }
 
     /// Stops the thread without waiting for queued crops (the pass failed); safe to call after `finish`.

@@ -11,7 +11,8 @@ public struct ResultRowsRepository {
     }
 
     /// CTEs to append to the statement that stores a result: they drop rows older attempts wrote and
-    /// insert this attempt's rows from the result document — only if `ownedCTE` returned a row, so a
+    /// insert this attempt's rows from the result document (rows without a usable number are
+    /// skipped, a repeated number keeps the first) — only if `ownedCTE` returned a row, so a
     /// run that lost its job writes nothing. `$1` is the job id, `$2` the attempt, `resultParam` the
     /// result document (jsonb).
     static func writeCTEs(_ table: ResultTable, resultParam: String, ownedCTE: String) -> String {
@@ -30,19 +31,28 @@ public struct ResultRowsRepository {
                 INSERT INTO \(table.sqlTable) (\(names))
                 SELECT \(values)
                 FROM \(ownedCTE), \(elements)
+                WHERE \(isInteger("e -> '\(table.numberColumn)'", "e ->> '\(table.numberColumn)'")) AND (e ->> '\(table.numberColumn)')::numeric >= 1
+                ON CONFLICT DO NOTHING
             )
             """
     }
 
-    /// The SQL that reads one column's value out of a row's JSON (`e`).
+    /// The SQL that reads one column's value out of a row's JSON (`e`). Total: a value of the wrong
+    /// JSON type (or an integer out of range) becomes NULL instead of an error, because these rows
+    /// are written by the statement that stores the whole result, which must not fail on them.
     private static func extract(_ column: ResultTable.Column) -> String {
-        let path = "e #>> '{\(column.path.joined(separator: ","))}'"
+        let path = "'{\(column.path.joined(separator: ","))}'"
+        let json = "e #> \(path)", text = "e #>> \(path)"
         switch column.type {
-        case .integer: return "(\(path))::numeric::integer"
-        case .number: return "(\(path))::double precision"
-        case .text: return path
-        case .flags: return jsonArray("e #> '{\(column.path.joined(separator: ","))}'")
+        case .integer: return "CASE WHEN \(isInteger(json, text)) THEN (\(text))::numeric::integer END"
+        case .number: return "CASE WHEN jsonb_typeof(\(json)) = 'number' THEN (\(text))::double precision END"
+        case .text: return "CASE WHEN jsonb_typeof(\(json)) = 'string' THEN \(text) END"
+        case .flags: return jsonArray(json)
         }
+    }
+
+    private static func isInteger(_ json: String, _ text: String) -> String {
+        "jsonb_typeof(\(json)) = 'number' AND abs((\(text))::numeric) < 2147483648"
     }
 
     /// Columns outside the CSV: reasons for missing metrics, and a shot's trajectory, compacted to

@@ -103,6 +103,8 @@ final class MetricsTests: XCTestCase {
     }
 
     func testSpeedThresholds() {
+        XCTAssertEqual(SpeedValidation(mph: -3), .invalid, "a ball does not roll backwards")
+        XCTAssertEqual(SpeedValidation(mph: 0), .invalid)
         XCTAssertEqual(SpeedValidation(mph: 4.99), .tooSlow)
         XCTAssertEqual(SpeedValidation(mph: 5), .valid)
         XCTAssertEqual(SpeedValidation(mph: 29.99), .valid)

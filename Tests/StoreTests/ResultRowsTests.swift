@@ -104,4 +104,31 @@ final class ResultRowsTests: XCTestCase {
         XCTAssertEqual(try ResultRowsRepository(db).csv(jobId: first.jobId, table: .tennisSwings).components(separatedBy: "\r\n")[1],
                        "1,2,forehand,,,,,,4.125,,,9.5,torso/s,,,,")
     }
+
+    /// Whatever the result document holds, the rows never make the result fail to store: values of
+    /// the wrong type become NULL, rows without a usable number are skipped, a repeated number keeps
+    /// the first row.
+    func testOddRowsNeverStopTheResultFromBeingStored() throws {
+        let run = try startedRun(sport: .bowling)
+        let result = JSONValue.object(["shots": .array([
+            .object(["shotNumber": .number(1), "launchSpeed": .string("fast"), "revCategory": .number(3), "strikeProbability": .number(7),
+                     "flags": .string("not a list"), "trajectory": .object([:])]),
+            .object(["shotNumber": .number(1), "launchSpeed": .number(99)]),
+            .object(["shotNumber": .string("two")]),
+            .object(["shotNumber": .number(1e12)]),
+            .object(["shotNumber": .number(0)]),
+            .object(["launchSpeed": .number(12)]),
+            .string("not a shot"),
+            .object(["shotNumber": .number(3), "launchSpeed": .number(18.5)]),
+        ])])
+        XCTAssertTrue(try RunRepository(db).complete(run, document: document(result), facts: nil))
+        XCTAssertEqual(try db.query("SELECT status FROM jobs WHERE id = $1", [run.jobId]).rows.first?["status"], "succeeded")
+        let rows = try db.query("SELECT shot_number, launch_speed, rev_category, strike_probability, flags::text AS f FROM bowling_shots ORDER BY shot_number").rows
+        XCTAssertEqual(rows.map { $0["shot_number"] }, ["1", "3"])
+        XCTAssertNil(rows[0]["launch_speed"], "a string where a number belongs is NULL")
+        XCTAssertNil(rows[0]["rev_category"], "a number where text belongs is NULL")
+        XCTAssertEqual(rows[0]["strike_probability"], "7", "stored as given: the code validates, the insert does not refuse")
+        XCTAssertEqual(rows[0]["f"], "[]")
+        XCTAssertEqual(rows[1]["launch_speed"], "18.5")
+    }
 }
