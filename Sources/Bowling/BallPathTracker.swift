@@ -67,7 +67,7 @@ final class BallPathTracker {
         guard let latest else {
             // A new path starts from the biggest (nearest) ball-like blob.
             if let first = candidates.max(by: { $0.area < $1.area }) {
-                step.points = [observe(first, x: first.x, y: first.y, time: time, frameIndex: frameIndex)]
+                step.points = [observe(first, time: time, frameIndex: frameIndex)]
             }
             return step
         }
@@ -89,7 +89,7 @@ final class BallPathTracker {
         if rivalFrames >= Self.rivalFramesToSwitch, let rival {
             endPath()
             step.endedPath = true
-            step.points = [observe(rival, x: rival.x, y: rival.y, time: time, frameIndex: frameIndex)]
+            step.points = [observe(rival, time: time, frameIndex: frameIndex)]
             return step
         }
         let nearest = candidates.min { distance($0, predicted) < distance($1, predicted) }
@@ -100,7 +100,7 @@ final class BallPathTracker {
             }
             return step
         }
-        let point = observe(nearest, x: nearest.x, y: nearest.y, time: time, frameIndex: frameIndex)
+        let point = observe(nearest, time: time, frameIndex: frameIndex)
         step.gap = frameIndex - latest.frameIndex - 1
         if step.gap > 0, let before = lastPoint {
             step.points = interpolate(from: before, to: point, missing: step.gap)
@@ -117,11 +117,11 @@ final class BallPathTracker {
         rivalFrames = 0
     }
 
-    private func observe(_ candidate: BallCandidate, x: Double, y: Double, time: Double, frameIndex: Int) -> TrackPoint {
-        // The raw detection drives the next prediction, so blending never feeds on itself.
+    private func observe(_ candidate: BallCandidate, time: Double, frameIndex: Int) -> TrackPoint {
+        let x = candidate.x
         if history.count > Self.velocityBaseline { history.removeFirst() }
         history.append(Observation(x: candidate.x, y: candidate.y, radius: candidate.radius, frameIndex: frameIndex))
-        let contactY = contact(x: x, centreY: y, blobRadius: candidate.radius)
+        let contactY = contact(x: x, centreY: candidate.y, blobRadius: candidate.radius)
         let lane = toLane(x, contactY)
         let point = TrackPoint(time: time, frameIndex: frameIndex, x: x, y: contactY, board: lane?.board,
                                distanceFt: lane?.distanceFt, markerAngle: candidate.markerAngle)
