@@ -226,8 +226,10 @@ struct ShotMeasurement {
         let samples = track.points.compactMap { p in p.markerAngle.map { (time: p.time, angle: $0) } }
         switch RevRateEstimator.estimate(samples) {
         case .rpm(let rpm):
-            metrics.revRate = rpm
-            metrics.revCategory = RevCategory(rpm: rpm)
+            // Categorised as reported (0.1 rpm), so 299.96 shown as "300" is not called a stroker.
+            let reported = (rpm * 10).rounded() / 10
+            metrics.revRate = reported
+            metrics.revCategory = RevCategory(rpm: reported)
         case .notEnoughRotation:
             metrics.unavailable["revRate"] = BowlingMessages.rotationNotDetected
             metrics.unavailable["revCategory"] = BowlingMessages.rotationNotDetected
