@@ -101,12 +101,19 @@ enum QueueScripts {
 
     /// ARGV: P, id, owner, attempt, now_ms, lease_ms, club. Extends the lease. Returns 'ok', 'cancel'
     /// (an operator cancelled it), or 'lost' (another run owns it, or it was reaped). If Redis lost
-    /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work.
+    /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work
+    /// — within the caps: no trace also means another run finished the job after this one's lease
+    /// expired, and adopting that would run more jobs than the caps allow (the reconciler re-enqueues
+    /// a truly lost job from PostgreSQL).
     static let heartbeat = RedisScript(name: "heartbeat", source: prelude + """
     local id, owner, attempt, now, lease_ms, club = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
       if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
+      local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
+      local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
+      if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return 'lost' end
+      if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return 'lost' end
       redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', 'normal', 'attempt', attempt)
       redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
       redis.call('HINCRBY', P .. ':club_running', club, 1)

@@ -157,6 +157,23 @@ final class JobQueueTests: XCTestCase {
         XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .done, on: redis))
     }
 
+    /// No trace of a job can also mean another run finished it after this run's lease expired: the
+    /// old owner may take it back only while the caps have room.
+    func testAnOwnerWhoseJobVanishedCannotAdoptItPastTheCaps() throws {
+        try queue.configure(globalCap: 1, clubCap: 0, on: redis)
+        let old = UUID(), other = UUID()
+        try queue.enqueue(old, club: "a", on: redis)
+        let stale = try XCTUnwrap(try claim())
+        // Its lease expired and another run finished it; a new job now holds the only slot.
+        try redis.command(["DEL", "\(queue.prefix):lease:\(old.uuidString.lowercased())", "\(queue.prefix):job:\(old.uuidString.lowercased())",
+                           "\(queue.prefix):running", "\(queue.prefix):club_running"])
+        try queue.enqueue(other, club: "b", on: redis)
+        XCTAssertEqual(try claim()?.jobId, other)
+        XCTAssertEqual(try queue.heartbeat(stale, owner: "w", lease: lease, on: redis), .lost, "the cap is full")
+        XCTAssertFalse(try queue.holds(old, on: redis))
+        XCTAssertEqual(try queue.stats(on: redis).running, 1)
+    }
+
     func testWaitForWorkBlocksUntilAJobIsEnqueued() throws {
         XCTAssertNil(try claim())
         let started = Date()
