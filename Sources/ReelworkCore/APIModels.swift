@@ -281,5 +281,6 @@ public struct QueueStatsView: Codable, Sendable, Equatable {
 /// The version of what the pipelines compute; part of the default dedupe key, so a new version
 /// re-analyses a clip instead of returning the old job.
 public enum PipelineVersion {
-    public static let current = "1"
+    /// 2: the sport stages (tennis swings, bowling shots) and the int8 detector.
+    public static let current = "2"
 }
