@@ -117,7 +117,6 @@ struct StreamedStages {
             if let ball {
                 // Every frame goes to the ball tracker; the vision sampler picks the model's frames.
                 var visionFrames = FrameSampler(pipeline.sampling)
-                var visionDone = 0
                 report = try decoder.decodeAll(sampling: .everyFrame, progress: decodeProgress, onSample: { frame in
                     do { try ball.process(frame.image, time: frame.time, frameIndex: frame.frameIndex) } catch {
                         throw StageError(stage: .ball, underlying: error)
@@ -125,8 +124,7 @@ struct StreamedStages {
                     try progress(reporter, .ball, frame.frameIndex + 1, planned.decode)
                     guard let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) else { return }
                     try pass!.handle(frame, with: models)
-                    visionDone += 1
-                    try visionProgress(reporter, visionDone, planned.sampled)
+                    try visionProgress(reporter, pass!.recorder.framesRecorded, planned.sampled)
                 })
             } else if let models {
                 report = try decoder.decodeAll(sampling: pipeline.sampling, progress: decodeProgress, onSample: { frame in
