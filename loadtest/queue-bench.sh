@@ -34,8 +34,10 @@ psql=(psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres)
 echo
 echo "==> yardsticks: the servers' own limits on this machine"
 echo "redis-benchmark (50 clients, 200k requests each test):"
-redis-benchmark -p "$redis_port" -q -n 200000 -t ping_mbulk,lpush,rpop,hset
-redis-benchmark -p "$redis_port" -q -n 200000 eval "redis.call('HINCRBY', KEYS[1], 'a', 1) return redis.call('ZADD', KEYS[2], 1, ARGV[1])" 2 bench:h bench:z m
+# -q still draws a progress line with carriage returns; keep only each test's final figure.
+finals() { tr '\r' '\n' | grep 'requests per second'; }
+redis-benchmark -p "$redis_port" -q -n 200000 -t ping_mbulk,lpush,rpop,hset | finals
+redis-benchmark -p "$redis_port" -q -n 200000 eval "redis.call('HINCRBY', KEYS[1], 'a', 1) return redis.call('ZADD', KEYS[2], 1, ARGV[1])" 2 bench:h bench:z m | finals
 "${psql[@]}" -d postgres -c "CREATE DATABASE pgbench"
 pgbench -q -i -s 4 -h 127.0.0.1 -p "$pg_port" -U postgres pgbench >/dev/null 2>&1
 for mode in "-S select-only" "-N simple-update (durable commits)"; do

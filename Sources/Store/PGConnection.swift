@@ -56,9 +56,13 @@ public final class PGConnection {
     /// has already closed; see `checkAlive()`.
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
-    /// Runs one statement with text parameters `$1, $2, …` (PQexecParams); nil binds NULL.
+    /// Runs one statement with text parameters `$1, $2, …`; nil binds NULL.
     ///
     /// Parameters are never interpolated into the SQL, so any value (quotes, unicode) is safe.
+    /// The statement is prepared on this session the first time its text is seen and executed
+    /// from then on (see `preparedStatementLimit`): a worker runs the same few statements for
+    /// every job, and without this the server parsed, analysed and planned each one every time,
+    /// about half of its CPU in the queue benchmark (BENCHMARKS.md).
     /// - Throws: `PostgresError` with the server's message and SQLSTATE.
     @discardableResult
     public func query(_ sql: String, _ params: [(any PGParam)?] = []) throws -> PGResult {
@@ -71,9 +75,44 @@ public final class PGConnection {
         let copies = texts.map { $0.flatMap { strdup($0) } }
         defer { copies.forEach { free($0) } }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
-        return try consume(result)
+        let wasIdle = isIdle
+        do {
+            return try run(sql, pointers)
+        } catch let error as PostgresError where error.isStalePreparedStatement {
+            // The table under a prepared `SELECT *` changed shape (a migration ran): forget the
+            // statement. Outside a transaction nothing ran, so running it afresh is safe; inside
+            // one, the transaction is already aborted and the caller must start over.
+            preparedNames[sql] = nil
+            guard wasIdle else { throw error }
+            return try run(sql, pointers)
+        }
     }
+
+    /// Beyond this many distinct statement texts a session runs new ones unprepared, so code
+    /// that builds SQL from filters cannot grow the server's memory without bound.
+    static let preparedStatementLimit = 200
+
+    /// Statements prepared on this session: SQL text → statement name.
+    private var preparedNames: [String: String] = [:]
+    private var nextStatementNumber = 0
+
+    private func run(_ sql: String, _ pointers: [UnsafePointer<CChar>?]) throws -> PGResult {
+        let count = Int32(pointers.count)
+        var name = preparedNames[sql]
+        if name == nil, preparedNames.count < Self.preparedStatementLimit {
+            let fresh = "reelwork_\(nextStatementNumber)"
+            nextStatementNumber += 1
+            // Parameter types are inferred by the server, exactly as for PQexecParams.
+            _ = try consume(PQprepare(handle, fresh, sql, 0, nil))
+            preparedNames[sql] = fresh
+            name = fresh
+        }
+        guard let name else { return try consume(PQexecParams(handle, sql, count, nil, pointers, nil, nil, 0)) }
+        return try consume(PQexecPrepared(handle, name, count, pointers, nil, nil, 0))
+    }
+
+    /// How many statements this session has prepared (for tests).
+    var preparedStatementCount: Int { preparedNames.count }
 
     /// Runs a script that may hold several statements separated by semicolons (PQexec), e.g. a
     /// migration. Without an explicit BEGIN the server runs them as one implicit transaction.

@@ -44,6 +44,12 @@ public struct PostgresError: Error, ClassifiedError, CustomStringConvertible {
     /// 23505: an INSERT or UPDATE collided with a unique index or primary key.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
+    /// 0A000, as in "cached plan must not change result type": a prepared statement's table
+    /// changed shape since it was prepared. (The code alone is checked: the message may be
+    /// translated, and re-preparing a statement that fails for another unsupported feature
+    /// only fails again the same way.)
+    var isStalePreparedStatement: Bool { sqlState == "0A000" }
+
     /// Whether the connection that produced this error is gone, so a pool must replace it
     /// rather than hand it out again.
     var meansConnectionLost: Bool {

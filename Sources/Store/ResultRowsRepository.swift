@@ -14,8 +14,15 @@ public struct ResultRowsRepository {
     /// insert this attempt's rows from the result document (rows without a usable number are
     /// skipped, a repeated number keeps the first) — only if `ownedCTE` returned a row, so a
     /// run that lost its job writes nothing. `$1` is the job id, `$2` the attempt, `resultParam` the
-    /// result document (jsonb).
-    static func writeCTEs(_ table: ResultTable, resultParam: String, ownedCTE: String) -> String {
+    /// result document (jsonb). Without `insert` (the result has no rows for the table) only the
+    /// older rows are dropped, and the statement stays small.
+    static func writeCTEs(_ table: ResultTable, resultParam: String, ownedCTE: String, insert: Bool = true) -> String {
+        let cleared = """
+            , \(table.sqlTable)_cleared AS (
+                DELETE FROM \(table.sqlTable) WHERE job_id = $1 AND attempt <> $2 AND EXISTS (SELECT 1 FROM \(ownedCTE))
+            )
+            """
+        guard insert else { return cleared }
         let elements = """
             jsonb_array_elements(CASE WHEN jsonb_typeof(\(resultParam)::jsonb -> '\(table.resultKey)') = 'array'
                                       THEN \(resultParam)::jsonb -> '\(table.resultKey)' ELSE '[]'::jsonb END) AS e
@@ -24,10 +31,8 @@ public struct ResultRowsRepository {
         let extra = Self.extraColumns(table)
         let names = (["job_id", "attempt"] + typed.map(\.sql) + extra.map(\.sql)).joined(separator: ", ")
         let values = (["$1", "$2"] + typed.map(\.value) + extra.map(\.value)).joined(separator: ",\n               ")
-        return """
-            , \(table.sqlTable)_cleared AS (
-                DELETE FROM \(table.sqlTable) WHERE job_id = $1 AND attempt <> $2 AND EXISTS (SELECT 1 FROM \(ownedCTE))
-            ), \(table.sqlTable)_saved AS (
+        return cleared + """
+            , \(table.sqlTable)_saved AS (
                 INSERT INTO \(table.sqlTable) (\(names))
                 SELECT \(values)
                 FROM \(ownedCTE), \(elements)

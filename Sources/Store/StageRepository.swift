@@ -1,8 +1,37 @@
 import Foundation
 import ReelworkCore
 
+/// One change to a stage row: it started (`status` running) or it finished (succeeded, failed, skipped).
+public struct StageEvent: Sendable, Equatable, Encodable {
+    public var name: StageName
+    public var status: StageStatus
+    public var framesPlanned: Int?
+    public var framesDone: Int?
+    /// The failure, or why the stage was skipped.
+    public var error: String?
+    public var errorKind: ErrorKind?
+
+    public static func started(_ stage: StageName, framesPlanned: Int?) -> StageEvent {
+        StageEvent(name: stage, status: .running, framesPlanned: framesPlanned)
+    }
+
+    public static func finished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: String? = nil,
+                                errorKind: ErrorKind? = nil) -> StageEvent {
+        StageEvent(name: stage, status: status, framesDone: framesDone, error: error, errorKind: errorKind)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, status, error
+        case framesPlanned = "frames_planned", framesDone = "frames_done", errorKind = "error_kind"
+    }
+}
+
 /// Writes `job_stages` rows for one run. Every write is fenced: it changes nothing unless the job is
 /// still `running` at `attempt`, so a run that lost its job cannot overwrite the new owner's stages.
+///
+/// Writes come in as few statements as the run allows (each is a round trip and a commit, most of
+/// a short job's cost): the plan goes in with its first stage already running, a list of events is
+/// one statement, and `applyEvents` lets the run's last statement carry its last stage's outcome.
 public struct StageRepository {
     let db: PGConnection
 
@@ -12,22 +41,42 @@ public struct StageRepository {
 
     private static let fence = "EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = 'running')"
 
-    /// Creates one `pending` row per planned stage, so watchers see the whole plan from the start.
-    public func plan(jobId: UUID, attempt: Int, stages: [StageName]) throws {
-        for (position, stage) in stages.enumerated() {
-            try db.query("""
-                INSERT INTO job_stages (job_id, attempt, name, position, status)
-                SELECT $1::uuid, $2::int, $3, $4::int, 'pending' WHERE \(Self.fence)
-                ON CONFLICT (job_id, attempt, name) DO NOTHING
-                """, [jobId, attempt, stage.rawValue, position])
-        }
+    /// Creates one row per planned stage, so watchers see the whole plan from the start: `pending`,
+    /// except `running`, which has started already.
+    public func plan(jobId: UUID, attempt: Int, stages: [StageName], running: StageEvent? = nil) throws {
+        try db.query("""
+            INSERT INTO job_stages (job_id, attempt, name, position, status, started_at, frames_planned, progress)
+            SELECT $1::uuid, $2::int, p.name, p.position::int - 1,
+                   CASE WHEN p.name = $4 THEN 'running' ELSE 'pending' END,
+                   CASE WHEN p.name = $4 THEN now() END,
+                   CASE WHEN p.name = $4 THEN $5::int END, 0
+            FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS p(name, position)
+            WHERE \(Self.fence)
+            ON CONFLICT (job_id, attempt, name) DO NOTHING
+            """, [jobId, attempt, try Self.json(stages.map(\.rawValue)), running?.name.rawValue, running?.framesPlanned])
     }
 
-    public func started(jobId: UUID, attempt: Int, stage: StageName, framesPlanned: Int?) throws {
-        try db.query("""
-            UPDATE job_stages SET status = 'running', started_at = now(), frames_planned = $4, progress = 0
-            WHERE job_id = $1 AND attempt = $2 AND name = $3 AND \(Self.fence)
-            """, [jobId, attempt, stage.rawValue, framesPlanned])
+    /// Applies `events` (each to a different stage) in one statement.
+    public func record(jobId: UUID, attempt: Int, _ events: [StageEvent]) throws {
+        guard !events.isEmpty else { return }
+        try db.query("UPDATE job_stages s SET \(Self.applyEvents("$3")) AND \(Self.fence)", [jobId, attempt, try Self.json(events)])
+    }
+
+    /// The body of an UPDATE of `job_stages s` that applies the JSON array of `StageEvent`s in
+    /// parameter `eventsParam` to run ($1 job id, $2 attempt); the caller appends its fence.
+    /// A start resets the row (progress 0, frames planned); a finish keeps what the run reported.
+    static func applyEvents(_ eventsParam: String) -> String {
+        """
+        status = e.status,
+            started_at = CASE WHEN e.status = 'running' THEN now() ELSE COALESCE(s.started_at, now()) END,
+            finished_at = CASE WHEN e.status = 'running' THEN NULL ELSE now() END,
+            frames_planned = CASE WHEN e.status = 'running' THEN e.frames_planned ELSE s.frames_planned END,
+            progress = CASE e.status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE s.progress END,
+            frames_done = COALESCE(e.frames_done, s.frames_done), error = e.error, error_kind = e.error_kind
+        FROM jsonb_to_recordset(\(eventsParam)::jsonb)
+             AS e(name text, status text, frames_planned int, frames_done int, error text, error_kind text)
+        WHERE s.job_id = $1 AND s.attempt = $2 AND s.name = e.name
+        """
     }
 
     public func progress(jobId: UUID, attempt: Int, stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
@@ -38,15 +87,8 @@ public struct StageRepository {
             """, [jobId, attempt, stage.rawValue, framesDone, framesPlanned, fraction])
     }
 
-    /// Marks a stage finished; `error` is the failure or skip reason.
-    public func finished(jobId: UUID, attempt: Int, stage: StageName, status: StageStatus,
-                         framesDone: Int?, error: String?, errorKind: ErrorKind?) throws {
-        try db.query("""
-            UPDATE job_stages SET status = $4, finished_at = now(), started_at = COALESCE(started_at, now()),
-                   progress = CASE WHEN $4 = 'succeeded' THEN 1 ELSE progress END,
-                   frames_done = COALESCE($5, frames_done), error = $6, error_kind = $7
-            WHERE job_id = $1 AND attempt = $2 AND name = $3 AND \(Self.fence)
-            """, [jobId, attempt, stage.rawValue, status.rawValue, framesDone, error, errorKind?.rawValue])
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
     /// Marks the stages this run never reached as skipped, with the reason.

@@ -44,15 +44,16 @@ struct JobRunner {
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options,
                                         decodeOptions: DecodeOptions(threads: config.decodeThreads), attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots)
-        try StageRepository(db).plan(jobId: run.jobId, attempt: run.attempt, stages: pipeline.plan)
-        let reporter = PostgresStageReporter(db: db, run: run, stopReason: stopReason)
+        let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, stopReason: stopReason)
         do {
             let output = try pipeline.run(location: videoLocation(run), reporter: reporter)
-            guard try runs.complete(run, document: output.document, facts: output.facts) else { return try lost(run, log) }
+            guard try runs.complete(run, document: output.document, facts: output.facts,
+                                    stages: reporter.takeUnwrittenFinishes()) else { return try lost(run, log) }
             try queue.finish(claim, owner: owner, outcome: .done, on: redis)
             log.info("succeeded")
             return .succeeded
         } catch let failure as StageFailure {
+            try reporter.flush()
             try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: "not run: \(failure.stage.rawValue) failed")
             let failures = run.failures + 1
             let retryAt = failure.kind.isRetryable && failures < run.maxAttempts
@@ -62,6 +63,7 @@ struct JobRunner {
             log.warning("\(retryAt == nil ? "failed" : "will retry"): \(failure.description) [\(failure.kind.rawValue)]")
             return retryAt == nil ? .failed : .retryScheduled
         } catch let stopped as RunStopped {
+            try reporter.flush()
             try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: stopped.reason.explanation)
             switch stopped.reason {
             case .leaseLost:

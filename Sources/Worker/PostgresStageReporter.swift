@@ -3,25 +3,42 @@ import Pipeline
 import ReelworkCore
 import Store
 
-/// Writes a run's stage events to `job_stages`, fenced by the run's attempt. Progress writes are
-/// throttled (status stays truthful within a second, without one UPDATE per frame).
+/// Writes a run's stage events to `job_stages`, fenced by the run's attempt, in as few statements
+/// as the run allows:
+/// - the plan's rows are written with the first stage's start;
+/// - the last planned stage's success is written with the run's result, which follows at once
+///   (`takeUnwrittenFinishes`, for `RunRepository.complete`). Other stages' outcomes are written
+///   when they happen: the next stage may take a while to start (models loading, a remote video
+///   opening), and watchers must not see a finished stage still running meanwhile;
+/// - progress writes are throttled (status stays truthful within a second, without one UPDATE per frame).
+/// A no-op job thus costs two statements besides the run's start, not four.
 final class PostgresStageReporter: StageReporter {
     static let progressInterval: TimeInterval = 0.25
 
     private let stages: StageRepository
     private let run: ClaimedRun
+    private let plan: [StageName]
     private let stopReason: () -> StopReason?
+    private var planWritten = false
+    private var unwrittenFinishes: [StageEvent] = []
     /// Per stage: `decode`, `objects` and `pose` report progress at the same time, and each must be written.
     private var lastProgressWrite: [StageName: Date] = [:]
 
-    init(db: PGConnection, run: ClaimedRun, stopReason: @escaping () -> StopReason?) {
+    init(db: PGConnection, run: ClaimedRun, plan: [StageName], stopReason: @escaping () -> StopReason?) {
         self.stages = StageRepository(db)
         self.run = run
+        self.plan = plan
         self.stopReason = stopReason
     }
 
     func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {
-        try stages.started(jobId: run.jobId, attempt: run.attempt, stage: stage, framesPlanned: framesPlanned)
+        let started = StageEvent.started(stage, framesPlanned: framesPlanned)
+        if planWritten {
+            try write([started])
+        } else {
+            try stages.plan(jobId: run.jobId, attempt: run.attempt, stages: plan, running: started)
+            planWritten = true
+        }
     }
 
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
@@ -31,12 +48,40 @@ final class PostgresStageReporter: StageReporter {
         let now = Date()
         guard now.timeIntervalSince(lastProgressWrite[stage] ?? .distantPast) >= Self.progressInterval else { return }
         lastProgressWrite[stage] = now
+        try flush()
         try stages.progress(jobId: run.jobId, attempt: run.attempt, stage: stage, framesDone: framesDone, framesPlanned: framesPlanned)
     }
 
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
-        try stages.finished(jobId: run.jobId, attempt: run.attempt, stage: stage, status: status, framesDone: framesDone,
-                            error: error?.message, errorKind: error?.kind)
+        let finished = StageEvent.finished(stage, status: status, framesDone: framesDone, error: error?.message, errorKind: error?.kind)
+        if status == .succeeded && planWritten && stage == plan.last {
+            unwrittenFinishes.append(finished)
+        } else {
+            try write([finished])
+        }
+    }
+
+    /// Writes whatever is not written yet (the plan, succeeded stages).
+    func flush() throws {
+        try write([])
+    }
+
+    /// The succeeded stages not written yet, for the caller to write with the run's result; the
+    /// reporter forgets them.
+    func takeUnwrittenFinishes() -> [StageEvent] {
+        defer { unwrittenFinishes = [] }
+        return unwrittenFinishes
+    }
+
+    private func write(_ events: [StageEvent]) throws {
+        if !planWritten {
+            try stages.plan(jobId: run.jobId, attempt: run.attempt, stages: plan)
+            planWritten = true
+        }
+        let all = unwrittenFinishes + events
+        guard !all.isEmpty else { return }
+        try stages.record(jobId: run.jobId, attempt: run.attempt, all)
+        unwrittenFinishes = []
     }
 }
 

@@ -71,6 +71,7 @@ final class SportJobTests: XCTestCase {
         XCTAssertEqual(done.attempt, 1, "needs_person is never retried")
         XCTAssertEqual(done.lastErrorKind, ErrorKind.needsPerson.rawValue)
         XCTAssertEqual(done.lastError, "ball: Ball not detected. Please ensure the ball is visible and consider recalibrating ball color.")
+        XCTAssertEqual(done.stages.first { $0.name == "probe" }?.status, .succeeded, "the stage that succeeded before the failure says so")
         XCTAssertEqual(done.stages.first { $0.name == "ball" }?.status, .failed)
         XCTAssertEqual(done.stages.first { $0.name == "shot_metrics" }?.status, .skipped)
     }

@@ -232,6 +232,52 @@ final class PGConnectionTests: XCTestCase {
         XCTAssertEqual(try count("copied"), 0)
     }
 
+    func testARepeatedStatementIsPreparedOnceAndKeepsItsResults() throws {
+        let sql = "SELECT $1::int + 1 AS n, $2::text AS label"
+        for value in [1, 41, -3] {
+            let row = try db.query(sql, [value, "v\(value)"]).rows[0]
+            XCTAssertEqual(try row.int("n"), value + 1)
+            XCTAssertEqual(row["label"], "v\(value)")
+        }
+        XCTAssertEqual(db.preparedStatementCount, 1)
+        let onServer = try db.query("SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1", [sql]).rows[0]
+        XCTAssertEqual(try onServer.int("n"), 1, "the server holds the statement once, not once per call")
+        // NULL parameters still bind as NULL through the prepared statement.
+        XCTAssertNil(try db.query(sql, [nil, nil]).rows[0]["n"])
+    }
+
+    func testAPreparedSelectStarFollowsATableThatChangedShape() throws {
+        try db.execute("CREATE TABLE shape (a int); INSERT INTO shape VALUES (1)")
+        XCTAssertEqual(try db.query("SELECT * FROM shape").rows[0]["a"], "1")
+        // Another session migrates the table under the prepared statement.
+        try Self.database!.connect().execute("ALTER TABLE shape ADD COLUMN b int DEFAULT 7")
+        XCTAssertEqual(try db.query("SELECT * FROM shape").rows[0]["b"], "7", "outside a transaction it is re-prepared and run")
+
+        try Self.database!.connect().execute("ALTER TABLE shape ADD COLUMN c int DEFAULT 8")
+        // Inside a transaction the failed statement has aborted it: the error reaches the caller,
+        // and the next transaction works.
+        XCTAssertThrowsError(try db.transaction { tx in try tx.query("SELECT * FROM shape") }) { error in
+            XCTAssertEqual((error as? PostgresError)?.sqlState, "0A000", "\(error)")
+        }
+        XCTAssertEqual(try db.transaction { tx in try tx.query("SELECT * FROM shape") }.rows[0]["c"], "8")
+    }
+
+    func testStatementsBeyondTheLimitRunUnprepared() throws {
+        let limit = PGConnection.preparedStatementLimit
+        for i in 0..<(limit + 5) {
+            XCTAssertEqual(try db.query("SELECT \(i) AS n, $1::int AS m", [i]).rows[0].int("n"), i)
+        }
+        XCTAssertEqual(db.preparedStatementCount, limit)
+        XCTAssertEqual(try db.query("SELECT count(*) AS n FROM pg_prepared_statements").rows[0].int("n"), limit)
+    }
+
+    func testAFailedPrepareIsNotRemembered() throws {
+        XCTAssertThrowsError(try db.query("SELECT * FROM later"))
+        XCTAssertEqual(db.preparedStatementCount, 0)
+        try db.execute("CREATE TABLE later (n int); INSERT INTO later VALUES (5)")
+        XCTAssertEqual(try db.query("SELECT * FROM later").rows[0]["n"], "5")
+    }
+
     private func count(_ table: String) throws -> Int {
         try db.query("SELECT count(*) AS n FROM \(table)").rows[0].int("n")
     }

@@ -5,35 +5,9 @@ import XCTest
 
 /// The typed result rows (bowling shots, tennis swings) are written by the statement that stores
 /// the result, only by the run that owns the job, and replace an earlier attempt's rows.
-final class ResultRowsTests: XCTestCase {
-    private var database: TestDatabase!
-    private var db: PGConnection!
-
-    override func setUpWithError() throws {
-        database = try TestDatabase()
-        db = try database.connect()
-        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("migrations")
-        try Migrator(directory: migrations).migrate(on: db)
-    }
-
-    override func tearDown() {
-        db = nil
-        database?.drop()
-    }
-
+final class ResultRowsTests: MigratedDatabaseTestCase {
     private func startedRun(sport: Sport, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
-        let jobId = try job ?? {
-            let facts = VideoFacts(durationSeconds: 3, frameCount: 90, fps: 30, width: 1280, height: 720, codec: "h264", rotation: 0, container: "mp4")
-            let video = try VideoRepository(db).insertOrFetch(NewVideo(contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
-                                                                       originalName: nil, facts: facts)).video
-            return try JobRepository(db).create(NewJob(videoId: video.id, club: "c", sport: sport, options: .emptyObject,
-                                                       maxAttempts: 3, priority: "normal", dedupeKey: UUID().uuidString)).job.id
-        }()
-        guard case .started(let run) = try RunRepository(db).start(jobId: jobId, attempt: attempt, worker: "w") else {
-            throw TestSetupError(description: "the run did not start")
-        }
-        return run
+        try db.startedRun(sport: sport, attempt: attempt, job: job)
     }
 
     private func document(_ result: JSONValue) -> AnalysisDocument {
@@ -103,6 +77,19 @@ final class ResultRowsTests: XCTestCase {
         XCTAssertEqual(rows.first?["contact_time"], "4.125")
         XCTAssertEqual(try ResultRowsRepository(db).csv(jobId: first.jobId, table: .tennisSwings).components(separatedBy: "\r\n")[1],
                        "1,2,forehand,,,,,,4.125,,,9.5,torso/s,,,,")
+    }
+
+    func testARetryWithoutRowsStillDropsTheEarlierAttemptsRows() throws {
+        let first = try startedRun(sport: .bowling)
+        XCTAssertTrue(try RunRepository(db).complete(first, document: document(.object(["shots": .array([shot(1, launch: 16)])])), facts: nil))
+        XCTAssertEqual(try db.query("SELECT count(*) AS n FROM bowling_shots").rows[0].int("n"), 1)
+
+        try db.query("UPDATE jobs SET status = 'queued' WHERE id = $1", [first.jobId])
+        let second = try startedRun(sport: .bowling, attempt: 2, job: first.jobId)
+        XCTAssertTrue(try RunRepository(db).complete(second, document: document(.object(["shots": .array([])])), facts: nil))
+        XCTAssertEqual(try db.query("SELECT count(*) AS n FROM bowling_shots").rows[0].int("n"), 0, "attempt 1's shot is gone")
+        XCTAssertEqual(try ResultRowsRepository(db).csv(jobId: first.jobId, table: .bowlingShots).components(separatedBy: "\r\n").count, 2,
+                       "the CSV is the header alone")
     }
 
     /// Whatever the result document holds, the rows never make the result fail to store: values of

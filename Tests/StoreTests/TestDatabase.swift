@@ -1,5 +1,7 @@
 import Foundation
+import ReelworkCore
 import Store
+import XCTest
 
 /// Thrown from setUp when the environment lacks what the tests need; its text is the report.
 struct TestSetupError: Error, CustomStringConvertible {
@@ -36,6 +38,15 @@ final class TestDatabase {
     /// A connection to the server's own database, for killing sessions and the like.
     func connectToServer() throws -> PGConnection {
         try PGConnection(serverURL)
+    }
+
+    /// A connection to the database with the project's migrations applied.
+    func connectMigrated() throws -> PGConnection {
+        let db = try connect()
+        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations")
+        try Migrator(directory: migrations).migrate(on: db)
+        return db
     }
 
     /// Drops the database, ending any session still connected to it.
@@ -113,5 +124,39 @@ final class ResultSlots<T>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots
+    }
+}
+
+extension PGConnection {
+    /// Starts attempt `attempt` of `job`, or of a new job on a new video, as a worker's claim would.
+    func startedRun(sport: Sport, options: JSONValue = .emptyObject, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
+        let jobId = try job ?? {
+            let facts = VideoFacts(durationSeconds: 3, frameCount: 90, fps: 30, width: 1280, height: 720, codec: "h264", rotation: 0, container: "mp4")
+            let video = try VideoRepository(self).insertOrFetch(NewVideo(contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
+                                                                         originalName: nil, facts: facts)).video
+            return try JobRepository(self).create(NewJob(videoId: video.id, club: "c", sport: sport, options: options,
+                                                         maxAttempts: 3, priority: "normal", dedupeKey: UUID().uuidString)).job.id
+        }()
+        guard case .started(let run) = try RunRepository(self).start(jobId: jobId, attempt: attempt, worker: "w") else {
+            throw TestSetupError(description: "the run did not start")
+        }
+        return run
+    }
+}
+
+/// A test case whose every test gets a fresh database with the project's migrations applied.
+class MigratedDatabaseTestCase: XCTestCase {
+    var database: TestDatabase!
+    var db: PGConnection!
+
+    override func setUpWithError() throws {
+        database = try TestDatabase()
+        db = try database.connectMigrated()
+    }
+
+    override func tearDown() {
+        db = nil
+        database?.drop()
+        super.tearDown()
     }
 }
