@@ -49,22 +49,36 @@ struct StreamedStages {
                                             message: "\(report.damagedPackets) damaged packet(s) were skipped while decoding"))
         }
         context.result["framesDecoded"] = .number(Double(report.framesDecoded))
+        if let pass {
+            context.recorder = pass.recorder
+            // With `ball` the decoder hands out every frame; the models saw the ones the recorder holds.
+            let sampled = pass.recorder.framesRecorded
+            context.framesDone[.objects] = sampled
+            if wantsPoses { context.framesDone[.pose] = sampled }
+            context.result["framesSampled"] = .number(Double(sampled))
+            if stages.contains(.objects) { context.result["detections"] = pass.recorder.detectionsJSON() }
+            if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
+            context.result["vision"] = description(threads: threads, pass, frameSize: size)
+        }
         if let ball {
-            do { context.ballTracks = try ball.finish() } catch { throw StageError(stage: .ball, underlying: error) }
+            do {
+                context.ballTracks = try ball.finish()
+            } catch {
+                // Only the ball stage failed ("Ball not detected"): the decode and the models' pass
+                // did finish, and watchers should see that rather than a skip.
+                for stage in stages where stage != .ball {
+                    do {
+                        try reporter.stageFinished(stage, status: .succeeded, framesDone: context.framesDone[stage], error: nil)
+                    } catch {
+                        throw ReporterError(underlying: error)
+                    }
+                }
+                throw StageError(stage: .ball, underlying: error)
+            }
             context.framesDone[.ball] = report.framesDecoded
             context.result["ball"] = .object(["framesWithBall": .number(Double(context.ballTracks?.framesWithBall ?? 0)),
                                               "shotsTracked": .number(Double(context.ballTracks?.shots.count ?? 0))])
         }
-        guard let pass else { return }
-        context.recorder = pass.recorder
-        // With `ball` the decoder hands out every frame; the models saw the ones the recorder holds.
-        let sampled = pass.recorder.framesRecorded
-        context.framesDone[.objects] = sampled
-        if wantsPoses { context.framesDone[.pose] = sampled }
-        context.result["framesSampled"] = .number(Double(sampled))
-        if stages.contains(.objects) { context.result["detections"] = pass.recorder.detectionsJSON() }
-        if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
-        context.result["vision"] = description(threads: threads, pass, frameSize: size)
     }
 
     /// `result.vision`: how the frames were looked at, and how to read `detections` and `poses`.

@@ -61,12 +61,12 @@ final class PostgresStageReporter: StageReporter {
         }
     }
 
-    /// Writes whatever is not written yet (the plan, succeeded stages).
+    /// Writes whatever is not written yet (the plan, the last stage's success).
     func flush() throws {
         try write([])
     }
 
-    /// The succeeded stages not written yet, for the caller to write with the run's result; the
+    /// The stage outcomes not written yet, for the caller to write with the run's result; the
     /// reporter forgets them.
     func takeUnwrittenFinishes() -> [StageEvent] {
         defer { unwrittenFinishes = [] }

@@ -72,6 +72,8 @@ final class SportJobTests: XCTestCase {
         XCTAssertEqual(done.lastErrorKind, ErrorKind.needsPerson.rawValue)
         XCTAssertEqual(done.lastError, "ball: Ball not detected. Please ensure the ball is visible and consider recalibrating ball color.")
         XCTAssertEqual(done.stages.first { $0.name == "probe" }?.status, .succeeded, "the stage that succeeded before the failure says so")
+        XCTAssertEqual(done.stages.first { $0.name == "decode" }?.status, .succeeded, "the decode pass finished; only the ball stage failed")
+        XCTAssertEqual(done.stages.first { $0.name == "decode" }?.framesDone, 60, "2 s at 30 fps")
         XCTAssertEqual(done.stages.first { $0.name == "ball" }?.status, .failed)
         XCTAssertEqual(done.stages.first { $0.name == "shot_metrics" }?.status, .skipped)
     }
