@@ -105,16 +105,15 @@ public struct RunRepository {
     }
 
     /// Writes the result and marks the job succeeded in one statement, with `stages`, the stage
-    /// events the run has not written yet (the last stages' finishes). False (nothing written) if
+    /// events the run has not written yet (its last stage's success). False (nothing written) if
     /// this run no longer owns the job.
     @discardableResult
     public func complete(_ run: ClaimedRun, document: AnalysisDocument, facts: VideoFacts?, stages: [StageEvent] = []) throws -> Bool {
         let video = try facts.map { try JSONValue.from($0).jsonString() } ?? "{}"
         let result: [(any PGParam)?] = [run.sport.rawValue, video, try JSONValue.from(document.warnings).jsonString(), document.result.jsonString()]
-        let rows = ResultTable.forSport(run.sport).map { table in
-            (table: table, any: { if case .array(let rows)? = document.result[table.resultKey] { !rows.isEmpty } else { false } }())
-        }
-        return try finish(run, status: .succeeded, outcome: "succeeded", error: nil, kind: nil, result: result, rows: rows, stages: stages)
+        let hasRows = ResultTable.forSport(run.sport).map { !$0.rows(in: document.result).isEmpty } ?? false
+        return try finish(run, status: .succeeded, outcome: "succeeded", error: nil, kind: nil, result: result,
+                          resultHasRows: hasRows, stages: stages)
     }
 
     /// Records a failed run: scheduled for `retryAt`, or failed for good when nil.
@@ -145,13 +144,13 @@ public struct RunRepository {
     }
 
     /// Ends the run: moves the job out of `running` at this attempt, closes the attempt's history row
-    /// and, with `result` (sport, video, warnings, result), stores the result and, with `rows`, the
-    /// sport's typed rows (`ResultRowsRepository`; `any`: the result has some), and applies `stages` — one statement, whose commit is durable
-    /// before the caller tells Redis to forget the run. Returns false, writing nothing, if this run
-    /// no longer owns the job.
+    /// and, with `result` (sport, video, warnings, result), stores the result and replaces the
+    /// sport's typed rows (`ResultRowsRepository`), and applies `stages` — one statement, whose
+    /// commit is durable before the caller tells Redis to forget the run. Returns false, writing
+    /// nothing, if this run no longer owns the job.
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
                         failed: Bool = false, nextAttemptAt: Date? = nil, result: [(any PGParam)?]? = nil,
-                        rows: (table: ResultTable, any: Bool)? = nil, stages: [StageEvent] = []) throws -> Bool {
+                        resultHasRows: Bool = false, stages: [StageEvent] = []) throws -> Bool {
         var sql = """
             WITH owned AS (
                 UPDATE jobs SET status = $3, updated_at = now(), finished_at = CASE WHEN $4 THEN now() END,
@@ -177,8 +176,8 @@ public struct RunRepository {
                         warnings = EXCLUDED.warnings, result = EXCLUDED.result, created_at = now()
                 )
                 """
-            if let rows {
-                sql += ResultRowsRepository.writeCTEs(rows.table, resultParam: "$13", ownedCTE: "owned", insert: rows.any)
+            if let table = ResultTable.forSport(run.sport) {
+                sql += ResultRowsRepository.writeCTEs(table, resultParam: "$13", ownedCTE: "owned", insert: resultHasRows)
             }
         }
         if !stages.isEmpty {

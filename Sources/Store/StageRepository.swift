@@ -88,7 +88,7 @@ public struct StageRepository {
     }
 
     static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        String(decoding: try ReelworkJSON.encoder.encode(value), as: UTF8.self)
     }
 
     /// Marks the stages this run never reached as skipped, with the reason.
