@@ -6,18 +6,7 @@ import TestSupport
 import XCTest
 
 /// Bad input gets a clear error, changes nothing else, spends no retry, and does not stop the worker.
-final class BadInputTests: XCTestCase {
-    var stack: TestStack!
-
-    override func setUpWithError() throws {
-        stack = try TestStack()
-        try stack.startCoordinator()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-    }
-
+final class BadInputTests: CoordinatorTestCase {
     var uploadURL: URL { URL(string: "\(stack.coordinatorURL)/v1/videos")! }
     var jobsURL: URL { URL(string: "\(stack.coordinatorURL)/v1/jobs")! }
 

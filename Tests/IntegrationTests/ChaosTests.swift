@@ -7,20 +7,7 @@ import XCTest
 
 /// The queue's guarantees under failure, with real worker processes killed and real servers restarted.
 /// Each test is bounded in time (leases of 3 s, reaper every 0.2 s: see TestStack.fastQueue).
-final class ChaosTests: XCTestCase {
-    var stack: TestStack!
-    var video: UUID!
-
-    override func setUpWithError() throws {
-        stack = try TestStack(settings: TestStack.fastQueue)
-        try stack.startCoordinator()
-        video = try stack.uploadTinyClip()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-    }
-
+final class ChaosTests: QueueStackTestCase {
     func waitRunning(_ id: UUID, timeout: TimeInterval = 20) throws {
         XCTAssertTrue(try stack.waitUntil(timeout: timeout) { try stack.status(id) == "running" }, "job never started:\n\(stack.logTail())")
     }

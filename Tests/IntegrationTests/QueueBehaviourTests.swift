@@ -5,20 +5,7 @@ import Store
 import XCTest
 
 /// Retries, permanent failures, cancel, idempotent submission and operator retries, end to end.
-final class QueueBehaviourTests: XCTestCase {
-    var stack: TestStack!
-    var video: UUID!
-
-    override func setUpWithError() throws {
-        stack = try TestStack(settings: TestStack.fastQueue)
-        try stack.startCoordinator()
-        video = try stack.uploadTinyClip()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-    }
-
+final class QueueBehaviourTests: QueueStackTestCase {
     func test_TransientErrorsRetryWithGrowingBackoffUntilTheyPass() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 1, extra: ["failAttempts": .number(2)])

@@ -7,25 +7,8 @@ import XCTest
 
 /// Sport jobs through the real stack: options refused at the door, the seed's "needs a person"
 /// failures spend no retries, and results come back as JSON and as CSV.
-final class SportJobTests: XCTestCase {
-    var stack: TestStack!
-
-    override func setUpWithError() throws {
-        stack = try TestStack()
-        try stack.startCoordinator()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-    }
-
+final class SportJobTests: CoordinatorTestCase {
     static let blueBall: JSONValue = .object(["color": .object(["h": .number(220), "s": .number(80), "v": .number(70)])])
-
-    func clip(_ name: String, _ source: String, seconds: Int = 2) throws -> URL {
-        let url = stack.directory.appendingPathComponent(name)
-        try Tool.ffmpeg(["-f", "lavfi", "-i", source, "-t", String(seconds), "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
-        return url
-    }
 
     /// POSTs a job and returns (status, error code, message).
     func createJob(video: UUID, sport: String, options: JSONValue) throws -> (Int, String, String) {
@@ -37,7 +20,7 @@ final class SportJobTests: XCTestCase {
     }
 
     func testImpossibleOptionsAreRefusedBeforeAnyJobExists() throws {
-        let video = try awaitSync { try await self.stack.client().uploadVideo(file: try self.clip("lane.mp4", "color=c=0xc8a070:size=640x360:rate=30")) }.id
+        let video = try awaitSync { try await self.stack.client().uploadVideo(file: try self.stack.makeClip("lane.mp4", "color=c=0xc8a070:size=640x360:rate=30")) }.id
         let crossed: JSONValue = .object(["lanePoints": .object([
             "foulLineLeft": .array([.number(500), .number(340)]), "foulLineRight": .array([.number(100), .number(340)]),
             "farLeft": .array([.number(300), .number(40)]), "farRight": .array([.number(340), .number(40)]),
@@ -63,7 +46,7 @@ final class SportJobTests: XCTestCase {
     func testABowlingClipWithoutTheBallFailsOnceAndSaysWhatToDo() throws {
         try stack.startWorker()
         let client = try stack.client()
-        let video = try awaitSync { try await client.uploadVideo(file: try self.clip("empty-lane.mp4", "color=c=0xc8a070:size=640x360:rate=30,noise=alls=6:allf=t")) }
+        let video = try awaitSync { try await client.uploadVideo(file: try self.stack.makeClip("empty-lane.mp4", "color=c=0xc8a070:size=640x360:rate=30,noise=alls=6:allf=t")) }
         let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "bowling",
                                                                               options: .object(["ballProfile": Self.blueBall]))) }
         let done = try stack.waitForTerminal(job.id)
@@ -81,7 +64,7 @@ final class SportJobTests: XCTestCase {
     func testTennisResultsComeAsJSONAndCSVAndOtherFormatsAreRefused() throws {
         try stack.startWorker()
         let client = try stack.client()
-        let video = try awaitSync { try await client.uploadVideo(file: try self.clip("court.mp4", "testsrc2=size=320x240:rate=25")) }
+        let video = try awaitSync { try await client.uploadVideo(file: try self.stack.makeClip("court.mp4", "testsrc2=size=320x240:rate=25")) }
         let tennis = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
         let archery = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
         XCTAssertEqual(try stack.waitForTerminal(tennis.id).status, .succeeded, stack.logTail())

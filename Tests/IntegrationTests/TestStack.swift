@@ -190,6 +190,14 @@ final class TestStack {
         try services(#"rw_stop_postgres "$REELWORK_TEST_PG_DIR"; sleep \#(seconds); RW_PG_FAST=1 rw_start_postgres "$REELWORK_TEST_PG_DIR" "$REELWORK_TEST_PG_PORT" postgres"#)
     }
 
+    /// Encodes `seconds` of an FFmpeg lavfi source (e.g. "testsrc2=size=320x240:rate=30") to H.264
+    /// MP4 in the stack's directory.
+    func makeClip(_ name: String, _ source: String, seconds: Double = 2) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try Tool.ffmpeg(["-f", "lavfi", "-i", source, "-t", String(seconds), "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        return url
+    }
+
     /// A small real clip, uploaded once; noop jobs refer to it.
     func uploadTinyClip() throws -> UUID {
         let clip = directory.appendingPathComponent("tiny-\(UUID().uuidString.prefix(6)).mp4")
@@ -264,4 +272,34 @@ func awaitSync<T>(_ body: @escaping () async throws -> T) throws -> T {
     }
     semaphore.wait()
     return try result.get()
+}
+
+/// A test case whose every test gets its own stack with a coordinator running, shut down after.
+class CoordinatorTestCase: XCTestCase {
+    var stack: TestStack!
+
+    /// Settings for the stack's processes; the queue tests use `TestStack.fastQueue`.
+    var stackSettings: [String: String] { [:] }
+
+    override func setUpWithError() throws {
+        stack = try TestStack(settings: stackSettings)
+        try stack.startCoordinator()
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+        super.tearDown()
+    }
+}
+
+/// A coordinator stack with fast queue timings and one tiny clip uploaded (`video`).
+class QueueStackTestCase: CoordinatorTestCase {
+    var video: UUID!
+
+    override var stackSettings: [String: String] { TestStack.fastQueue }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        video = try stack.uploadTinyClip()
+    }
 }

@@ -5,27 +5,10 @@ import TestSupport
 import XCTest
 
 /// One clip from upload to results through real PostgreSQL, Redis, FFmpeg and reelwork processes.
-final class UploadToResultTests: XCTestCase {
-    var stack: TestStack!
-
-    override func setUpWithError() throws {
-        stack = try TestStack()
-        try stack.startCoordinator()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-    }
-
-    func makeClip(_ name: String, _ filter: String, seconds: Double = 2) throws -> URL {
-        let url = stack.directory.appendingPathComponent(name)
-        try Tool.ffmpeg(["-f", "lavfi", "-i", filter, "-t", String(seconds), "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
-        return url
-    }
-
+final class UploadToResultTests: CoordinatorTestCase {
     func testUploadedClipSucceedsWithFactsMatchingFFprobe() throws {
         try stack.startWorker()
-        let clip = try makeClip("clip.mp4", "testsrc2=size=640x360:rate=25", seconds: 3)
+        let clip = try stack.makeClip("clip.mp4", "testsrc2=size=640x360:rate=25", seconds: 3)
         let reference = try Tool.reference(clip.path)
         let client = try stack.client()
 
@@ -55,7 +38,7 @@ final class UploadToResultTests: XCTestCase {
     }
 
     func testSameBytesUploadedTwiceGiveTheSameVideo() throws {
-        let clip = try makeClip("twice.mp4", "testsrc2=size=320x240:rate=25")
+        let clip = try stack.makeClip("twice.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let first = try awaitSync { try await client.uploadVideo(file: clip) }
         let second = try awaitSync { try await client.uploadVideo(file: clip) }
@@ -67,7 +50,7 @@ final class UploadToResultTests: XCTestCase {
 
     func testEveryStageRowHasTimingsAndJobsShowPrintsThem() throws {
         try stack.startWorker()
-        let clip = try makeClip("show.mp4", "testsrc2=size=320x240:rate=25")
+        let clip = try stack.makeClip("show.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
         let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
@@ -99,7 +82,7 @@ final class UploadToResultTests: XCTestCase {
     func testWorkerStreamsTheVideoFromTheCoordinatorOverHTTP() throws {
         // A worker on another machine has no shared storage: it reads /v1/videos/{id}/content with ranges.
         try stack.startWorker(extraEnvironment: ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": "/nonexistent"])
-        let clip = try makeClip("remote.mp4", "testsrc2=size=320x240:rate=25")
+        let clip = try stack.makeClip("remote.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
         let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
@@ -110,7 +93,7 @@ final class UploadToResultTests: XCTestCase {
     }
 
     func testContentEndpointServesByteRanges() throws {
-        let clip = try makeClip("range.mp4", "testsrc2=size=320x240:rate=25")
+        let clip = try stack.makeClip("range.mp4", "testsrc2=size=320x240:rate=25")
         let bytes = try Data(contentsOf: clip)
         let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
         let url = URL(string: "\(stack.coordinatorURL)/v1/videos/\(video.id.uuidString.lowercased())/content")!

@@ -4,34 +4,6 @@ import Tennis
 import Vision
 import XCTest
 
-/// The few helpers of Tests/VisionTests/VisionFixtures.swift the real-clip test needs: where the
-/// models and photos are, and a scratch directory.
-enum TennisPaths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func inRoot(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-    static func photo(_ name: String) -> String { inRoot("models/test-photos/\(name)") }
-
-    /// The default settings with absolute paths (tests do not depend on the working directory).
-    static var settings: VisionSettings {
-        var s = VisionSettings()
-        s.ortLibrary = ProcessInfo.processInfo.environment[VisionSettings.Env.ortLibrary].flatMap { $0.isEmpty ? nil : $0 }
-            ?? inRoot(s.ortLibrary)
-        s.detectorModel = inRoot(s.detectorModel)
-        s.poseModel = inRoot(s.poseModel)
-        return s
-    }
-
-    /// A missing model or photo is a failure that says how to get it, never a skip.
-    static func requireModels(file: StaticString = #filePath, line: UInt = #line) throws {
-        let s = settings
-        for path in [s.ortLibrary, s.detectorModel, s.poseModel, photo("person.jpg")] where !FileManager.default.fileExists(atPath: path) {
-            XCTFail("\(path) is missing: run scripts/setup-models.sh and scripts/setup-test-photos.sh", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-    }
-}
-
 /// Reads the analysis document's `result.poses` and `result.detections` into the Tennis module's input.
 enum VisionResult {
     /// COCO classes the detector reports.

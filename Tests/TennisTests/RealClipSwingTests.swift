@@ -24,7 +24,7 @@ final class RealClipSwingTests: XCTestCase {
     private var scratch: ScratchDirectory!
 
     override func setUpWithError() throws {
-        try TennisPaths.requireModels()
+        try ProjectPaths.requireModels(photos: ["person.jpg"])
         scratch = try ScratchDirectory(prefix: "reelwork-tennis")
     }
 
@@ -36,7 +36,7 @@ final class RealClipSwingTests: XCTestCase {
         let path = scratch.path("swing.mp4")
         let p = Self.peak
         try Tool.ffmpeg(["-f", "lavfi", "-i", "color=c=0x6a7a5a:size=640x360:rate=30,noise=alls=8:allf=t",
-                         "-loop", "1", "-i", TennisPaths.photo("person.jpg"),
+                         "-loop", "1", "-i", ProjectPaths.photo("person.jpg"),
                          "-filter_complex", "[1:v]crop=120:320:170:75[p];[0:v][p]overlay="
                              + "x='250+150*tanh((t-\(p))/0.12)':y='38-30/pow(cosh((t-\(p))/0.25),2)':shortest=1",
                          "-t", "3.6", "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
@@ -44,7 +44,7 @@ final class RealClipSwingTests: XCTestCase {
     }
 
     func testASweptPersonIsOneSwingWithContactAtTheSpeedPeak() throws {
-        let output = try AnalysisPipeline(sport: .tennis, vision: TennisPaths.settings, models: VisionModelPool())
+        let output = try AnalysisPipeline(sport: .tennis, vision: ProjectPaths.visionSettings, models: VisionModelPool())
             .run(location: try clip(), reporter: SilentReporter())
         let result = output.document.result
         let tracks = VisionResult.tracks(result)

@@ -8,22 +8,13 @@ import XCTest
 
 /// Paths of the real models, photos and the Python reference, all under the package root.
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = ProjectPaths.root
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    static func inRoot(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-    static func photo(_ name: String) -> String { inRoot("models/test-photos/\(name)") }
+    static func inRoot(_ relative: String) -> String { ProjectPaths.inRoot(relative) }
+    static func photo(_ name: String) -> String { ProjectPaths.photo(name) }
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
-
-    /// The default settings with absolute paths (tests do not depend on the working directory).
-    static var settings: VisionSettings {
-        var s = VisionSettings()
-        s.ortLibrary = ProcessInfo.processInfo.environment[VisionSettings.Env.ortLibrary].flatMap { $0.isEmpty ? nil : $0 }
-            ?? inRoot(s.ortLibrary)
-        s.detectorModel = inRoot(s.detectorModel)
-        s.poseModel = inRoot(s.poseModel)
-        return s
-    }
+    static var settings: VisionSettings { ProjectPaths.visionSettings }
 
     /// The default settings with the fp32 detector (the int8 default's original).
     static var fp32Settings: VisionSettings {
@@ -37,12 +28,7 @@ enum Paths {
 /// to get it, never a skip.
 enum RealModels {
     static func require(file: StaticString = #filePath, line: UInt = #line) throws {
-        let s = Paths.settings
-        for path in [s.ortLibrary, s.detectorModel, s.poseModel, Paths.photo("bus.jpg"), Paths.photo("zidane.jpg"), Paths.photo("person.jpg")]
-        where !FileManager.default.fileExists(atPath: path) {
-            XCTFail("\(path) is missing: run scripts/setup-models.sh and scripts/setup-test-photos.sh", file: file, line: line)
-            throw SetupMissing(path: path)
-        }
+        try ProjectPaths.requireModels(photos: ["bus.jpg", "zidane.jpg", "person.jpg"], file: file, line: line)
     }
 
     private static let loaded: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.settings, threads: 2) }
@@ -66,10 +52,6 @@ enum RealModels {
 }
 
 /// A file the setup scripts make is missing (the test has already failed saying which script to run).
-struct SetupMissing: Error {
-    let path: String
-}
-
 /// tools/models/reference_infer.py, run with the private Python tools the setup installed.
 enum PythonReference {
     struct Box: Decodable {
@@ -92,7 +74,7 @@ enum PythonReference {
         let pytools = Paths.inRoot("models/.pytools")
         guard FileManager.default.fileExists(atPath: pytools) else {
             XCTFail("\(pytools) is missing: run scripts/setup-models.sh")
-            throw SetupMissing(path: pytools)
+            throw MissingTestFile(path: pytools)
         }
         return try Tool.run("python3", [Paths.inRoot("tools/models/reference_infer.py")] + arguments)
     }
