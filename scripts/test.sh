@@ -21,23 +21,30 @@ cleanup() {
     done <"$run_dir/test-pids"
   fi
   rw_stop_postgres "$run_dir/pg" || true
+  rw_stop_postgres "$run_dir/pgd" || true
   rw_stop_redis "$run_dir/redis" || true
   rm -rf "$run_dir"
 }
 trap cleanup EXIT INT TERM
 
 pg_port=$(rw_free_port)
+durable_pg_port=$(rw_free_port)
 redis_port=$(rw_free_port)
+# Most tests run on a PostgreSQL without fsync (fast); the chaos tests kill servers, so they run on
+# a second one configured as shipped (fsync on, synchronous_commit on, full_page_writes on).
 RW_PG_FAST=1 rw_start_postgres "$run_dir/pg" "$pg_port" postgres
+rw_start_postgres "$run_dir/pgd" "$durable_pg_port" postgres
 rw_start_redis "$run_dir/redis" "$redis_port"
 
 export REELWORK_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/postgres"
+export REELWORK_TEST_DURABLE_DATABASE_URL="postgres://postgres@127.0.0.1:${durable_pg_port}/postgres"
 export REELWORK_TEST_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
-# Failure tests restart and stop these servers through scripts/lib/services.sh.
+# Failure tests restart, stop and kill these servers through scripts/lib/services.sh.
 export REELWORK_TEST_PG_DIR="$run_dir/pg" REELWORK_TEST_PG_PORT="$pg_port"
+export REELWORK_TEST_DURABLE_PG_DIR="$run_dir/pgd" REELWORK_TEST_DURABLE_PG_PORT="$durable_pg_port"
 export REELWORK_TEST_REDIS_DIR="$run_dir/redis" REELWORK_TEST_REDIS_PORT="$redis_port"
 export REELWORK_TEST_PID_FILE="$run_dir/test-pids"
-echo "test servers: PostgreSQL 127.0.0.1:${pg_port}, Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
+echo "test servers: PostgreSQL 127.0.0.1:${pg_port} (no fsync) and 127.0.0.1:${durable_pg_port} (durable), Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -7,6 +7,8 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String
+    /// Extra response headers (e.g. `Retry-After`).
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status
@@ -14,10 +16,19 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         self.message = message
     }
 
+    /// A 503 or 429 that tells the client when to come back.
+    static func busy(_ status: HTTPResponse.Status, _ code: String, _ message: String, retryAfterSeconds: Int) -> APIError {
+        var error = APIError(status, code, message)
+        error.headers[.retryAfter] = String(retryAfterSeconds)
+        return error
+    }
+
     public var description: String { "\(status.code) \(code): \(message)" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try JSONResponse.make(APIErrorBody(code: code, message: message), status: status)
+        var response = try JSONResponse.make(APIErrorBody(code: code, message: message), status: status)
+        for field in headers { response.headers.append(field) }
+        return response
     }
 
     /// Maps any error to what the client should see. Unknown errors become a 500 without internals.

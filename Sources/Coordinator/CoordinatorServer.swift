@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceLifecycle
 import Logging
+import NIOCore
 import ReelworkCore
 import Store
 
@@ -12,6 +13,9 @@ public enum CoordinatorServer {
         let backends = try Backends(config: config, logger: logger)
         let storage = VideoStorage(root: config.storageDir)
         try storage.prepare()
+        // Uploads a coordinator was receiving when it died leave their temporary files behind.
+        let swept = storage.sweepTemporaryFiles()
+        if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(storage.tempDirectory.path)") }
 
         let router = Router()
         router.add(middleware: ErrorMiddleware())
@@ -20,7 +24,11 @@ public enum CoordinatorServer {
         JobRoutes(backends: backends).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
 
-        return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
+        // A connection that sends nothing for the idle timeout is closed, also in the middle of a
+        // request body: the upload's receiver then fails and deletes its temporary file.
+        let idle = TimeAmount.milliseconds(Int64(Int(clampedRounding: config.limits.idleTimeoutSeconds * 1000)))
+        return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+                           configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
                            services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger))], logger: logger)
     }
 }

@@ -12,13 +12,14 @@ enum JSONResponse {
     }
 
     /// Decodes a JSON request body of at most `limit` bytes; an empty or oversized body is a 4xx.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)
         } catch {
-            throw APIError(.contentTooLarge, "body_too_large", "the JSON body is larger than \(limit) bytes")
+            throw APIError(.contentTooLarge, "body_too_large",
+                           "the JSON body is larger than the limit of \(limit) bytes (\(InputLimits.Env.maxJSONBytes))")
         }
         guard buffer.readableBytes > 0 else {
             throw APIError(.badRequest, "empty_body", "the request needs a JSON body")

@@ -12,7 +12,6 @@ struct JobRoutes {
 
     static let defaultClub = "default"
     static let defaultPageSize = 50
-    static let maxPageSize = 500
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/v1/jobs") { request, _ in try await create(request) }
@@ -37,7 +36,7 @@ struct JobRoutes {
     /// `Idempotency-Key`, or by default the same video, sport, options and pipeline version in the same
     /// club) returns the existing job with 200 instead of creating a duplicate.
     func create(_ request: Request) async throws -> Response {
-        let body = try await JSONResponse.decode(CreateJobRequest.self, from: request)
+        let body = try await JSONResponse.decode(CreateJobRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
         let sport: Sport
         do { sport = try Sport.parse(body.sport) } catch let error as ReelworkError {
             throw APIError(.badRequest, "unknown_sport", error.message)
@@ -47,7 +46,7 @@ struct JobRoutes {
         guard case .object = options else {
             throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object")
         }
-        try JobOptionsCheck.check(options, sport: sport)
+        try JobOptionsCheck.check(options, sport: sport, diagnostics: backends.config.diagnostics)
         let maxAttempts = body.maxAttempts ?? backends.config.maxAttempts
         guard (1...10).contains(maxAttempts) else {
             throw APIError(.badRequest, "invalid_request", "'maxAttempts' must be between 1 and 10")
@@ -109,10 +108,11 @@ struct JobRoutes {
             }
         }
         if let club = query.get("club") { filter.club = club }
-        var limit = Self.defaultPageSize
+        let maxPageSize = backends.config.limits.maxPageSize
+        var limit = min(Self.defaultPageSize, maxPageSize)
         if let text = query.get("limit") {
-            guard let l = Int(text), (1...Self.maxPageSize).contains(l) else {
-                throw APIError(.badRequest, "invalid_request", "'limit' must be between 1 and \(Self.maxPageSize)")
+            guard let l = Int(text), (1...maxPageSize).contains(l) else {
+                throw APIError(.badRequest, "invalid_request", "'limit' must be a whole number from 1 to \(maxPageSize)")
             }
             limit = l
         }
@@ -142,7 +142,16 @@ struct JobRoutes {
 
     /// Retries every failed job matching the filter (club, sport, error kind, finished in a time range).
     func retryMatching(_ request: Request) async throws -> Response {
-        let filter = try await JSONResponse.decode(RetryFilter.self, from: request)
+        let filter = try await JSONResponse.decode(RetryFilter.self, from: request, limit: backends.config.limits.maxJSONBytes)
+        if filter.isUnfiltered, filter.all != true {
+            throw APIError(.badRequest, "invalid_request",
+                           "no filter given: this would retry every failed job of every club; narrow it (club, sport, errorKind, since, until) or send \"all\": true")
+        }
+        for (name, date) in [("since", filter.since), ("until", filter.until)] {
+            if let date, !Self.plausibleTimes.contains(date) {
+                throw APIError(.badRequest, "invalid_request", "'\(name)' must be a time between 1970 and 9999")
+            }
+        }
         var sport: Sport?
         if let name = filter.sport {
             do { sport = try Sport.parse(name) } catch let error as ReelworkError { throw APIError(.badRequest, "unknown_sport", error.message) }
@@ -211,6 +220,9 @@ struct JobRoutes {
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
+
+    /// Times a filter may name: PostgreSQL holds far more, but nothing outside this is meant.
+    static let plausibleTimes = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
 
     /// Club names are plain labels until API keys arrive: short, printable, no surprises in URLs.
     static func validClub(_ club: String) throws -> String {

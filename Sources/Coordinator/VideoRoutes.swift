@@ -9,6 +9,18 @@ import Store
 struct VideoRoutes {
     let backends: Backends
     let storage: VideoStorage
+    let gate: UploadGate
+    /// Serialises the end of uploads of the same bytes (file moved, row written, or both undone).
+    let sameContent = KeyedSerializer()
+
+    init(backends: Backends, storage: VideoStorage) {
+        self.backends = backends
+        self.storage = storage
+        self.gate = UploadGate(limit: backends.config.limits.maxConcurrentUploads)
+    }
+
+    /// Seconds a client turned away for too many uploads is asked to wait.
+    static let busyRetryAfterSeconds = 5
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/v1/videos") { request, context in try await upload(request) }
@@ -22,9 +34,17 @@ struct VideoRoutes {
         router.get("/v1/videos/:id/content") { request, context in try await content(request, context) }
     }
 
-    /// Streams the body to storage, probes it, and records it. The same bytes give the same video
-    /// (200 instead of 201). A bad file is answered with 4xx and leaves nothing behind.
+    /// Streams the body to storage, probes it, checks it against the limits, and records it. The
+    /// same bytes give the same video (200 instead of 201). A bad file is answered with 4xx and
+    /// leaves nothing behind; so does any failure after the file was moved into place.
     func upload(_ request: Request) async throws -> Response {
+        let limits = backends.config.limits
+        guard gate.enter() else {
+            throw APIError.busy(.serviceUnavailable, "too_many_uploads",
+                                "this coordinator is receiving \(gate.limit) uploads already (\(InputLimits.Env.maxConcurrentUploads)); try again shortly",
+                                retryAfterSeconds: Self.busyRetryAfterSeconds)
+        }
+        defer { gate.leave() }
         let limit = backends.config.maxUploadBytes
         if let declared = request.headers[.contentLength].flatMap({ Int64($0) }) {
             if declared > limit {
@@ -32,25 +52,49 @@ struct VideoRoutes {
             }
         }
         let received = try await UploadReceiver(storage: storage, limit: limit).receive(request.body)
-        var keep = false
-        defer { if !keep { try? FileManager.default.removeItem(at: received.file) } }
+        // Whatever happens, the temporary file goes (once moved into place, there is nothing left to remove).
+        defer { try? FileManager.default.removeItem(at: received.file) }
         guard received.size > 0 else {
             throw APIError(.badRequest, "empty_upload", "the upload is empty: send the video file's bytes as the request body")
         }
         let facts: VideoFacts
         do {
             let path = received.file.path
-            facts = try await NIOThreadPool.singleton.runIfActive { try MediaProbe.probe(path, verifyPackets: true) }
+            let guards = MediaGuards(maxPixels: limits.maxPixels)
+            facts = try await NIOThreadPool.singleton.runIfActive { try MediaProbe.probe(path, verifyPackets: true, guards: guards) }
+            try limits.check(facts)
         } catch let error as MediaError {
             throw APIError(.unprocessableContent, "invalid_video", error.message)
+        } catch let error as ReelworkError {
+            throw APIError(.unprocessableContent, "invalid_video", error.message)
         }
-        let key = try storage.commit(tempFile: received.file, hash: received.sha256)
-        keep = true
-        let name = request.uri.queryParameters.get("filename") ?? request.headers[.init("X-Filename")!]
-        let video = NewVideo(contentHash: received.sha256, sizeBytes: received.size, storageKey: key,
-                             originalName: name, facts: facts)
-        let (view, created) = try await backends.sql { try VideoRepository($0).insertOrFetch(video) }
+        let name = Self.originalName(request)
+        let (view, created) = try await store(received, facts: facts, name: name)
         return try JSONResponse.make(view, status: created ? .created : .ok)
+    }
+
+    /// Moves the upload under its content key and records it. If recording fails, a file this
+    /// upload put in place is removed again, so storage never holds a file no row points to.
+    private func store(_ received: UploadReceiver.Received, facts: VideoFacts, name: String?) async throws -> (VideoView, Bool) {
+        let storage = self.storage, backends = self.backends
+        return try await sameContent.run(received.sha256) {
+            let (key, placed) = try storage.commit(tempFile: received.file, hash: received.sha256)
+            let video = NewVideo(contentHash: received.sha256, sizeBytes: received.size, storageKey: key, originalName: name, facts: facts)
+            do {
+                return try await backends.sql { try VideoRepository($0).insertOrFetch(video) }
+            } catch {
+                if placed { try? storage.remove(key: key) }
+                throw error
+            }
+        }
+    }
+
+    /// The client's name for the file (`?filename=` or `X-Filename`), at most 255 characters.
+    static func originalName(_ request: Request) -> String? {
+        guard let name = request.uri.queryParameters.get("filename") ?? request.headers[.init("X-Filename")!], !name.isEmpty else {
+            return nil
+        }
+        return String(name.prefix(255))
     }
 
     /// Serves a stored video with byte ranges, so libavformat on another machine can seek in it.

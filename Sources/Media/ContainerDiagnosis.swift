@@ -1,4 +1,5 @@
 import CFFmpeg
+import ReelworkCore
 
 /// Looks at the raw bytes of a file that libavformat rejected as "Invalid data", to tell a
 /// person something more useful: the file is empty, or it is an MP4/QuickTime file that was
@@ -11,11 +12,20 @@ enum ContainerDiagnosis {
 
     /// A message naming the problem, or nil when nothing specific can be said.
     /// Reads a few box headers only (no payload), and only when the input can seek.
-    static func problem(at location: MediaLocation) -> String? {
+    static func problem(at location: MediaLocation, guards: MediaGuards) -> String? {
         var options = location.openOptions()
         defer { av_dict_free(&options) }
         var opened: UnsafeMutablePointer<AVIOContext>? = nil
-        guard avio_open2(&opened, location.string, AVIO_FLAG_READ, nil, &options) >= 0, let io = opened else { return nil }
+        // The context keeps calling the callback on every read below: the handle lives until we return.
+        let interrupt = InterruptHandle(guards)
+        defer { withExtendedLifetime(interrupt) {} }
+        let status: Int32
+        if var callback = interrupt?.callback {
+            status = avio_open2(&opened, location.string, AVIO_FLAG_READ, &callback, &options)
+        } else {
+            status = avio_open2(&opened, location.string, AVIO_FLAG_READ, nil, &options)
+        }
+        guard status >= 0, let io = opened else { return nil }
         defer { avio_closep(&opened) }
 
         let size = avio_size(io)
@@ -39,10 +49,11 @@ enum ContainerDiagnosis {
             if boxSize == 0 { return nil } // "extends to the end of the file": nothing is missing
             guard boxSize >= 8 else { return nil } // not a box structure after all
             if type == "moov" { sawIndex = true }
-            let end = offset + boxSize
-            if end > size {
+            // A 64-bit size comes from the file: near Int64.max the sum would overflow.
+            guard let end = offset.checkedAdding(boxSize), end <= size else {
+                let claim = offset.checkedAdding(boxSize).map { "data up to byte \($0)" } ?? "a size of \(boxSize) bytes"
                 let missingIndex = sawIndex || type == "moov" ? "" : " and the index ('moov' box) is missing"
-                return "truncated video: the file ends at byte \(size) but its '\(type)' box declares data up to byte \(end)\(missingIndex)"
+                return "truncated video: the file ends at byte \(size) but its '\(type)' box declares \(claim)\(missingIndex)"
             }
             offset = end
         }

@@ -8,11 +8,15 @@ public struct DecodeOptions: Sendable {
     public var qualitySampleInterval: Double
     /// How sampled frames are converted to RGB.
     public var colorConversion: ColorConversion
+    /// The largest picture decoded (a stream may change size mid-way) and a stop check for blocked reads.
+    public var guards: MediaGuards
 
-    public init(threads: Int = 0, qualitySampleInterval: Double = 0.5, colorConversion: ColorConversion = .fast) {
+    public init(threads: Int = 0, qualitySampleInterval: Double = 0.5, colorConversion: ColorConversion = .fast,
+                guards: MediaGuards = MediaGuards()) {
         self.threads = threads
         self.qualitySampleInterval = qualitySampleInterval
         self.colorConversion = colorConversion
+        self.guards = guards
     }
 
     /// libswscale's YUV → RGB conversion of sampled frames.

@@ -8,26 +8,44 @@ import ReelworkCore
 /// opening. Not thread-safe: one thread uses one Demuxer at a time.
 final class Demuxer {
     let location: MediaLocation
+    let guards: MediaGuards
     private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// Kept alive for as long as the context may call it.
+    private let interrupt: InterruptHandle?
 
     /// Opens `location` and reads its stream info; throws a MediaError naming the problem
-    /// (empty file, not a video file, truncated index, network failure).
-    init(location: MediaLocation) throws {
+    /// (empty file, not a video file, truncated index, network failure, a stop requested).
+    /// The decoders that stream probing opens refuse pictures larger than `guards.maxPixels`.
+    init(location: MediaLocation, guards: MediaGuards = MediaGuards()) throws {
         FFmpegLibrary.prepare()
         self.location = location
+        self.guards = guards
+        interrupt = InterruptHandle(guards)
         // An empty file gives FFmpeg's generic "Invalid data"; say what it really is.
         if location.localFileSize == 0 { throw MediaError.invalidInput("the file is empty") }
 
         var options = location.openOptions()
         defer { av_dict_free(&options) }
-        var opened: UnsafeMutablePointer<AVFormatContext>? = nil
-        let status = avformat_open_input(&opened, location.string, nil, &options)
-        // On failure avformat_open_input frees the context itself and leaves `opened` nil.
-        guard status >= 0, let opened else { throw Self.openError(status, location) }
+        guard var opened = avformat_alloc_context() else { throw MediaError.outOfMemory("a demuxer") }
+        if let interrupt { opened.pointee.interrupt_callback = interrupt.callback }
+        var openedOrNil: UnsafeMutablePointer<AVFormatContext>? = opened
+        let status = avformat_open_input(&openedOrNil, location.string, nil, &options)
+        // On failure avformat_open_input frees the context itself and leaves it nil.
+        guard status >= 0, let openedOrNil else { throw Self.openError(status, location, guards) }
+        opened = openedOrNil
         context = opened
 
-        let info = avformat_find_stream_info(opened, nil)
+        let info = Self.findStreamInfo(opened, guards)
         if info < 0 { throw MediaError.ffmpeg(info, "cannot read the stream info of \(location.string)", at: location) }
+    }
+
+    /// avformat_find_stream_info, with each stream's probing decoder bounded like ours.
+    private static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>, _ guards: MediaGuards) -> Int32 {
+        let count = Int(format.pointee.nb_streams)
+        guard guards.maxPixels != nil, count > 0 else { return avformat_find_stream_info(format, nil) }
+        var perStream = (0..<count).map { _ in guards.decoderOptions() }
+        defer { for i in perStream.indices { av_dict_free(&perStream[i]) } }
+        return perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(format, $0.baseAddress) }
     }
 
     deinit {
@@ -62,7 +80,7 @@ final class Demuxer {
         // A cover image (an mp3's album art) is a one-picture "video" stream, not a video.
         guard index >= 0, stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else {
             // A file cut inside its header can open with its streams half-described.
-            if let problem = ContainerDiagnosis.problem(at: location) { throw MediaError.invalidInput(problem) }
+            if let problem = ContainerDiagnosis.problem(at: location, guards: guards) { throw MediaError.invalidInput(problem) }
             throw MediaError.invalidInput("no video stream (found: \(streamKinds()))")
         }
         let parameters = stream(index).pointee.codecpar!
@@ -123,7 +141,8 @@ final class Demuxer {
         for stream in streams {
             for i in 0..<avformat_index_get_entries_count(stream) {
                 guard let entry = avformat_index_get_entry(stream, i) else { continue }
-                indexedEnd = max(indexedEnd, entry.pointee.pos + Int64(entry.pointee.size))
+                // Positions come from the file: a sum past Int64.max lies past any file's end.
+                indexedEnd = max(indexedEnd, entry.pointee.pos.checkedAdding(Int64(entry.pointee.size)) ?? .max)
             }
         }
         if indexedEnd > size {
@@ -161,14 +180,14 @@ final class Demuxer {
         return MediaError.ffmpeg(status, "truncated video: reading stopped at byte \(position)\(of)", at: location)
     }
 
-    private static func openError(_ status: Int32, _ location: MediaLocation) -> MediaError {
+    private static func openError(_ status: Int32, _ location: MediaLocation, _ guards: MediaGuards) -> MediaError {
         if location.errorKind(for: status) != .invalidInput {
             return MediaError.ffmpeg(status, "cannot read \(location.string)", at: location)
         }
         switch status {
         case FFmpegStatus.invalidData, FFmpegStatus.endOfFile:
             // FFmpeg only says "Invalid data"; look at the bytes to tell a cut-off file apart.
-            if let problem = ContainerDiagnosis.problem(at: location) { return .invalidInput(problem) }
+            if let problem = ContainerDiagnosis.problem(at: location, guards: guards) { return .invalidInput(problem) }
             return MediaError.ffmpeg(status, "not a video file", at: location)
         default:
             return MediaError.ffmpeg(status, "cannot open \(location.string)", at: location)

@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// Which decoded frames are handed on for analysis. Every frame is still decoded (a video's frames
 /// depend on each other); sampling only decides which ones are converted and passed on.
 public enum FrameSampling: Sendable, Equatable {
@@ -22,7 +24,7 @@ public enum FrameSampling: Sendable, Equatable {
             return n > 0 ? (frameCount + n - 1) / n : frameCount
         case .fps(let rate):
             guard rate > 0, duration > 0 else { return frameCount }
-            let byTime = Int((duration * rate - 1e-6).rounded(.up))
+            let byTime = Int(clampedRounding: duration * rate - 1e-6, .up)
             return frameCount > 0 ? min(frameCount, max(1, byTime)) : max(1, byTime)
         }
     }
@@ -50,8 +52,10 @@ public struct FrameSampler {
         case .fps(let rate):
             guard rate > 0 else { return true }
             guard time + Self.tolerance >= Double(nextSlot) / rate else { return false }
-            // The next slot after this frame's; a gap in the video skips the slots it covers.
-            nextSlot = Int(((time + Self.tolerance) * rate).rounded(.down)) + 1
+            // The next slot after this frame's; a gap in the video skips the slots it covers. The
+            // time comes from the file: past Int's range, every later frame is simply not due.
+            let slot = Int(clampedRounding: (time + Self.tolerance) * rate, .down)
+            nextSlot = slot.checkedAdding(1) ?? .max
             return true
         }
     }

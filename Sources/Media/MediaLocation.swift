@@ -17,10 +17,11 @@ struct MediaLocation {
     /// Without a read timeout a stalled server would hang a worker forever.
     static let networkReadTimeoutMicroseconds = 30_000_000
 
-    /// The size of a local file, or nil for URLs and paths that cannot be stat'ed
-    /// (the open call then reports the real problem).
+    /// The size of a local regular file; nil for URLs, for paths that cannot be stat'ed (the open
+    /// call then reports the real problem) and for FIFOs and devices, which have no size of their own.
     var localFileSize: Int64? {
         guard !isNetwork, let attributes = try? FileManager.default.attributesOfItem(atPath: string),
+              attributes[.type] as? FileAttributeType == .typeRegular,
               let size = attributes[.size] as? NSNumber else { return nil }
         return size.int64Value
     }

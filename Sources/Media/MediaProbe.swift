@@ -5,7 +5,8 @@ public enum MediaProbe {
     /// Opens `location` (a file path or an http(s) URL that libavformat reads), reads the
     /// stream info of the best video stream and returns its facts.
     ///
-    /// - frameCount: the stream's declared nb_frames, else round(duration × fps).
+    /// - frameCount: the stream's declared nb_frames, else round(duration × fps) with
+    ///   `frameCountSource` `.estimate`.
     /// - durationSeconds: the container's duration, else the stream's.
     /// - fps: avg_frame_rate, else r_frame_rate.
     /// - rotation: clockwise degrees (0, 90, 180, 270) a player turns the picture, from the
@@ -16,10 +17,13 @@ public enum MediaProbe {
     /// to prove the file is complete; any read error before the end, or fewer video packets
     /// than declared, throws `.invalidInput` "truncated video: …".
     ///
+    /// `guards` bound the pictures the probing decoders accept and let another thread stop a
+    /// blocked read. The facts are not checked against any limit here (`InputLimits.check`).
+    ///
     /// Throws MediaError: `.invalidInput` for problems with the file, `.transient` for
     /// network failures on an http(s) location.
-    public static func probe(_ location: String, verifyPackets: Bool = false) throws -> VideoFacts {
-        let demuxer = try Demuxer(location: MediaLocation(location))
+    public static func probe(_ location: String, verifyPackets: Bool = false, guards: MediaGuards = MediaGuards()) throws -> VideoFacts {
+        let demuxer = try Demuxer(location: MediaLocation(location), guards: guards)
         let index = try demuxer.bestVideoStreamIndex()
         let facts = VideoFacts(demuxer, streamIndex: index)
         try demuxer.checkIndexFitsInFile()

@@ -24,7 +24,9 @@ final class StreamDecoder {
 
     /// Opens the decoder for `stream` of `demuxer` with `threads` threads (0 = FFmpeg picks,
     /// one per core plus one), using frame and slice threading where the codec supports them.
-    init(_ demuxer: Demuxer, streamIndex: Int32, threads: Int) throws {
+    /// Frames larger than `guards.maxPixels` are refused by the decoder (counted as damaged), so a
+    /// stream that switches to a huge picture mid-way cannot take the memory for it.
+    init(_ demuxer: Demuxer, streamIndex: Int32, threads: Int, guards: MediaGuards) throws {
         let stream = demuxer.stream(streamIndex)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -42,7 +44,9 @@ final class StreamDecoder {
         // Lets the decoder compute best_effort_timestamp in the stream's units.
         context.pointee.pkt_timebase = stream.pointee.time_base
 
-        let opened = avcodec_open2(context, codec, nil)
+        var options = guards.decoderOptions()
+        defer { av_dict_free(&options) }
+        let opened = avcodec_open2(context, codec, &options)
         if opened < 0 {
             throw MediaError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", at: demuxer.location)
         }

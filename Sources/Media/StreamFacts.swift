@@ -4,16 +4,19 @@ import ReelworkCore
 extension VideoFacts {
     /// The facts of video stream `index` of an open container.
     ///
-    /// frameCount: the stream's nb_frames when declared, else round(duration × fps).
-    /// durationSeconds: the container's duration, else the stream's. fps: avg_frame_rate,
+    /// frameCount: the stream's nb_frames when declared, else round(duration × fps), marked as an
+    /// estimate. durationSeconds: the container's duration, else the stream's. fps: avg_frame_rate,
     /// else r_frame_rate. rotation: clockwise degrees (0/90/180/270) from the display matrix.
+    /// Every figure comes from the file: absurd ones are kept (clamped where they would not fit)
+    /// for `InputLimits.check` to refuse, never trapped on.
     init(_ demuxer: Demuxer, streamIndex index: Int32) {
         let stream = demuxer.stream(index).pointee
         let parameters = stream.codecpar.pointee
         let duration = demuxer.declaredDuration ?? Self.seconds(stream.duration, stream.time_base) ?? 0
         let fps = Self.rate(stream.avg_frame_rate) ?? Self.rate(stream.r_frame_rate) ?? 0
-        let frames = stream.nb_frames > 0 ? Int(stream.nb_frames) : Int((duration * fps).rounded())
-        self.init(durationSeconds: duration, frameCount: frames, fps: fps,
+        let declared = stream.nb_frames > 0
+        let frames = declared ? Int(stream.nb_frames) : Int(clampedRounding: duration * fps)
+        self.init(durationSeconds: duration, frameCount: frames, frameCountSource: declared ? .container : .estimate, fps: fps,
                   width: Int(parameters.width), height: Int(parameters.height),
                   codec: Demuxer.codecName(stream.codecpar),
                   rotation: Self.clockwiseRotation(demuxer.stream(index)),
@@ -36,9 +39,8 @@ extension VideoFacts {
               size >= 9 * MemoryLayout<Int32>.size else { return 0 }
         let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
         guard counterclockwise.isFinite else { return 0 } // a degenerate matrix gives NaN
-        let clockwise = Int((-counterclockwise).rounded())
-        // Snap to the nearest quarter turn and fold into 0..<360.
-        let quarter = Int((Double(clockwise) / 90).rounded()) * 90
+        // Snap to the nearest quarter turn and fold into 0..<360 (the angle is within ±180°).
+        let quarter = Int(clampedRounding: -counterclockwise / 90) * 90
         return ((quarter % 360) + 360) % 360
     }
 }

@@ -27,14 +27,14 @@ public final class VideoDecoder {
     public init(location: String, options: DecodeOptions = DecodeOptions()) throws {
         self.options = options
         rgb = RGBConverter(flags: options.colorConversion.swscaleFlags)
-        demuxer = try Demuxer(location: MediaLocation(location))
+        demuxer = try Demuxer(location: MediaLocation(location), guards: options.guards)
         streamIndex = try demuxer.bestVideoStreamIndex()
         facts = VideoFacts(demuxer, streamIndex: streamIndex)
         // A file cut short after its index would otherwise decode "successfully" with fewer frames.
         try demuxer.checkIndexFitsInFile()
         // Audio and other packets are never needed; where the container allows it, they are not even read.
         demuxer.discardAllStreams(except: streamIndex)
-        decoder = try StreamDecoder(demuxer, streamIndex: streamIndex, threads: options.threads)
+        decoder = try StreamDecoder(demuxer, streamIndex: streamIndex, threads: options.threads, guards: options.guards)
         packet = try Packet()
         frame = try Frame()
         let stream = demuxer.stream(streamIndex).pointee
@@ -174,7 +174,8 @@ public final class VideoDecoder {
     /// the frame has no timestamp at all.
     private func presentationTime(frameNumber: Int) -> Double {
         if let timestamp = frame.timestamp {
-            return max(0, Double(timestamp - startTimestamp) * timeBase)
+            // In Double: timestamps come from the file, and their Int64 difference can overflow.
+            return max(0, (Double(timestamp) - Double(startTimestamp)) * timeBase)
         }
         return facts.fps > 0 ? Double(frameNumber - 1) / facts.fps : 0
     }

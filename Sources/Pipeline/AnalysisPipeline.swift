@@ -24,16 +24,23 @@ public struct AnalysisPipeline {
     public let concurrentJobs: Int
     /// Where loaded models come from (and go back to, for the next job).
     public let models: VisionModelPool
+    /// The video's bounds (length, picture size, frames), checked after probing and before decoding.
+    public let limits: InputLimits
 
+    /// `decodeOptions.guards` gets `limits.maxPixels` unless it already has a bound.
     public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions(), attempt: Int = 1,
-                vision: VisionSettings = VisionSettings(), concurrentJobs: Int = 1, models: VisionModelPool = .shared) {
+                vision: VisionSettings = VisionSettings(), concurrentJobs: Int = 1, models: VisionModelPool = .shared,
+                limits: InputLimits = InputLimits()) {
         self.sport = sport
         self.options = options
+        var decodeOptions = decodeOptions
+        if decodeOptions.guards.maxPixels == nil { decodeOptions.guards.maxPixels = limits.maxPixels }
         self.decodeOptions = decodeOptions
         self.attempt = attempt
         self.vision = vision
         self.concurrentJobs = concurrentJobs
         self.models = models
+        self.limits = limits
     }
 
     public var plan: [StageName] { StageName.plan(for: sport, options: options) }
@@ -136,7 +143,10 @@ public struct AnalysisPipeline {
         try reporter.stageStarted(stage, framesPlanned: plannedFrames(stage, context.facts))
         switch stage {
         case .probe:
-            context.facts = try MediaProbe.probe(location)
+            let facts = try MediaProbe.probe(location, guards: decodeOptions.guards)
+            // The coordinator checked at upload; limits may have been lowered since, or the file changed.
+            try limits.check(facts)
+            context.facts = facts
         case .noop:
             try NoopStage(options: try NoopOptions.parse(options) ?? NoopOptions(), attempt: attempt).run { done, planned in
                 do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }

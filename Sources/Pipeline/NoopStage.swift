@@ -11,7 +11,7 @@ struct NoopStage {
         if attempt <= options.invalidAttempts {
             throw ReelworkError.invalidInput("noop: invalid input requested for attempt \(attempt)")
         }
-        let steps = max(1, Int((options.seconds / Self.tick).rounded(.up)))
+        let steps = max(1, Int(clampedRounding: options.seconds / Self.tick, .up))
         let start = Date()
         for step in 1...steps {
             let due = start.addingTimeInterval(Double(step) * options.seconds / Double(steps))

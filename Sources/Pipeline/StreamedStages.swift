@@ -43,6 +43,8 @@ struct StreamedStages {
         FreedMemory.returnToSystem()
 
         context.framesDone[.decode] = report.framesDecoded
+        // The decoder's count is a fact; the container's figure may have been an estimate.
+        context.facts = context.facts?.withDecodedFrameCount(report.framesDecoded)
         context.warnings += FrameQuality.warnings(for: report.qualitySamples)
         if report.damagedPackets > 0 {
             context.warnings.append(Warning(code: "damaged_packets",
@@ -107,6 +109,10 @@ struct StreamedStages {
             throw StageError(stage: .decode, underlying: error)
         }
         let facts = context.facts ?? decoder.facts
+        if context.facts == nil {
+            // No probe stage ran before: the limits are checked here, before the first frame.
+            do { try pipeline.limits.check(facts) } catch { throw StageError(stage: .decode, underlying: error) }
+        }
         for stage in stages {
             try reporter.stageStarted(stage, framesPlanned: pipeline.plannedFrames(stage, facts))
         }

@@ -10,7 +10,20 @@
 /// - `P:cancel`              set of running ids an operator cancelled
 /// - `P:wake`                list of wake-up tokens; idle workers BLPOP it instead of polling
 /// - `P:config`              hash: global_cap, club_cap, max_stalls (0 = no cap)
+///
+/// Every script starts with a shebang (Redis 7), so Redis decides before it starts whether it may
+/// run: when Redis is out of memory (`maxmemory` with `noeviction`), `enqueue` and `claim` are
+/// refused whole, never half-run (no new work while memory is short), while the scripts that end
+/// or keep work in flight (`allow-oom`: heartbeat, finish, cancel, reap) still run, so running jobs
+/// finish and their slots are released.
 enum QueueScripts {
+    /// First line of a script Redis refuses to start while it is out of memory.
+    static let refusedWhenOutOfMemory = "#!lua\n"
+    /// First line of a script that must run even then: it ends or keeps work already in flight.
+    static let runsWhenOutOfMemory = "#!lua flags=allow-oom\n"
+    /// First line of a script that only reads.
+    static let readsOnly = "#!lua flags=no-writes,allow-oom\n"
+
     /// Shared Lua helpers, prepended to every script.
     static let prelude = """
     local P = ARGV[1]
@@ -55,7 +68,7 @@ enum QueueScripts {
 
     /// ARGV: P, id, club, priority, attempt, due_ms (0 = ready now).
     /// Idempotent: a job Redis already holds (ready, delayed or running) is left as it is. Returns 1 if added.
-    static let enqueue = RedisScript(name: "enqueue", source: prelude + """
+    static let enqueue = RedisScript(name: "enqueue", source: refusedWhenOutOfMemory + prelude + """
     local id, club, prio, attempt, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
     if redis.call('EXISTS', P .. ':job:' .. id) == 1 or redis.call('EXISTS', P .. ':lease:' .. id) == 1 then return 0 end
     redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
@@ -70,7 +83,7 @@ enum QueueScripts {
     /// ARGV: P, owner, now_ms, lease_ms. Pops the next job round-robin over clubs (highest priority
     /// first within a club), skipping clubs at their cap, and records its lease in the same step.
     /// Returns {id, attempt, club} or nil when nothing is claimable (empty, or caps reached).
-    static let claim = RedisScript(name: "claim", source: prelude + """
+    static let claim = RedisScript(name: "claim", source: refusedWhenOutOfMemory + prelude + """
     local owner, now, lease_ms = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
     local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
     local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
@@ -105,7 +118,7 @@ enum QueueScripts {
     /// — within the caps: no trace also means another run finished the job after this one's lease
     /// expired, and adopting that would run more jobs than the caps allow (the reconciler re-enqueues
     /// a truly lost job from PostgreSQL).
-    static let heartbeat = RedisScript(name: "heartbeat", source: prelude + """
+    static let heartbeat = RedisScript(name: "heartbeat", source: runsWhenOutOfMemory + prelude + """
     local id, owner, attempt, now, lease_ms, club = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
@@ -128,7 +141,7 @@ enum QueueScripts {
     /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback'), due_ms.
     /// Ends the run's lease. 'done' forgets the job; 'retry' schedules it at due_ms; 'handback'
     /// puts it first in line. Returns 0 (changing nothing) if the caller no longer owns the job.
-    static let finish = RedisScript(name: "finish", source: prelude + """
+    static let finish = RedisScript(name: "finish", source: runsWhenOutOfMemory + prelude + """
     local id, owner, attempt, outcome, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
     if not owns(id, owner, attempt) then return 0 end
     release(id)
@@ -146,7 +159,7 @@ enum QueueScripts {
 
     /// ARGV: P, id. Removes a waiting job (ready or delayed): 'removed'; asks a running one to stop:
     /// 'signalled'; 'absent' if Redis does not hold it.
-    static let cancel = RedisScript(name: "cancel", source: prelude + """
+    static let cancel = RedisScript(name: "cancel", source: runsWhenOutOfMemory + prelude + """
     local id = ARGV[2]
     if redis.call('EXISTS', P .. ':lease:' .. id) == 1 then
       redis.call('SADD', P .. ':cancel', id)
@@ -164,7 +177,7 @@ enum QueueScripts {
     /// ARGV: P, now_ms, batch, max_stalls. Expired leases: the job goes back first in line (a stall),
     /// or, past max_stalls, is forgotten; a cancelled one is forgotten too. Then due retries move to
     /// their ready list. Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
-    static let reap = RedisScript(name: "reap", source: prelude + """
+    static let reap = RedisScript(name: "reap", source: runsWhenOutOfMemory + prelude + """
     local now, batch, max_stalls = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
     local expired = {}
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':running', '-inf', now, 'LIMIT', 0, batch)) do
@@ -191,7 +204,7 @@ enum QueueScripts {
     """)
 
     /// ARGV: P. Counts for dashboards and tests: ready, delayed, running, and running per club.
-    static let stats = RedisScript(name: "stats", source: prelude + """
+    static let stats = RedisScript(name: "stats", source: readsOnly + prelude + """
     local ready = 0
     for _, club in ipairs(redis.call('LRANGE', P .. ':clubs', 0, -1)) do
       for _, prio in ipairs(PRIOS) do ready = ready + redis.call('LLEN', ready_key(club, prio)) end

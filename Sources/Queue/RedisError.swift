@@ -11,7 +11,18 @@ public struct RedisError: Error, ClassifiedError, CustomStringConvertible {
         self.message = message
     }
 
-    /// A lost connection or a restarting server is worth retrying; a server error reply is ours.
-    public var kind: ErrorKind { source == .connection ? .transient : .internal }
+    /// A lost connection, a restarting server, or one refusing writes for now (out of memory under
+    /// `noeviction`, loading its data, busy with a script, a read-only replica) is worth retrying;
+    /// any other server error reply is ours.
+    public var kind: ErrorKind {
+        if source == .connection { return .transient }
+        let code = message.prefix { $0 != " " }
+        return source == .server && Self.transientCodes.contains(String(code)) ? .transient : .internal
+    }
+
+    static let transientCodes: Set<String> = ["OOM", "LOADING", "BUSY", "MASTERDOWN", "READONLY", "TRYAGAIN", "CLUSTERDOWN"]
+
+    /// Redis is out of memory and refuses writes (`maxmemory` reached with `noeviction`).
+    public var isOutOfMemory: Bool { source == .server && message.hasPrefix("OOM") }
     public var description: String { "redis: \(message)" }
 }

@@ -171,14 +171,21 @@ public struct RetryFilter: Codable, Sendable, Equatable {
     public var errorKind: String?
     public var since: Date?
     public var until: Date?
+    /// Required (true) to retry every failed job when no other field narrows the set.
+    public var all: Bool?
 
-    public init(club: String? = nil, sport: String? = nil, errorKind: String? = nil, since: Date? = nil, until: Date? = nil) {
+    public init(club: String? = nil, sport: String? = nil, errorKind: String? = nil, since: Date? = nil, until: Date? = nil,
+                all: Bool? = nil) {
         self.club = club
         self.sport = sport
         self.errorKind = errorKind
         self.since = since
         self.until = until
+        self.all = all
     }
+
+    /// True when no field narrows the set: every failed job would match.
+    public var isUnfiltered: Bool { club == nil && sport == nil && errorKind == nil && since == nil && until == nil }
 }
 
 /// What a bulk retry did.
@@ -206,6 +213,9 @@ public struct AnalysisDocument: Codable, Sendable, Equatable {
     public struct Video: Codable, Sendable, Equatable {
         public var durationSeconds: Double
         public var frameCount: Int
+        /// `decoded` once the decode stage counted the frames; `estimate` when only duration × fps
+        /// was known (nil from servers older than this field).
+        public var frameCountSource: VideoFacts.FrameCountSource?
         public var fps: Double
         public var width: Int
         public var height: Int
@@ -214,6 +224,7 @@ public struct AnalysisDocument: Codable, Sendable, Equatable {
         public init(_ facts: VideoFacts) {
             durationSeconds = facts.durationSeconds
             frameCount = facts.frameCount
+            frameCountSource = facts.frameCountSource
             fps = facts.fps
             width = facts.width
             height = facts.height

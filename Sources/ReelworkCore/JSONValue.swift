@@ -40,6 +40,15 @@ public enum JSONValue: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// Levels of nesting: 1 for a scalar, one more for each array or object around it.
+    public var depth: Int {
+        switch self {
+        case .array(let items): return 1 + (items.map(\.depth).max() ?? 0)
+        case .object(let fields): return 1 + (fields.values.map(\.depth).max() ?? 0)
+        default: return 1
+        }
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
@@ -50,9 +59,15 @@ public enum JSONValue: Codable, Sendable, Equatable {
         try ReelworkJSON.decoder.decode(JSONValue.self, from: ReelworkJSON.encoder.encode(value))
     }
 
-    /// Compact JSON text, with sorted keys (stable for hashing and comparing).
+    /// Compact JSON text, with sorted keys (stable for hashing and comparing); "null" for a value
+    /// JSON cannot hold (a NaN or infinite number): use `encodedText()` where that must be an error.
     public func jsonString() -> String {
-        (try? String(decoding: ReelworkJSON.encoder.encode(self), as: UTF8.self)) ?? "null"
+        (try? encodedText()) ?? "null"
+    }
+
+    /// Compact JSON text with sorted keys; throws for a NaN or infinite number.
+    public func encodedText() throws -> String {
+        String(decoding: try ReelworkJSON.encoder.encode(self), as: UTF8.self)
     }
 }
 

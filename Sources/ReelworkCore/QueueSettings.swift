@@ -25,6 +25,9 @@ public struct QueueSettings: Sendable, Equatable {
     public var reconcileIntervalSeconds = 30.0
     /// A waiting job untouched this long and absent from Redis is re-enqueued.
     public var reconcileSettleSeconds = 5.0
+    /// The stage watchdog: a run whose stage reports no progress (no frame, no stage start or end)
+    /// for this long is stopped and failed as `internal`, so a hung decoder or model frees its slot.
+    public var stageTimeoutSeconds = 120.0
 
     public init() {}
 
@@ -41,6 +44,7 @@ public struct QueueSettings: Sendable, Equatable {
         public static let reaperIntervalSeconds = "REELWORK_REAPER_INTERVAL_SECONDS"
         public static let reconcileIntervalSeconds = "REELWORK_RECONCILE_INTERVAL_SECONDS"
         public static let reconcileSettleSeconds = "REELWORK_RECONCILE_SETTLE_SECONDS"
+        public static let stageTimeoutSeconds = "REELWORK_STAGE_TIMEOUT_SECONDS"
     }
 
     /// Reads the environment; a bad value is an error naming the variable. Checks the settings agree
@@ -71,6 +75,7 @@ public struct QueueSettings: Sendable, Equatable {
         try number(Env.reaperIntervalSeconds, &s.reaperIntervalSeconds, min: 0.05)
         try number(Env.reconcileIntervalSeconds, &s.reconcileIntervalSeconds, min: 0.1)
         try number(Env.reconcileSettleSeconds, &s.reconcileSettleSeconds, min: 0)
+        try number(Env.stageTimeoutSeconds, &s.stageTimeoutSeconds, min: 0.5)
         guard s.heartbeatSeconds * 2 <= s.leaseSeconds else {
             throw ReelworkError.configuration(
                 "\(Env.heartbeatSeconds)=\(s.heartbeatSeconds) must be at most half of \(Env.leaseSeconds)=\(s.leaseSeconds), so one late heartbeat does not lose the lease")

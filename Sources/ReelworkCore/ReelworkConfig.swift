@@ -19,6 +19,10 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var queue: QueueSettings
     /// Models, inference runtime and frame sampling (the `objects` and `pose` stages).
     public var vision: VisionSettings
+    /// Bounds on what clients may send (videos, JSON bodies, pages, connections).
+    public var limits: InputLimits
+    /// Accept the diagnostic `noop` pipeline (load tests and failure tests; off in production).
+    public var diagnostics: Bool
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -55,6 +59,7 @@ public struct ReelworkConfig: Sendable, Equatable {
         public static let migrationsDir = "REELWORK_MIGRATIONS_DIR"
         public static let workerID = "REELWORK_WORKER_ID"
         public static let videoSource = "REELWORK_VIDEO_SOURCE"
+        public static let diagnostics = "REELWORK_DIAGNOSTICS"
     }
 
     /// Reads the environment, validating numbers; a bad value is an error that names the variable.
@@ -84,7 +89,17 @@ public struct ReelworkConfig: Sendable, Equatable {
             workerID: env[Env.workerID],
             videoSource: try videoSource(env[Env.videoSource]),
             queue: try QueueSettings.fromEnvironment(env),
-            vision: try VisionSettings.fromEnvironment(env))
+            vision: try VisionSettings.fromEnvironment(env),
+            limits: try InputLimits.fromEnvironment(env),
+            diagnostics: try flag(Env.diagnostics, env[Env.diagnostics]))
+    }
+
+    private static func flag(_ name: String, _ text: String?) throws -> Bool {
+        switch text?.lowercased() {
+        case nil, "", "0", "false", "no", "off": return false
+        case "1", "true", "yes", "on": return true
+        case let other?: throw ReelworkError.configuration("\(name)='\(other)' must be 1 or 0")
+        }
     }
 
     private static func videoSource(_ text: String?) throws -> VideoSource {

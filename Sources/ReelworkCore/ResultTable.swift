@@ -125,14 +125,30 @@ public struct ResultTable: Sendable {
 }
 
 /// RFC 4180 CSV: comma-separated, CRLF line ends, fields quoted when they hold a comma, quote or line break.
+/// Cells a spreadsheet would run as a formula are neutralised (OWASP, "CSV injection").
 public enum CSV {
     public static func render(header: [String], rows: [[String]]) -> String {
         ([header] + rows).map { $0.map(field).joined(separator: ",") + "\r\n" }.joined()
     }
 
     static func field(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let safe = neutralized(value)
+        guard safe.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return safe }
+        return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A cell starting with `=`, `+`, `@`, a tab or a carriage return, or with `-` when it is not a
+    /// number, gets a leading `'`: spreadsheets then show it as text instead of evaluating it
+    /// (`=HYPERLINK(…)`, `@SUM(…)`, `-2+3`). Negative numbers stay numbers.
+    static func neutralized(_ value: String) -> String {
+        switch value.unicodeScalars.first {
+        case "="?, "+"?, "@"?, "\t"?, "\r"?:
+            return "'" + value
+        case "-"? where Double(value)?.isFinite != true:
+            return "'" + value
+        default:
+            return value
+        }
     }
 
     /// Numbers as the JSON shows them: integers without ".0", others in Swift's shortest form.

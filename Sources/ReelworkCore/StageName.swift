@@ -41,14 +41,20 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     public var isStreamed: Bool { self == .decode || self == .objects || self == .pose || self == .ball }
 }
 
-/// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`.
+/// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`. Accepted by a
+/// coordinator only with diagnostics on (`REELWORK_DIAGNOSTICS=1`), since it runs no analysis.
 public struct NoopOptions: Codable, Sendable, Equatable {
-    /// How long the stage runs (reporting progress every 50 ms).
+    /// How long the stage runs (reporting progress every 50 ms), at most `maxSeconds`.
     public var seconds: Double
     /// Attempts up to this number fail with a transient error (to exercise retries).
     public var failAttempts: Int
     /// Attempts up to this number fail with an invalid-input error (to exercise permanent failure).
     public var invalidAttempts: Int
+
+    /// A diagnostic job must not hold a slot for long: ten minutes covers every test and load run.
+    public static let maxSeconds = 600.0
+    /// Attempts are counted in tens at most (`maxAttempts` is 1–10); 100 leaves room to say "always".
+    public static let maxFailingAttempts = 100
 
     public init(seconds: Double = 0, failAttempts: Int = 0, invalidAttempts: Int = 0) {
         self.seconds = seconds
@@ -56,17 +62,21 @@ public struct NoopOptions: Codable, Sendable, Equatable {
         self.invalidAttempts = invalidAttempts
     }
 
+    /// The settings under `options.noop`, nil when there is none; `.invalidInput` naming the field and
+    /// its allowed range for anything else than an object of numbers in range.
     public static func parse(_ options: JSONValue) throws -> NoopOptions? {
         guard let value = options["noop"] else { return nil }
-        func number(_ key: String) throws -> Double {
-            switch value[key] {
-            case nil, .null?: return 0
-            case .number(let n)? where n >= 0 && n.isFinite: return n
-            default: throw ReelworkError.invalidInput("option noop.\(key) must be a number ≥ 0")
-            }
+        guard case .object = value else { throw ReelworkError.invalidInput("option noop must be an object") }
+        func given(_ key: String) -> JSONValue? {
+            value[key] == .null ? nil : value[key]
         }
-        guard case .object = value else { throw ReelworkError.invalidInput("option 'noop' must be an object") }
-        return NoopOptions(seconds: try number("seconds"), failAttempts: Int(try number("failAttempts")),
-                           invalidAttempts: Int(try number("invalidAttempts")))
+        return NoopOptions(
+            seconds: try given("seconds").map { try OptionReader.number($0, name: "noop.seconds", in: 0...maxSeconds) } ?? 0,
+            failAttempts: try given("failAttempts").map {
+                try OptionReader.integer($0, name: "noop.failAttempts", in: 0...maxFailingAttempts)
+            } ?? 0,
+            invalidAttempts: try given("invalidAttempts").map {
+                try OptionReader.integer($0, name: "noop.invalidAttempts", in: 0...maxFailingAttempts)
+            } ?? 0)
     }
 }

@@ -105,15 +105,25 @@ public struct RunRepository {
     }
 
     /// Writes the result and marks the job succeeded in one statement, with `stages`, the stage
-    /// events the run has not written yet (its last stage's success). False (nothing written) if
-    /// this run no longer owns the job.
+    /// events the run has not written yet (its last stage's success), and a frame count the decoder
+    /// counted onto the video's record. False (nothing written) if this run no longer owns the job.
+    ///
+    /// Throws `.invalidInput` when the result document is larger than `maxResultBytes`, and the
+    /// encoder's error for a value JSON cannot hold (a NaN): neither is stored as something else.
     @discardableResult
-    public func complete(_ run: ClaimedRun, document: AnalysisDocument, facts: VideoFacts?, stages: [StageEvent] = []) throws -> Bool {
-        let video = try facts.map { try JSONValue.from($0).jsonString() } ?? "{}"
-        let result: [(any PGParam)?] = [run.sport.rawValue, video, try JSONValue.from(document.warnings).jsonString(), document.result.jsonString()]
+    public func complete(_ run: ClaimedRun, document: AnalysisDocument, facts: VideoFacts?, stages: [StageEvent] = [],
+                         maxResultBytes: Int = InputLimits().maxResultBytes) throws -> Bool {
+        let video = try facts.map { try JSONValue.from($0).encodedText() } ?? "{}"
+        let resultText = try document.result.encodedText()
+        if resultText.utf8.count > maxResultBytes {
+            throw ReelworkError.invalidInput(
+                "the result document is \(resultText.utf8.count) bytes, more than the limit of \(maxResultBytes) (\(InputLimits.Env.maxResultBytes)); analyse a shorter clip")
+        }
+        let result: [(any PGParam)?] = [run.sport.rawValue, video, try JSONValue.from(document.warnings).encodedText(), resultText]
         let hasRows = ResultTable.forSport(run.sport).map { !$0.rows(in: document.result).isEmpty } ?? false
         return try finish(run, status: .succeeded, outcome: "succeeded", error: nil, kind: nil, result: result,
-                          resultHasRows: hasRows, stages: stages)
+                          resultHasRows: hasRows, stages: stages,
+                          decodedFrames: facts?.frameCountSource == .decoded ? facts?.frameCount : nil)
     }
 
     /// Records a failed run: scheduled for `retryAt`, or failed for good when nil.
@@ -150,7 +160,7 @@ public struct RunRepository {
     /// nothing, if this run no longer owns the job.
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
                         failed: Bool = false, nextAttemptAt: Date? = nil, result: [(any PGParam)?]? = nil,
-                        resultHasRows: Bool = false, stages: [StageEvent] = []) throws -> Bool {
+                        resultHasRows: Bool = false, stages: [StageEvent] = [], decodedFrames: Int? = nil) throws -> Bool {
         var sql = """
             WITH owned AS (
                 UPDATE jobs SET status = $3, updated_at = now(), finished_at = CASE WHEN $4 THEN now() END,
@@ -160,7 +170,7 @@ public struct RunRepository {
                 WHERE id = $1 AND attempt = $2 AND status = 'running'
                 RETURNING id
             ), closed AS (
-                UPDATE job_attempts SET outcome = $7, finished_at = now(), error = $5, error_kind = $6
+                UPDATE job_attempts SET outcome = $7, finished_at = now(), error = $5, error_kind = $6, retry_at = $9
                 WHERE job_id = $1 AND attempt = $2 AND EXISTS (SELECT 1 FROM owned)
             )
             """
@@ -183,6 +193,17 @@ public struct RunRepository {
         if !stages.isEmpty {
             params.append(try StageRepository.json(stages))
             sql += ", staged AS (UPDATE job_stages s SET \(StageRepository.applyEvents("$\(params.count)")) AND EXISTS (SELECT 1 FROM owned))"
+        }
+        if let decodedFrames {
+            // The decoder's count replaces a container's estimate on the video's record, for every job of it.
+            params += [decodedFrames, run.videoId]
+            sql += """
+                , counted AS (
+                    UPDATE videos SET frame_count = $\(params.count - 1), frame_count_source = 'decoded'
+                    WHERE id = $\(params.count) AND EXISTS (SELECT 1 FROM owned)
+                      AND (frame_count <> $\(params.count - 1) OR frame_count_source <> 'decoded')
+                )
+                """
         }
         // set_config(…, true) lasts until this statement's own transaction ends, and the commit
         // reads it: the one statement commits durably on a session that otherwise does not,

@@ -32,12 +32,12 @@ public struct VideoRepository {
         let f = video.facts
         let inserted = try db.query("""
             INSERT INTO videos (id, content_hash, size_bytes, storage_key, original_name, container, codec,
-                                width, height, fps, duration_seconds, frame_count, rotation)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                width, height, fps, duration_seconds, frame_count, rotation, frame_count_source)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (content_hash) DO NOTHING
             RETURNING *
             """, [UUID(), video.contentHash, video.sizeBytes, video.storageKey, video.originalName, f.container, f.codec,
-                  f.width, f.height, f.fps, f.durationSeconds, f.frameCount, f.rotation])
+                  f.width, f.height, f.fps, f.durationSeconds, f.frameCount, f.rotation, f.frameCountSource.rawValue])
         if let row = inserted.rows.first { return (try Self.view(row), true) }
         guard let existing = try find(contentHash: video.contentHash) else {
             throw ReelworkError.conflict("video \(video.contentHash) vanished while being recorded; upload it again")
@@ -57,6 +57,7 @@ public struct VideoRepository {
     static func view(_ row: PGRow) throws -> VideoView {
         let facts = VideoFacts(
             durationSeconds: try row.double("duration_seconds"), frameCount: try row.int("frame_count"),
+            frameCountSource: VideoFacts.FrameCountSource(rawValue: try row.string("frame_count_source")) ?? .container,
             fps: try row.double("fps"), width: try row.int("width"), height: try row.int("height"),
             codec: try row.string("codec"), rotation: try row.int("rotation"), container: try row.string("container"))
         return VideoView(id: try row.uuid("id"), contentHash: try row.string("content_hash"),

@@ -59,7 +59,8 @@ enum SwingMeasurer {
     /// window's length in sampling intervals when the person was not found in some frames at all.
     static func trackingQuality(confident: Int, kinematics: TrackKinematics, from start: Double, to end: Double) -> Double {
         let framesInWindow = kinematics.frameTimes.filter { $0 >= start && $0 <= end }.count
-        let byDuration = kinematics.interval > 0 ? Int(((end - start) / kinematics.interval).rounded()) + 1 : 0
+        // Times come from the video's timestamps: clamp, so an absurd gap cannot trap.
+        let byDuration = kinematics.interval > 0 ? Int(clampedRounding: (end - start) / kinematics.interval).checkedAdding(1) ?? .max : 0
         let expected = max(framesInWindow, byDuration, 1)
         return min(1, Double(confident) / Double(expected))
     }

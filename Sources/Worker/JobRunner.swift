@@ -10,16 +10,18 @@ import Store
 /// the lease is ended in Redis with the matching outcome.
 struct JobRunner {
     let config: ReelworkConfig
-    let owner: String
     let db: PGConnection
     let redis: RedisConnection
     let queue: JobQueue
     let logger: Logger
-    let stopReason: () -> StopReason?
 
-    enum Outcome: Equatable { case succeeded, failed, retryScheduled, handedBack, cancelled, leaseLost, dropped }
+    typealias Outcome = RunEnding.Outcome
 
-    func run(_ claim: Claim, keeper: LeaseKeeper) throws -> Outcome {
+    /// Runs the job `control` holds. Errors thrown are the connections' (the caller reconnects and
+    /// hands the job back); anything PostgreSQL refuses or that cannot be stored counts against the
+    /// job's attempts instead, so no job can loop forever between claim and hand-back.
+    func run(_ control: RunControl) throws -> Outcome {
+        let claim = control.claim, owner = control.owner
         let runs = RunRepository(db)
         let run: ClaimedRun
         switch try runs.start(jobId: claim.jobId, attempt: claim.attempt, worker: owner) {
@@ -35,55 +37,95 @@ struct JobRunner {
                               attempt: entry.attempt, due: entry.due, on: redis)
             return .dropped
         }
-        keeper.started(run)
+        control.begin(run)
         var log = logger
         log[metadataKey: "job"] = "\(run.jobId)"
         log[metadataKey: "attempt"] = "\(run.attempt)"
         log.info("running \(run.sport.rawValue) job")
-
-        let pipeline = AnalysisPipeline(sport: run.sport, options: run.options,
-                                        decodeOptions: DecodeOptions(threads: config.decodeThreads), attempt: run.attempt,
-                                        vision: config.vision, concurrentJobs: config.workerSlots)
-        let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, stopReason: stopReason)
+        let ending = RunEnding(config: config, db: db, redis: redis, queue: queue, logger: log)
         do {
-            let output = try pipeline.run(location: videoLocation(run), reporter: reporter)
-            guard try runs.complete(run, document: output.document, facts: output.facts,
-                                    stages: reporter.takeUnwrittenFinishes()) else { return try lost(run, log) }
-            try queue.finish(claim, owner: owner, outcome: .done, on: redis)
-            log.info("succeeded")
-            return .succeeded
-        } catch let failure as StageFailure {
-            try reporter.flush()
-            try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: "not run: \(failure.stage.rawValue) failed")
-            let failures = run.failures + 1
-            let retryAt = failure.kind.isRetryable && failures < run.maxAttempts
-                ? Date().addingTimeInterval(config.queue.retryDelay(afterFailures: failures)) : nil
-            guard try runs.fail(run, message: failure.description, kind: failure.kind, retryAt: retryAt) else { return try lost(run, log) }
-            try queue.finish(claim, owner: owner, outcome: retryAt.map { .retry(at: $0) } ?? .done, on: redis)
-            log.warning("\(retryAt == nil ? "failed" : "will retry"): \(failure.description) [\(failure.kind.rawValue)]")
-            return retryAt == nil ? .failed : .retryScheduled
-        } catch let stopped as RunStopped {
-            try reporter.flush()
-            try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: stopped.reason.explanation)
-            switch stopped.reason {
-            case .leaseLost:
-                return try lost(run, log)
-            case .cancelled:
-                if try runs.cancelled(run) { try queue.finish(claim, owner: owner, outcome: .done, on: redis) }
-                log.info("cancelled by an operator")
-                return .cancelled
-            case .shutdown:
-                if try runs.handBack(run) { try queue.finish(claim, owner: owner, outcome: .handBack, on: redis) }
-                log.info("handed back: worker shutting down")
-                return .handedBack
+            return try execute(run, control, ending)
+        } catch where !Self.isConnectionTrouble(error) {
+            // PostgreSQL refused a write of this run: the same job would fail the same way on every
+            // hand-back, so it spends an attempt instead.
+            guard control.claimEnding(.run) else {
+                if control.isTakenOver { return .takenOver }
+                throw error // the outcome is recorded; only telling Redis failed
             }
+            return try ending.fail(run, claim, owner: owner, stage: nil, message: "recording the run failed: \(error)",
+                                   kind: Self.kindOfRefusal(error))
         }
     }
 
-    private func lost(_ run: ClaimedRun, _ log: Logger) throws -> Outcome {
-        try RunRepository(db).lost(run)
-        log.warning("lease lost; another run owns the job now, this run's work is discarded")
-        return .leaseLost
+    private func execute(_ run: ClaimedRun, _ control: RunControl, _ ending: RunEnding) throws -> Outcome {
+        let claim = control.claim, owner = control.owner
+        var decode = DecodeOptions(threads: config.decodeThreads)
+        decode.guards.shouldStop = { control.stopReason != nil }
+        let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
+                                        vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
+        let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, control: control)
+        do {
+            let output = try pipeline.run(location: videoLocation(run), reporter: reporter)
+            guard control.claimEnding(.run) else { return .takenOver }
+            let stored: Bool
+            do {
+                stored = try RunRepository(db).complete(run, document: output.document, facts: output.facts,
+                                                       stages: reporter.takeUnwrittenFinishes(),
+                                                       maxResultBytes: config.limits.maxResultBytes)
+            } catch where !Self.isConnectionTrouble(error) {
+                // A result too large, one that cannot be encoded, or one PostgreSQL refuses: the
+                // attempt fails with the reason, and the job's budget bounds the retries.
+                return try ending.fail(run, claim, owner: owner, stage: nil, message: "storing the result failed: \(error)",
+                                       kind: Self.kindOfRefusal(error))
+            }
+            guard stored else { return try ending.lost(run) }
+            try queue.finish(claim, owner: owner, outcome: .done, on: redis)
+            ending.logger.info("succeeded")
+            return .succeeded
+        } catch let failure as StageFailure {
+            // A stop (a cancel, shutdown, the watchdog) can surface as a stage's error, e.g. a read
+            // FFmpeg gave up on because the run was told to stop: the stop decides the outcome.
+            if let reason = control.stopReason { return try stopped(reason, run, control, ending) }
+            guard control.claimEnding(.run) else { return .takenOver }
+            try reporter.flush()
+            return try ending.fail(run, claim, owner: owner, stage: failure.stage, message: failure.message, kind: failure.kind)
+        } catch let stop as RunStopped {
+            return try stopped(stop.reason, run, control, ending)
+        }
+    }
+
+    private func stopped(_ reason: StopReason, _ run: ClaimedRun, _ control: RunControl, _ ending: RunEnding) throws -> Outcome {
+        guard control.claimEnding(.run) else { return .takenOver }
+        let claim = control.claim, owner = control.owner
+        switch reason {
+        case .leaseLost:
+            return try ending.lost(run)
+        case .cancelled:
+            return try ending.cancel(run, claim, owner: owner)
+        case .shutdown:
+            return try ending.handBack(run, claim, owner: owner)
+        case .stalled(let message):
+            // The run noticed the watchdog's verdict itself, before a takeover: same outcome.
+            return try ending.fail(run, claim, owner: owner, stage: control.silence.stage, markStageFailed: true,
+                                   message: message, kind: .internal)
+        }
+    }
+
+    /// A lost or refused connection (PostgreSQL or Redis): the worker reconnects and the job is
+    /// handed back, nothing is counted against it.
+    static func isConnectionTrouble(_ error: any Error) -> Bool {
+        switch error {
+        case let postgres as PostgresError: return postgres.kind == .transient
+        case let redis as RedisError: return redis.kind == .transient
+        default: return false
+        }
+    }
+
+    /// A result over our own size limit is the input's making and never retried; anything else
+    /// (PostgreSQL refusing a write, a value that cannot be encoded) is ours: `internal`, retried
+    /// within the job's attempts.
+    static func kindOfRefusal(_ error: any Error) -> ErrorKind {
+        (error as? ReelworkError)?.kind == .invalidInput ? .invalidInput : .internal
     }
 
     /// A local path when this machine shares the storage directory, else the coordinator's content URL.
@@ -92,15 +134,5 @@ struct JobRunner {
         if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return local }
         let base = config.coordinatorURL.hasSuffix("/") ? String(config.coordinatorURL.dropLast()) : config.coordinatorURL
         return "\(base)/v1/videos/\(run.videoId.uuidString.lowercased())/content"
-    }
-}
-
-extension StopReason {
-    var explanation: String {
-        switch self {
-        case .leaseLost: return "lease lost"
-        case .cancelled: return "cancelled by an operator"
-        case .shutdown: return "worker stopped; job handed back"
-        }
     }
 }

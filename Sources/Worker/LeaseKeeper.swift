@@ -4,95 +4,91 @@ import Queue
 import ReelworkCore
 import Store
 
-/// Why a run must stop before it finishes.
-enum StopReason: Equatable {
-    /// The lease went to another run (expired, reaped): write nothing more.
-    case leaseLost
-    /// An operator cancelled the job.
-    case cancelled
-    /// The worker is shutting down and the grace period is over: hand the job back.
-    case shutdown
-}
-
 /// Renews the leases of every run in this worker process, on its own thread and connections, so a
 /// busy decode never starves its heartbeat. It also stamps PostgreSQL's `heartbeat_at`, which the
-/// reconciler trusts when Redis has lost a lease. What a heartbeat learns (lost, cancelled) is kept
-/// for the run to read at its next progress report.
-final class LeaseKeeper: @unchecked Sendable {
-    struct Entry {
-        var claim: Claim
-        var owner: String
-        var run: ClaimedRun?
-        var verdict: JobQueue.HeartbeatVerdict = .ok
+/// reconciler trusts when Redis has lost a lease. What a heartbeat learns (the lease is lost, an
+/// operator cancelled) becomes the run's stop request, which the run reads at its next progress
+/// report. A run that has been taken over is no longer renewed.
+final class LeaseKeeper: Sendable {
+    /// What one round did.
+    struct Round: Equatable, Sendable {
+        var renewed = 0, lost = 0, cancelled = 0, failed = false
     }
 
     private let config: ReelworkConfig
-    private let queue: JobQueue
-    private let logger: Logger
-    private let lock = NSLock()
-    private var entries: [UUID: Entry] = [:]
-    private var stopped = false
+    private let thread: PeriodicThread<Round>
 
-    init(config: ReelworkConfig, logger: Logger) {
+    init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl]) {
         self.config = config
-        self.queue = JobQueue(prefix: config.queuePrefix)
-        self.logger = logger
-    }
-
-    func track(_ claim: Claim, owner: String) {
-        lock.withLock { entries[claim.jobId] = Entry(claim: claim, owner: owner) }
-    }
-
-    func started(_ run: ClaimedRun) {
-        lock.withLock { entries[run.jobId]?.run = run }
-    }
-
-    func forget(_ jobId: UUID) {
-        lock.withLock { _ = entries.removeValue(forKey: jobId) }
-    }
-
-    /// The latest heartbeat's word on a run.
-    func verdict(_ jobId: UUID) -> JobQueue.HeartbeatVerdict {
-        lock.withLock { entries[jobId]?.verdict ?? .ok }
-    }
-
-    func stop() {
-        lock.withLock { stopped = true }
-    }
-
-    func start() {
-        let thread = Thread { [self] in loop() }
-        thread.name = "reelwork-heartbeat"
-        thread.start()
-    }
-
-    private func loop() {
-        var redis: RedisConnection?
-        var db: PGConnection?
-        while !lock.withLock({ stopped }) {
-            let snapshot = lock.withLock { Array(entries.values) }
-            do {
-                if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 5) }
-                for entry in snapshot {
-                    let verdict = try queue.heartbeat(entry.claim, owner: entry.owner, lease: config.queue.leaseSeconds, on: redis!)
-                    lock.withLock { entries[entry.claim.jobId]?.verdict = verdict }
-                    if verdict != .ok { logger.warning("job \(entry.claim.jobId) attempt \(entry.claim.attempt): heartbeat says \(verdict.rawValue)") }
-                }
-            } catch {
-                redis = nil
-                logger.warning("heartbeat to Redis failed: \(error)")
-            }
-            do {
-                if db?.isHealthy != true {
-                    db = try PGConnection(config.databaseURL)
-                    try RunRepository.useAsynchronousCommits(on: db!)
-                }
-                for entry in snapshot { if let run = entry.run { try RunRepository(db!).heartbeat(run) } }
-            } catch {
-                db = nil
-                logger.warning("heartbeat to PostgreSQL failed: \(error)")
-            }
-            Thread.sleep(forTimeInterval: config.queue.heartbeatSeconds)
+        let queue = JobQueue(prefix: config.queuePrefix)
+        let connections = Connections(config: config)
+        thread = PeriodicThread(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
+            Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)
         }
     }
+
+    func start() { thread.start() }
+
+    func stop() { thread.stop() }
+
+    private static func round(_ runs: [RunControl], queue: JobQueue, connections: Connections, config: ReelworkConfig,
+                              logger: Logger) -> Round {
+        var round = Round()
+        do {
+            let redis = try connections.redis()
+            for run in runs {
+                let verdict = try queue.heartbeat(run.claim, owner: run.owner, lease: config.queue.leaseSeconds, on: redis)
+                switch verdict {
+                case .ok: round.renewed += 1
+                case .lost: round.lost += 1; run.requestStop(.leaseLost)
+                case .cancel: round.cancelled += 1; run.requestStop(.cancelled)
+                }
+                if verdict != .ok { logger.warning("job \(run.jobId) attempt \(run.claim.attempt): heartbeat says \(verdict.rawValue)") }
+            }
+        } catch {
+            connections.dropRedis()
+            round.failed = true
+            logger.warning("heartbeat to Redis failed: \(error)")
+        }
+        do {
+            let db = try connections.postgres()
+            for run in runs { if let started = run.run { try RunRepository(db).heartbeat(started) } }
+        } catch {
+            connections.dropPostgres()
+            round.failed = true
+            logger.warning("heartbeat to PostgreSQL failed: \(error)")
+        }
+        return round
+    }
+}
+
+/// A background thread's own Redis and PostgreSQL connections, opened on first use and again after
+/// a failure. Used from that one thread only.
+final class Connections: @unchecked Sendable {
+    // Safe: confined to the one thread that owns it (a PeriodicThread's rounds).
+    private let config: ReelworkConfig
+    private var redisConnection: RedisConnection?
+    private var postgresConnection: PGConnection?
+
+    init(config: ReelworkConfig) { self.config = config }
+
+    func redis() throws -> RedisConnection {
+        if let redisConnection, redisConnection.isHealthy { return redisConnection }
+        let opened = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 5)
+        redisConnection = opened
+        return opened
+    }
+
+    /// A worker's connection: asynchronous commits except where an outcome asks for a durable one.
+    func postgres() throws -> PGConnection {
+        if let postgresConnection, postgresConnection.isHealthy { return postgresConnection }
+        postgresConnection = nil
+        let opened = try PGConnection(config.databaseURL)
+        try RunRepository.useAsynchronousCommits(on: opened)
+        postgresConnection = opened
+        return opened
+    }
+
+    func dropRedis() { redisConnection = nil }
+    func dropPostgres() { postgresConnection = nil }
 }

@@ -12,26 +12,30 @@ import Store
 ///   opening), and watchers must not see a finished stage still running meanwhile;
 /// - progress writes are throttled (status stays truthful within a second, without one UPDATE per frame).
 /// A no-op job thus costs two statements besides the run's start, not four.
+///
+/// Every event also tells the run's `RunControl` that the run is alive (the stage watchdog's
+/// clock), and every progress report asks it whether the run must stop.
 final class PostgresStageReporter: StageReporter {
     static let progressInterval: TimeInterval = 0.25
 
     private let stages: StageRepository
     private let run: ClaimedRun
     private let plan: [StageName]
-    private let stopReason: () -> StopReason?
+    private let control: RunControl
     private var planWritten = false
     private var unwrittenFinishes: [StageEvent] = []
     /// Per stage: `decode`, `objects` and `pose` report progress at the same time, and each must be written.
     private var lastProgressWrite: [StageName: Date] = [:]
 
-    init(db: PGConnection, run: ClaimedRun, plan: [StageName], stopReason: @escaping () -> StopReason?) {
+    init(db: PGConnection, run: ClaimedRun, plan: [StageName], control: RunControl) {
         self.stages = StageRepository(db)
         self.run = run
         self.plan = plan
-        self.stopReason = stopReason
+        self.control = control
     }
 
     func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {
+        control.progressed(stage)
         let started = StageEvent.started(stage, framesPlanned: framesPlanned)
         if planWritten {
             try write([started])
@@ -42,7 +46,8 @@ final class PostgresStageReporter: StageReporter {
     }
 
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
-        if let reason = stopReason() { throw RunStopped(reason: reason) }
+        if let reason = control.stopReason { throw RunStopped(reason: reason) }
+        control.progressed(stage)
         // The last frame's count is written by stageFinished, right after.
         if let framesPlanned, framesDone >= framesPlanned { return }
         let now = Date()
@@ -53,6 +58,10 @@ final class PostgresStageReporter: StageReporter {
     }
 
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
+        // A stage that failed because the run was told to stop (a read FFmpeg gave up on) did not
+        // fail: the stop decides what the run records.
+        if status == .failed, let reason = control.stopReason { throw RunStopped(reason: reason) }
+        control.progressed(stage)
         let finished = StageEvent.finished(stage, status: status, framesDone: framesDone, error: error?.message, errorKind: error?.kind)
         if status == .succeeded && planWritten && stage == plan.last {
             unwrittenFinishes.append(finished)

@@ -32,9 +32,10 @@ struct AnalyzeCommand: ParsableCommand {
             throw ValidationError("--format csv is for bowling shots and tennis swings; \(sport.rawValue) results are JSON only")
         }
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
-        var vision = try VisionSettings.fromEnvironment(ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        var vision = try VisionSettings.fromEnvironment(environment)
         if let sampleFPS {
-            guard sampleFPS > 0 else { throw ValidationError("--sample-fps must be > 0") }
+            guard sampleFPS > 0, sampleFPS <= 1000 else { throw ValidationError("--sample-fps must be more than 0 and at most 1000") }
             vision.sampleFPS = sampleFPS
         }
         if let inferenceThreads {
@@ -43,7 +44,8 @@ struct AnalyzeCommand: ParsableCommand {
         }
         if let detectorModel { vision.detectorModel = detectorModel }
         if let poseModel { vision.poseModel = poseModel }
-        let pipeline = AnalysisPipeline(sport: sport, options: options, decodeOptions: DecodeOptions(threads: threads), vision: vision)
+        let pipeline = AnalysisPipeline(sport: sport, options: options, decodeOptions: DecodeOptions(threads: threads), vision: vision,
+                                        limits: try InputLimits.fromEnvironment(environment))
         do {
             let output = try pipeline.run(location: file, reporter: TerminalStageReporter())
             if format == .csv, let table {

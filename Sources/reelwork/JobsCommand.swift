@@ -68,7 +68,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Retry one failed or cancelled job, or every failed job matching a filter.",
-            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]")
+            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)")
         @OptionGroup var client: ClientOptions
         @Argument var id: String?
         @Flag(help: "Retry every failed job matching the filters.") var failed = false
@@ -77,12 +77,17 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(name: .customLong("error-kind"), help: "transient, invalid_input, needs_person, internal or stalled.") var errorKind: String?
         @Option(help: "Failed at or after: an ISO-8601 time or an age like 30m, 2h, 1d.") var since: String?
         @Option(help: "Failed before: an ISO-8601 time or an age.") var until: String?
+        @Flag(help: "With --failed and no filter: retry every failed job of every club.") var all = false
+
+        private var hasFilter: Bool { club != nil || sport != nil || errorKind != nil || since != nil || until != nil }
 
         func validate() throws {
             if failed == (id != nil) { throw ValidationError("give either a job id or --failed") }
-            if id != nil, club != nil || sport != nil || errorKind != nil || since != nil || until != nil {
-                throw ValidationError("filters go with --failed")
+            if id != nil, hasFilter || all { throw ValidationError("filters and --all go with --failed") }
+            if failed, !hasFilter, !all {
+                throw ValidationError("--failed without a filter would retry every failed job: add a filter (--club, --sport, --error-kind, --since, --until) or --all")
             }
+            if all, hasFilter { throw ValidationError("--all retries every failed job: leave out the filters, or leave out --all") }
         }
 
         func run() async throws {
@@ -93,7 +98,7 @@ struct JobsCommand: AsyncParsableCommand {
                 return
             }
             let filter = RetryFilter(club: club, sport: sport, errorKind: errorKind, since: try since.map(TimeArgument.parse),
-                                     until: try until.map(TimeArgument.parse))
+                                     until: try until.map(TimeArgument.parse), all: all ? true : nil)
             let result = try await api.retryFailed(filter)
             for id in result.retried { print(id.uuidString.lowercased()) }
             Terminal.writeErr("retried \(result.retried.count) failed job(s)\n")
@@ -264,7 +269,8 @@ enum TimeArgument {
     static func parse(_ text: String) throws -> Date {
         if let date = ReelworkJSON.parseDate(text) { return date }
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let unit = text.last, let scale = units[unit], let n = Double(text.dropLast()), n >= 0 {
+        // An age up to a century back; anything else is a typo, not a time.
+        if let unit = text.last, let scale = units[unit], let n = Double(text.dropLast()), n >= 0, n * scale <= 100 * 365 * 86400 {
             return Date().addingTimeInterval(-n * scale)
         }
         throw ValidationError("'\(text)' is neither an ISO-8601 time nor an age like 30m, 2h or 1d")

@@ -8,7 +8,7 @@ import Worker
 struct WorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker", abstract: "Claim jobs from Redis and run them.",
-        discussion: "SIGTERM or SIGINT: stop claiming; running jobs are handed back at their next progress report. A second signal exits at once.")
+        discussion: "SIGTERM or SIGINT: stop claiming; running jobs get REELWORK_SHUTDOWN_GRACE_SECONDS to finish, then are handed back (by the stage watchdog if a stage is stuck). A second signal exits at once.")
 
     @OptionGroup var options: ConfigOptions
     @Option(help: "Jobs run at once by this process (REELWORK_WORKER_SLOTS, default 2).") var slots: Int?

@@ -30,12 +30,17 @@ final class TestStack {
 
     /// Settings every process of this stack gets (e.g. `fastQueue`).
     let settings: [String: String]
+    /// On the PostgreSQL configured as shipped (fsync on), which the chaos tests may kill.
+    let durable: Bool
 
-    init(settings: [String: String] = [:]) throws {
+    /// `durable`: use the test PostgreSQL with fsync on (scripts/test.sh starts both).
+    init(settings: [String: String] = [:], durable: Bool = false) throws {
         self.settings = settings
+        self.durable = durable
         let env = ProcessInfo.processInfo.environment
-        guard let admin = env["REELWORK_TEST_DATABASE_URL"], let redis = env["REELWORK_TEST_REDIS_URL"] else {
-            XCTFail("set REELWORK_TEST_DATABASE_URL and REELWORK_TEST_REDIS_URL (scripts/test.sh does)")
+        let adminVariable = durable ? "REELWORK_TEST_DURABLE_DATABASE_URL" : "REELWORK_TEST_DATABASE_URL"
+        guard let admin = env[adminVariable], let redis = env["REELWORK_TEST_REDIS_URL"] else {
+            XCTFail("set \(adminVariable) and REELWORK_TEST_REDIS_URL (scripts/test.sh does)")
             throw ReelworkError.configuration("test servers not configured")
         }
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
@@ -66,6 +71,7 @@ final class TestStack {
         env["REELWORK_BIND"] = "127.0.0.1:\(port)"
         env["REELWORK_COORDINATOR_URL"] = coordinatorURL
         env["REELWORK_QUEUE_PREFIX"] = queuePrefix
+        env["REELWORK_DIAGNOSTICS"] = "1"   // the tests drive the queue with the no-op pipeline
         env["LOG_LEVEL"] = "info"
         return env.merging(settings) { $1 }
     }
@@ -171,8 +177,8 @@ final class TestStack {
     /// Runs one of scripts/lib/services.sh's functions on the test servers (restart, stop).
     func services(_ script: String) throws {
         let env = ProcessInfo.processInfo.environment
-        guard env["REELWORK_TEST_REDIS_DIR"] != nil, env["REELWORK_TEST_PG_DIR"] != nil else {
-            XCTFail("set REELWORK_TEST_REDIS_DIR/PORT and REELWORK_TEST_PG_DIR/PORT (scripts/test.sh does)")
+        guard env["REELWORK_TEST_REDIS_DIR"] != nil, env["REELWORK_TEST_PG_DIR"] != nil, env["REELWORK_TEST_DURABLE_PG_DIR"] != nil else {
+            XCTFail("set REELWORK_TEST_REDIS_DIR/PORT and REELWORK_TEST_[DURABLE_]PG_DIR/PORT (scripts/test.sh does)")
             throw ReelworkError.configuration("test server directories unknown")
         }
         // Not Foundation's Process: it learns of the exit through a descriptor that a daemon started by
@@ -186,8 +192,27 @@ final class TestStack {
         try services(#"rw_stop_redis "$REELWORK_TEST_REDIS_DIR"; rw_start_redis "$REELWORK_TEST_REDIS_DIR" "$REELWORK_TEST_REDIS_PORT""#)
     }
 
+    /// SIGKILLs Redis (no final AOF flush, as in a crash) and starts it again from its files.
+    func crashRedis() throws {
+        try services(#"rw_kill_redis "$REELWORK_TEST_REDIS_DIR"; rw_start_redis "$REELWORK_TEST_REDIS_DIR" "$REELWORK_TEST_REDIS_PORT""#)
+    }
+
+    /// The shell words naming this stack's PostgreSQL server: its directory, its port, and how it starts.
+    private var postgresServer: (dir: String, port: String, start: String) {
+        durable ? ("$REELWORK_TEST_DURABLE_PG_DIR", "$REELWORK_TEST_DURABLE_PG_PORT", "rw_start_postgres")
+                : ("$REELWORK_TEST_PG_DIR", "$REELWORK_TEST_PG_PORT", "RW_PG_FAST=1 rw_start_postgres")
+    }
+
     func restartPostgres(downFor seconds: Double = 0) throws {
-        try services(#"rw_stop_postgres "$REELWORK_TEST_PG_DIR"; sleep \#(seconds); RW_PG_FAST=1 rw_start_postgres "$REELWORK_TEST_PG_DIR" "$REELWORK_TEST_PG_PORT" postgres"#)
+        let pg = postgresServer
+        try services(#"rw_stop_postgres "\#(pg.dir)"; sleep \#(seconds); \#(pg.start) "\#(pg.dir)" "\#(pg.port)" postgres"#)
+    }
+
+    /// SIGKILLs the postmaster and every backend at once (a crash) and starts PostgreSQL again,
+    /// which recovers from its write-ahead log.
+    func crashPostgres(downFor seconds: Double = 0) throws {
+        let pg = postgresServer
+        try services(#"rw_kill_postgres "\#(pg.dir)"; sleep \#(seconds); \#(pg.start) "\#(pg.dir)" "\#(pg.port)" postgres"#)
     }
 
     /// Encodes `seconds` of an FFmpeg lavfi source (e.g. "testsrc2=size=320x240:rate=30") to H.264
@@ -280,9 +305,11 @@ class CoordinatorTestCase: XCTestCase {
 
     /// Settings for the stack's processes; the queue tests use `TestStack.fastQueue`.
     var stackSettings: [String: String] { [:] }
+    /// Whether the stack's database is on the PostgreSQL configured as shipped (fsync on).
+    var durableDatabase: Bool { false }
 
     override func setUpWithError() throws {
-        stack = try TestStack(settings: stackSettings)
+        stack = try TestStack(settings: stackSettings, durable: durableDatabase)
         try stack.startCoordinator()
     }
 

@@ -23,6 +23,7 @@ final class LoadRun {
         env["REELWORK_DATABASE_URL"] = databaseURL
         env["REELWORK_REDIS_URL"] = options.redisURL
         env["REELWORK_QUEUE_PREFIX"] = prefix
+        env["REELWORK_DIAGNOSTICS"] = "1"   // the no-op pipeline
         env["REELWORK_STORAGE_DIR"] = storage.path
         env["REELWORK_BIND"] = "127.0.0.1:0"
         env["REELWORK_GLOBAL_CAP"] = String(options.globalCap)
@@ -88,7 +89,7 @@ final class LoadRun {
         let store = VideoStorage(root: storage.path)
         try store.prepare()
         let size = Int64(try Data(contentsOf: clip).count)
-        let key = try store.commit(tempFile: clip, hash: hash)
+        let key = try store.commit(tempFile: clip, hash: hash).key
         let video = NewVideo(contentHash: hash, sizeBytes: size, storageKey: key, originalName: "clip.mp4", facts: facts)
         return try VideoRepository(PGConnection(databaseURL)).insertOrFetch(video).video.id
     }

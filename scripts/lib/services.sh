@@ -264,10 +264,69 @@ rw_stop_postgres() {
     rm -f "$pidfile"
 }
 
+# Prints the PIDs of PID's child processes, one per line.
+rw__children() {
+    local parent=$1 entry stat
+    for entry in /proc/[0-9]*; do
+        stat=$(cat "$entry/stat" 2>/dev/null) || continue
+        stat=${stat##*) }   # after the command name: state, ppid, ...
+        stat=${stat#* }
+        [[ ${stat%% *} == "$parent" ]] && printf '%s\n' "${entry#/proc/}"
+    done
+    return 0
+}
+
+# rw_kill_postgres DIR
+# Kills the server rw_start_postgres started in DIR the way a crash would: SIGKILL to the
+# postmaster and every backend at once, no shutdown checkpoint. The next rw_start_postgres
+# runs crash recovery from the write-ahead log. For failure tests.
+rw_kill_postgres() {
+    local dir=${1:-} pid=""
+    [[ -r $dir/postgres.pid ]] && pid=$(head -n 1 "$dir/postgres.pid")
+    if ! rw__alive "$pid"; then
+        rw__err "no PostgreSQL recorded in $dir is running"
+        return 1
+    fi
+    if [[ $(rw__comm "$pid") != postgres* ]]; then
+        rw__err "PID $pid recorded in $dir is not a PostgreSQL server; not killing it"
+        return 1
+    fi
+    local victims
+    victims=$(rw__children "$pid")
+    # shellcheck disable=SC2086 # one PID per word
+    kill -KILL "$pid" $victims 2>/dev/null || true
+    local victim
+    for victim in $pid $victims; do
+        rw__wait_exit "$victim" 30 || { rw__err "PostgreSQL process $victim survived SIGKILL"; return 1; }
+    done
+    # Where nothing reaps orphans (a container's PID 1), the dead postmaster stays a zombie, and
+    # PostgreSQL would take its PID in postmaster.pid for a live server; every process of it has
+    # exited, so its lock files (data directory and socket) are stale.
+    rm -f "$dir/postgres.pid" "$dir/pgdata/postmaster.pid" "$dir"/.s.PGSQL.*
+}
+
+# rw_kill_redis DIR
+# Kills the redis-server rw_start_redis started in DIR with SIGKILL (no final AOF flush: up to
+# the last second of writes is lost, as in a crash). For failure tests.
+rw_kill_redis() {
+    local dir=${1:-} pid=""
+    [[ -r $dir/redis.pid ]] && pid=$(head -n 1 "$dir/redis.pid")
+    if ! rw__alive "$pid" || [[ $(rw__comm "$pid") != redis-server* ]]; then
+        rw__err "no redis-server recorded in $dir is running"
+        return 1
+    fi
+    kill -KILL "$pid"
+    rw__wait_exit "$pid" 30 || { rw__err "redis-server $pid survived SIGKILL"; return 1; }
+    rm -f "$dir/redis.pid"
+}
+
 # rw_start_redis DIR PORT
 # Starts redis-server on 127.0.0.1:PORT only, data in DIR (append-only file, fsync every
 # second, never evicting: losing queue entries silently is worse than refusing writes),
 # daemonized with its PID in DIR/redis.pid and log in DIR/redis.log; waits for PONG.
+# Memory is capped at RW_REDIS_MAXMEMORY (default 512mb): without a maxmemory, noeviction
+# means nothing and Redis grows until the kernel kills it; with one, a full Redis refuses new
+# work (the coordinator answers 503 queue_unavailable) and keeps what it holds.
 # If this DIR's server is already running, it is reused.
 rw_start_redis() {
     local dir=${1:-} port=${2:-}
@@ -286,7 +345,8 @@ rw_start_redis() {
     if ! rw__alive "$pid" || [[ $(rw__comm "$pid") != redis-server* ]]; then
         rm -f "$pidfile"
         if ! redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" \
-                --appendonly yes --appendfsync everysec --maxmemory-policy noeviction \
+                --appendonly yes --appendfsync everysec \
+                --maxmemory "${RW_REDIS_MAXMEMORY:-512mb}" --maxmemory-policy noeviction \
                 --protected-mode yes --daemonize yes --pidfile "$pidfile" --logfile "$log" \
                 >/dev/null 2>"$dir/redis-start.err"; then
             rw__err "redis-server did not start on 127.0.0.1:$port"

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import Queue
+import ReelworkCore
+import Store
+
+/// The writes that end a run, in the order the queue's promises need: PostgreSQL first (fenced by
+/// the attempt, committed durably), then the lease in Redis. Used by the slot thread that ran the
+/// job and by the stage watchdog when it ends a run on a stuck thread's behalf, each on its own
+/// connections.
+struct RunEnding {
+    let config: ReelworkConfig
+    let db: PGConnection
+    let redis: RedisConnection
+    let queue: JobQueue
+    let logger: Logger
+
+    /// How a run ended, as the slot loop and the tests see it.
+    enum Outcome: Equatable, Sendable {
+        case succeeded, failed, retryScheduled, handedBack, cancelled, leaseLost, dropped
+        /// The watchdog ended it; the thread that ran it must write nothing more.
+        case takenOver
+    }
+
+    /// When the attempt after a failure of `kind` is due, or nil when the job fails for good.
+    func retryAt(_ run: ClaimedRun, kind: ErrorKind) -> Date? {
+        let failures = run.failures + 1
+        guard kind.isRetryable, failures < run.maxAttempts else { return nil }
+        return Date().addingTimeInterval(config.queue.retryDelay(afterFailures: failures))
+    }
+
+    /// Records a failed attempt (retried per the job's budget and the error's kind). With `stage`,
+    /// that stage is marked failed first (the watchdog's case: the stage itself could not say so);
+    /// the stages never reached are marked skipped.
+    func fail(_ run: ClaimedRun, _ claim: Claim, owner: String, stage: StageName?, markStageFailed: Bool = false,
+              message: String, kind: ErrorKind) throws -> Outcome {
+        let stages = StageRepository(db)
+        if let stage, markStageFailed {
+            try stages.record(jobId: run.jobId, attempt: run.attempt,
+                              [.finished(stage, status: .failed, framesDone: nil, error: message, errorKind: kind)])
+        }
+        try stages.skipRemaining(jobId: run.jobId, attempt: run.attempt,
+                                 reason: stage.map { "not run: \($0.rawValue) failed" } ?? "not run: the run failed")
+        let retryAt = retryAt(run, kind: kind)
+        let full = stage.map { "\($0.rawValue): \(message)" } ?? message
+        guard try RunRepository(db).fail(run, message: full, kind: kind, retryAt: retryAt) else { return try lost(run) }
+        try queue.finish(claim, owner: owner, outcome: retryAt.map { .retry(at: $0) } ?? .done, on: redis)
+        logger.warning("\(retryAt == nil ? "failed" : "will retry"): \(full) [\(kind.rawValue)]")
+        return retryAt == nil ? .failed : .retryScheduled
+    }
+
+    /// Records an operator's cancel.
+    func cancel(_ run: ClaimedRun, _ claim: Claim, owner: String) throws -> Outcome {
+        try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: StopReason.cancelled.explanation)
+        if try RunRepository(db).cancelled(run) { try queue.finish(claim, owner: owner, outcome: .done, on: redis) }
+        logger.info("cancelled by an operator")
+        return .cancelled
+    }
+
+    /// Gives the job back without spending its error budget (the worker is shutting down).
+    func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String) throws -> Outcome {
+        if let run {
+            try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: StopReason.shutdown.explanation)
+            guard try RunRepository(db).handBack(run) else { return .handedBack }
+        }
+        try queue.finish(claim, owner: owner, outcome: .handBack, on: redis)
+        logger.info("handed back: worker shutting down")
+        return .handedBack
+    }
+
+    /// Notes that the run lost its lease: another run owns the job, this one's work is discarded.
+    func lost(_ run: ClaimedRun) throws -> Outcome {
+        try RunRepository(db).lost(run)
+        logger.warning("lease lost; another run owns the job now, this run's work is discarded")
+        return .leaseLost
+    }
+}
+
+extension StopReason {
+    var explanation: String {
+        switch self {
+        case .leaseLost: return "lease lost"
+        case .cancelled: return "cancelled by an operator"
+        case .shutdown: return "worker stopped; job handed back"
+        case .stalled(let message): return message
+        }
+    }
+}
