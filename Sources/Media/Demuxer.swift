@@ -12,6 +12,9 @@ final class Demuxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     /// Kept alive for as long as the context may call it.
     private let interrupt: InterruptHandle?
+    /// Each stream's picture size as the container's header gives it, before any frame was
+    /// decoded: a probing decoder that refuses a picture over `maxPixels` forgets the size.
+    private var declaredSizes: [(width: Int32, height: Int32)] = []
 
     /// Opens `location` and reads its stream info; throws a MediaError naming the problem
     /// (empty file, not a video file, truncated index, network failure, a stop requested).
@@ -34,6 +37,9 @@ final class Demuxer {
         guard status >= 0, let openedOrNil else { throw Self.openError(status, location, guards) }
         opened = openedOrNil
         context = opened
+        declaredSizes = (0..<Int(opened.pointee.nb_streams)).map { i in
+            opened.pointee.streams[i].map { ($0.pointee.codecpar.pointee.width, $0.pointee.codecpar.pointee.height) } ?? (0, 0)
+        }
 
         let info = Self.findStreamInfo(opened, guards)
         if info < 0 { throw MediaError.ffmpeg(info, "cannot read the stream info of \(location.string)", at: location) }
@@ -62,6 +68,14 @@ final class Demuxer {
         let duration = format.pointee.duration
         guard duration != FFmpegStatus.noPTS, duration > 0 else { return nil }
         return Double(duration) / Double(reelwork_av_time_base())
+    }
+
+    /// The picture size of stream `index`: what probing found, else what the header declared.
+    func pictureSize(_ index: Int32) -> (width: Int, height: Int) {
+        let parameters = stream(index).pointee.codecpar.pointee
+        if parameters.width > 0 && parameters.height > 0 { return (Int(parameters.width), Int(parameters.height)) }
+        let declared: (width: Int32, height: Int32) = declaredSizes.indices.contains(Int(index)) ? declaredSizes[Int(index)] : (0, 0)
+        return (Int(declared.width), Int(declared.height))
     }
 
     /// The stream at `index`; valid while this Demuxer lives.

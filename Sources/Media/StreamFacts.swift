@@ -8,16 +8,17 @@ extension VideoFacts {
     /// estimate. durationSeconds: the container's duration, else the stream's. fps: avg_frame_rate,
     /// else r_frame_rate. rotation: clockwise degrees (0/90/180/270) from the display matrix.
     /// Every figure comes from the file: absurd ones are kept (clamped where they would not fit)
-    /// for `InputLimits.check` to refuse, never trapped on.
+    /// for `InputLimits.check` to refuse, never trapped on. The size is the header's when the
+    /// probing decoder refused the picture (`MediaGuards.maxPixels`).
     init(_ demuxer: Demuxer, streamIndex index: Int32) {
         let stream = demuxer.stream(index).pointee
-        let parameters = stream.codecpar.pointee
+        let size = demuxer.pictureSize(index)
         let duration = demuxer.declaredDuration ?? Self.seconds(stream.duration, stream.time_base) ?? 0
         let fps = Self.rate(stream.avg_frame_rate) ?? Self.rate(stream.r_frame_rate) ?? 0
         let declared = stream.nb_frames > 0
         let frames = declared ? Int(stream.nb_frames) : Int(clampedRounding: duration * fps)
         self.init(durationSeconds: duration, frameCount: frames, frameCountSource: declared ? .container : .estimate, fps: fps,
-                  width: Int(parameters.width), height: Int(parameters.height),
+                  width: size.width, height: size.height,
                   codec: Demuxer.codecName(stream.codecpar),
                   rotation: Self.clockwiseRotation(demuxer.stream(index)),
                   container: demuxer.containerName)

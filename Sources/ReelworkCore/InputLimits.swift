@@ -98,11 +98,13 @@ public struct InputLimits: Sendable, Equatable {
         }
     }
 
-    /// h:mm:ss, for messages.
+    /// h:mm:ss (h:mm:ss.s when there is a fraction of a second), for messages.
     static func clock(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "an unknown length" }
-        let total = Int(clampedRounding: seconds, .down)
+        let tenths = Int(clampedRounding: seconds * 10)
+        let total = tenths / 10
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        return "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)"
+        let fraction = tenths % 10 == 0 ? "" : ".\(tenths % 10)"
+        return "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)\(fraction)"
     }
 }

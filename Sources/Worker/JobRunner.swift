@@ -78,7 +78,7 @@ struct JobRunner {
                 return try ending.fail(run, claim, owner: owner, stage: nil, message: "storing the result failed: \(error)",
                                        kind: Self.kindOfRefusal(error))
             }
-            guard stored else { return try ending.lost(run) }
+            guard stored else { return try ending.lost(run, fencedWrite: "result") }
             try queue.finish(claim, owner: owner, outcome: .done, on: redis)
             ending.logger.info("succeeded")
             return .succeeded

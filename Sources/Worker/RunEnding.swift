@@ -69,9 +69,11 @@ struct RunEnding {
     }
 
     /// Notes that the run lost its lease: another run owns the job, this one's work is discarded.
-    func lost(_ run: ClaimedRun) throws -> Outcome {
+    /// `fencedWrite`: what the run tried to write when PostgreSQL turned it away.
+    func lost(_ run: ClaimedRun, fencedWrite: String? = nil) throws -> Outcome {
         try RunRepository(db).lost(run)
-        logger.warning("lease lost; another run owns the job now, this run's work is discarded")
+        let refused = fencedWrite.map { " (its \($0) was refused: the job is no longer at attempt \(run.attempt))" } ?? ""
+        logger.warning("lease lost; another run owns the job now, this run's work is discarded\(refused)")
         return .leaseLost
     }
 }

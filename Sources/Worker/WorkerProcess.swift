@@ -93,11 +93,12 @@ public final class WorkerProcess: @unchecked Sendable {
     private func replaceThread(of run: RunControl) {
         _ = stateLock.withLock { active.removeValue(forKey: run.jobId) }
         run.slot.retire()
-        if run.slot.depart() { finished.leave() }
+        // The new thread counts before the old one stops counting, so `wait` never sees zero between.
         if !isStopping {
             logger.warning("slot \(run.slot.slot): its thread is stuck in job \(run.jobId); starting a new one")
             startThread(slot: run.slot.slot)
         }
+        if run.slot.depart() { finished.leave() }
     }
 
     private func slotLoop(_ slot: SlotThread) {

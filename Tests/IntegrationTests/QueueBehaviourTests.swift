@@ -1,4 +1,5 @@
 import Foundation
+import Queue
 import ReelworkClient
 import ReelworkCore
 import Store
@@ -6,6 +7,16 @@ import XCTest
 
 /// Retries, permanent failures, cancel, idempotent submission and operator retries, end to end.
 final class QueueBehaviourTests: QueueStackTestCase {
+    /// (scheduled wait, attempt ended, next attempt started) for each retried attempt, from PostgreSQL.
+    func retryWaits(_ id: UUID) throws -> [(scheduled: Double, started: Double)] {
+        try stack.db().query("""
+            SELECT extract(epoch FROM a.retry_at - a.finished_at)::float8 AS scheduled,
+                   extract(epoch FROM n.started_at - a.retry_at)::float8 AS late
+            FROM job_attempts a JOIN job_attempts n ON n.job_id = a.job_id AND n.attempt = a.attempt + 1
+            WHERE a.job_id = $1 AND a.outcome = 'retry' ORDER BY a.attempt
+            """, [id]).rows.map { (try $0.double("scheduled"), try $0.double("late")) }
+    }
+
     func test_TransientErrorsRetryWithGrowingBackoffUntilTheyPass() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 1, extra: ["failAttempts": .number(2)])
@@ -15,10 +26,65 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(done.failures, 2)
         XCTAssertEqual(done.attempts.map(\.outcome), ["retry", "retry", "succeeded"])
         XCTAssertEqual(done.attempts.first?.errorKind, "transient")
-        // Backoff base 0.2 s, factor 2, equal jitter: the waits are ≥ 0.1 s and ≥ 0.2 s.
-        let gaps = zip(done.attempts, done.attempts.dropFirst()).map { $1.startedAt.timeIntervalSince($0.finishedAt ?? $0.startedAt) }
-        XCTAssertGreaterThanOrEqual(gaps[0], 0.1)
-        XCTAssertGreaterThanOrEqual(gaps[1], 0.2)
+        // Backoff base 0.2 s, factor 2, equal jitter: after failure n the wait is in
+        // [d/2, d] for d = 0.2 × 2^(n−1), i.e. [0.1, 0.2] then [0.2, 0.4]. The scheduled time is
+        // computed just before the statement that records the failure, so it may come out a few
+        // milliseconds short of d/2; it can never exceed d. No attempt starts before it is due.
+        let waits = try retryWaits(job.id)
+        XCTAssertEqual(waits.count, 2)
+        for (n, wait) in waits.enumerated() {
+            let full = 0.2 * pow(2, Double(n))
+            XCTAssertGreaterThanOrEqual(wait.scheduled, full / 2 - 0.05, "retry \(n + 1): at least half the backoff")
+            XCTAssertLessThanOrEqual(wait.scheduled, full, "retry \(n + 1): at most the backoff")
+            XCTAssertGreaterThanOrEqual(wait.started, 0, "retry \(n + 1) started before it was due")
+        }
+    }
+
+    /// Past the cap every wait is in [cap/2, cap], however many failures came before.
+    func test_RetryBackoffStopsGrowingAtTheCap() throws {
+        stack.shutdown()
+        stack = try TestStack(settings: TestStack.fastQueue.merging([QueueSettings.Env.retryBaseSeconds: "0.2",
+                                                                    QueueSettings.Env.retryFactor: "4",
+                                                                    QueueSettings.Env.retryCapSeconds: "0.5"]) { $1 })
+        try stack.startCoordinator()
+        video = try stack.uploadTinyClip()
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 11, extra: ["failAttempts": .number(3)], maxAttempts: 4)
+        XCTAssertEqual(try stack.waitForTerminal(job.id, timeout: 30).status, .succeeded)
+        let waits = try retryWaits(job.id).map(\.scheduled)
+        XCTAssertEqual(waits.count, 3)
+        // 0.2, then 0.8 and 3.2 uncapped: both capped to 0.5.
+        for (n, (wait, full)) in zip(waits, [0.2, 0.5, 0.5]).enumerated() {
+            XCTAssertGreaterThanOrEqual(wait, full / 2 - 0.05, "retry \(n + 1)")
+            XCTAssertLessThanOrEqual(wait, full, "retry \(n + 1)")
+        }
+    }
+
+    /// PostgreSQL refuses the run's result (here a CHECK constraint; in life a value it cannot
+    /// store): each attempt fails `internal` with the reason, and the job ends after its attempts
+    /// instead of being handed back and claimed again forever.
+    func test_AResultPostgresRefusesFailsTheJobAfterItsAttempts() throws {
+        try stack.db().execute("ALTER TABLE results ADD CONSTRAINT refuse_noop CHECK (NOT (result ? 'noop'))")
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 12)
+        let done = try stack.waitForTerminal(job.id, timeout: 60)
+        XCTAssertEqual(done.status, .failed)
+        XCTAssertEqual(done.attempt, 3)
+        XCTAssertEqual(done.attempts.map(\.outcome), ["retry", "retry", "failed"])
+        XCTAssertEqual(done.lastErrorKind, "internal")
+        XCTAssertTrue(done.lastError?.contains("storing the result failed") ?? false, done.lastError ?? "")
+        XCTAssertTrue(done.lastError?.contains("refuse_noop") ?? false, done.lastError ?? "")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM results").rows[0]["n"], "0")
+    }
+
+    func test_AResultLargerThanTheLimitFailsAtOnceWithTheReason() throws {
+        try stack.startWorker(extraEnvironment: [InputLimits.Env.maxResultBytes: "5"])
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 13)
+        let done = try stack.waitForTerminal(job.id, timeout: 30)
+        XCTAssertEqual(done.status, .failed)
+        XCTAssertEqual(done.attempt, 1, "a larger limit is needed, not another attempt")
+        XCTAssertEqual(done.lastErrorKind, "invalid_input")
+        XCTAssertTrue(done.lastError?.contains("more than the limit of 5 (REELWORK_MAX_RESULT_BYTES)") ?? false, done.lastError ?? "")
     }
 
     func test_TransientErrorsStopAtMaxAttemptsWithTheReason() throws {
@@ -58,7 +124,8 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(signalled), 3, "stopped within a heartbeat, not after its 20 s")
         let job = try awaitSync { try await client.job(running.id) }
         XCTAssertEqual(job.attempts.last?.outcome, "cancelled")
-        Thread.sleep(forTimeInterval: 1)
+        // Redis no longer holds the removed job, so no worker can ever claim it.
+        XCTAssertFalse(try JobQueue(prefix: stack.queuePrefix).holds(waiting.id, on: stack.redis()))
         XCTAssertEqual(try stack.status(waiting.id), "cancelled", "the worker never ran the removed job")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM job_attempts WHERE job_id = $1", [waiting.id]).rows[0]["n"], "0")
 

@@ -55,15 +55,10 @@ enum Source {
 
 /// Deterministic pseudo-random bytes (SplitMix64), so the "random bytes" input is the same every run.
 func pseudoRandomBytes(count: Int, seed: UInt64 = 0x5EED) -> Data {
-    var state = seed
+    var generator = SeededGenerator(seed: seed)
     var bytes = Data(capacity: count)
     while bytes.count < count {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        withUnsafeBytes(of: z) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+        withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
     }
     return bytes
 }

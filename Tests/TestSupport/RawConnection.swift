@@ -1,0 +1,87 @@
+import Foundation
+
+/// A plain TCP connection to 127.0.0.1, for tests that must send less than a whole request (a
+/// stalled upload) or see exactly when a server closes the connection. Closed in deinit.
+public final class RawConnection {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let fd: Int32
+
+    public init(port: Int) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect to 127.0.0.1:\(port) failed: errno \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    public func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    public func send(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                guard n > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+                sent += n
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection or `timeout` passes; returns what arrived and
+    /// whether the server closed it.
+    public func readUntilClosed(timeout: TimeInterval) -> (data: Data, closed: Bool) {
+        var received = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let millis = Int32(max(1, min(200, deadline.timeIntervalSinceNow * 1000)))
+            guard poll(&poller, 1, millis) > 0 else { continue }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return (received, true) }
+            received.append(contentsOf: buffer[0..<n])
+        }
+        return (received, false)
+    }
+}
+
+/// A TCP port on 127.0.0.1 that accepts connections (the kernel completes them) but never reads or
+/// answers: a server that hangs. Closed in deinit.
+public final class SilentListener {
+    public let port: Int
+    private let fd: Int32
+
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0, listen(fd, 16) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard fd >= 0, bound == 0 else { throw RawConnection.Failure(description: "cannot listen: errno \(errno)") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
+}
