@@ -68,13 +68,20 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
         .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
+        // Damaged videos made from real ones (cuts, bit flips, absurd box sizes), Foundation only:
+        // for the fuzz tests and the fuzz driver.
+        .target(name: "DamagedMedia", path: "loadtest/DamagedMedia"),
+        // Thousands of damaged videos through probe and decode, in one process (loadtest/media-fuzz.sh).
+        .executableTarget(name: "media-fuzz", dependencies: ["DamagedMedia", "Media", "ReelworkCore",
+                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore"],
                           path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "DamagedMedia"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
@@ -87,7 +94,7 @@ let package = Package(
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes", path: "Tests/BowlingScenes"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport",
-                                                             "BowlingScenes"]),
+                                                             "BowlingScenes", "DamagedMedia"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,3 +1,5 @@
+import CFFmpeg
+import Foundation
 import ReelworkCore
 
 /// Why a video could not be probed or decoded, in words meant for the person who sent it.
@@ -24,7 +26,11 @@ public struct MediaError: Error, ClassifiedError, CustomStringConvertible {
     /// An FFmpeg call on `location` returned `code`: `context` says what we were doing,
     /// FFmpeg's text says what went wrong, and the location decides the kind.
     static func ffmpeg(_ code: Int32, _ context: String, at location: MediaLocation) -> MediaError {
-        MediaError(kind: location.errorKind(for: code), message: "\(context): \(FFmpegStatus.message(for: code))")
+        if code == FFmpegStatus.posix(ENOMEM) {
+            return MediaError(kind: location.errorKind(for: code), message:
+                "\(context): the file asks for more memory than any video within the limits needs (over \(FFmpegLibrary.maxAllocationBytes >> 20) MiB at once); it is damaged or not a video")
+        }
+        return MediaError(kind: location.errorKind(for: code), message: "\(context): \(FFmpegStatus.message(for: code))")
     }
 
     /// An allocation inside FFmpeg failed: not the file's fault, and may succeed later.

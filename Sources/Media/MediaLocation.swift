@@ -33,8 +33,10 @@ struct MediaLocation {
     ].reduce(into: [FFmpegStatus.httpServerError]) { $0.insert(FFmpegStatus.posix($1)) }
 
     /// The kind of a failure with FFmpeg code `code` while reading this location.
+    /// An allocation FFmpeg refuses is one over `FFmpegLibrary.maxAllocationBytes` that the file
+    /// asked for (Linux does not fail ordinary allocations; it kills the process): the file's fault.
     func errorKind(for code: Int32) -> ErrorKind {
-        if code == FFmpegStatus.posix(ENOMEM) { return .internal }
+        if code == FFmpegStatus.posix(ENOMEM) { return .invalidInput }
         if isNetwork && Self.transientCodes.contains(code) { return .transient }
         return .invalidInput
     }

@@ -1,3 +1,4 @@
+import DamagedMedia
 import Foundation
 import Queue
 import ReelworkClient

@@ -1,3 +1,4 @@
+import DamagedMedia
 import Foundation
 import Media
 import ReelworkCore
@@ -45,17 +46,18 @@ final class HostileFileTests: XCTestCase {
     /// Thousands of damaged real files through probe (as upload runs it) and a full decode (as a
     /// job and `analyze` run it). Counts what each got, for the record.
     func testThousandsOfDamagedFilesEachEndInAnErrorOrAResult() throws {
+        let small = Source.testPattern(seconds: 1, rate: "10", size: "160x120")
         let sources: [(String, [String])] = [
-            ("index-at-end.mp4", Source.testPattern(seconds: 1) + Source.h264),
-            ("faststart.mp4", Source.testPattern(seconds: 1) + Source.h264 + ["-movflags", "+faststart"]),
-            ("fragmented.mp4", Source.testPattern(seconds: 1) + Source.h264 + ["-movflags", "frag_keyframe+empty_moov"]),
+            ("small-index-at-end.mp4", small + Source.h264),
+            ("small-faststart.mp4", small + Source.h264 + ["-movflags", "+faststart"]),
+            ("small-fragmented.mp4", small + Source.h264 + ["-movflags", "frag_keyframe+empty_moov"]),
         ]
         var outcomes: [String: Int] = [:]
         var slowest = (seconds: 0.0, label: "")
         let guards = MediaGuards(maxPixels: InputLimits().maxPixels)
         for (index, (name, arguments)) in sources.enumerated() {
             let original = try Data(contentsOf: URL(fileURLWithPath: try fixtures.video(name, arguments)))
-            for damaged in DamagedFiles.cases(of: original, name: name, count: 700, seed: UInt64(index + 1)) {
+            for damaged in DamagedFiles.cases(of: original, name: name, count: 500, seed: UInt64(index + 1)) {
                 let path = try fixtures.write(damaged.data, to: "case.mp4")
                 let started = Date()
                 let outcome: String
@@ -78,9 +80,9 @@ final class HostileFileTests: XCTestCase {
         }
         let total = outcomes.values.reduce(0, +)
         print("damaged files: \(total) cases: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")); slowest \(String(format: "%.2f", slowest.seconds)) s (\(slowest.label))")
-        XCTAssertGreaterThanOrEqual(total, 2000)
+        XCTAssertGreaterThanOrEqual(total, 1500)
         XCTAssertLessThan(slowest.seconds, 10, "every case ends in bounded time: \(slowest.label)")
-        XCTAssertGreaterThan(outcomes.filter { $0.key.hasPrefix("refused") }.values.reduce(0, +), 500, "most damage is caught")
+        XCTAssertGreaterThan(outcomes.filter { $0.key.hasPrefix("refused") }.values.reduce(0, +), 400, "much of the damage is caught")
     }
 
     /// A stream with no frames, an audio-only file and a file whose only "video" is a cover image.

@@ -17,7 +17,8 @@ public struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Files damaged the way the world damages them, made from real ones: cut at every box boundary,
-/// bits flipped, box sizes made absurd. For the fuzz tests of upload and `analyze`.
+/// bits flipped, box sizes made absurd. For the fuzz tests of upload and `analyze`, and for
+/// `loadtest/media-fuzz.sh`, which runs many more of them.
 public enum DamagedFiles {
     /// One damaged file: `label` says how it was made (and replays it).
     public struct Case {
