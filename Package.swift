@@ -68,11 +68,11 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
         .executableTarget(name: "decode-bench", dependencies: ["Media", "ReelworkCore"], path: "loadtest/decode-bench"),
-        // Damaged videos made from real ones (cuts, bit flips, absurd box sizes), Foundation only:
-        // for the fuzz tests and the fuzz driver.
-        .target(name: "DamagedMedia", path: "loadtest/DamagedMedia"),
+        // Fuzzing helpers, Foundation only: damaged videos made from real ones (cuts, bit flips,
+        // absurd box sizes) and a seeded generator, for the fuzz tests and the fuzz driver.
+        .target(name: "FuzzSupport", path: "loadtest/FuzzSupport"),
         // Thousands of damaged videos through probe and decode, in one process (loadtest/media-fuzz.sh).
-        .executableTarget(name: "media-fuzz", dependencies: ["DamagedMedia", "Media", "ReelworkCore",
+        .executableTarget(name: "media-fuzz", dependencies: ["FuzzSupport", "Media", "ReelworkCore",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
@@ -81,20 +81,21 @@ let package = Package(
                           path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "DamagedMedia"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
+                                                         "FuzzSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes", path: "Tests/BowlingScenes"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport",
-                                                             "BowlingScenes", "DamagedMedia"]),
+                                                             "BowlingScenes", "FuzzSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -37,6 +37,28 @@ final class UploadToResultTests: CoordinatorTestCase {
         XCTAssertEqual(doc.warnings, [], "a bright test pattern must not warn")
     }
 
+    /// MPEG-TS stores no frame count: the upload's figure is an estimate and says so; once a job
+    /// decoded the stream, the video and the result carry the decoder's count.
+    func testAFrameCountTheContainerDoesNotStoreIsAnEstimateUntilTheDecoderCountsIt() throws {
+        try stack.startWorker()
+        let clip = stack.directory.appendingPathComponent("clip.ts")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2.05", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                         "-f", "mpegts", clip.path])
+        let decoded = try Tool.reference(clip.path).decodedFrames
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        XCTAssertEqual(video.facts.frameCountSource, .estimate)
+
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
+        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, stack.logTail())
+        let document = try awaitSync { try await client.results(job.id) }
+        XCTAssertEqual(document.video?.frameCount, decoded)
+        XCTAssertEqual(document.video?.frameCountSource, .decoded)
+        let counted = try awaitSync { try await client.video(video.id) }
+        XCTAssertEqual(counted.facts.frameCount, decoded, "the video's record now holds the fact")
+        XCTAssertEqual(counted.facts.frameCountSource, .decoded)
+    }
+
     func testSameBytesUploadedTwiceGiveTheSameVideo() throws {
         let clip = try stack.makeClip("twice.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()

@@ -1,4 +1,4 @@
-import DamagedMedia
+import FuzzSupport
 import Foundation
 import Media
 import ReelworkCore

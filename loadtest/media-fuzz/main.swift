@@ -1,5 +1,5 @@
 import ArgumentParser
-import DamagedMedia
+import FuzzSupport
 import Foundation
 import Media
 import ReelworkCore
