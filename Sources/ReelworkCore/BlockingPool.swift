@@ -81,6 +81,9 @@ public final class BlockingPool<Connection>: @unchecked Sendable {
         for job in queue.close() { job.fail(closedError) }
     }
 
+    /// Bodies waiting for a free thread (queued, not started).
+    public var waitingCount: Int { queue.count }
+
     /// A pool thread's loop: take a job, make sure the connection is usable, run the job, then
     /// judge whether the connection can serve the next one.
     private static func serve(_ queue: WorkQueue<Connection>, open: Open, isUsable: (Connection) -> Bool,
@@ -161,6 +164,8 @@ final class WorkQueue<Connection>: @unchecked Sendable {
         guard !closed else { return nil }
         return jobs.removeFirst()
     }
+
+    var count: Int { condition.withLock { jobs.count } }
 
     /// Removes a job that no thread has started yet; nil if it already started (or finished).
     func remove(id: UInt64) -> PoolJob<Connection>? {

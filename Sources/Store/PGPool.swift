@@ -37,6 +37,9 @@ public final class PGPool: @unchecked Sendable {
         try await pool.withConnection(body)
     }
 
+    /// Bodies waiting for a free connection (queued, not started).
+    public var waitingCount: Int { pool.waitingCount }
+
     /// Refuses new work and fails queued work with an error. Bodies already running finish;
     /// each thread then closes its connection and exits. Safe to call more than once.
     public func close() {

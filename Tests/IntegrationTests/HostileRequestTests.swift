@@ -266,6 +266,7 @@ final class HostileRequestTests: CoordinatorTestCase {
         let video = try stack.uploadTinyClip().uuidString
         let redis = try stack.redis()
         let configured = try XCTUnwrap(redis.command("CONFIG", "GET", "maxmemory").array?.last?.string)
+        XCTAssertNotEqual(configured, "0", "the test Redis has a maxmemory (scripts/lib/services.sh): noeviction alone means nothing")
         try redis.command("CONFIG", "SET", "maxmemory", "1")
         defer { _ = try? redis.command("CONFIG", "SET", "maxmemory", configured) }
 
@@ -280,6 +281,27 @@ final class HostileRequestTests: CoordinatorTestCase {
         try redis.command("CONFIG", "SET", "maxmemory", configured)
         XCTAssertEqual(try createJob(#"{"videoId": "\#(video)", "sport": "tennis"}"#).status, 201)
         XCTAssertEqual(try count("jobs"), 1)
+    }
+
+    /// While Redis refuses new work, the work already running goes on: its leases are renewed
+    /// and its end is recorded (those scripts run out of memory too), so nothing stalls.
+    func testAJobRunningWhenRedisFillsUpFinishesWithoutAStall() throws {
+        try restartCoordinator(TestStack.fastQueue)
+        let video = try stack.uploadTinyClip()
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 5, tag: 1)   // longer than its 3 s lease
+        XCTAssertTrue(try stack.waitUntil(timeout: 20) { try stack.status(job.id) == "running" })
+        let redis = try stack.redis()
+        let configured = try XCTUnwrap(redis.command("CONFIG", "GET", "maxmemory").array?.last?.string)
+        try redis.command("CONFIG", "SET", "maxmemory", "1")
+        defer { _ = try? redis.command("CONFIG", "SET", "maxmemory", configured) }
+
+        XCTAssertEqual(try createJob(#"{"videoId": "\#(video.uuidString)", "sport": "tennis"}"#).code, "queue_unavailable")
+        let done = try stack.waitForTerminal(job.id, timeout: 30)
+        XCTAssertEqual(done.status, .succeeded, stack.logTail())
+        XCTAssertEqual(done.attempt, 1)
+        XCTAssertEqual(done.stalls, 0, "its lease was renewed all along")
+        XCTAssertFalse(try JobQueue(prefix: stack.queuePrefix).holds(job.id, on: redis), "its end was recorded in Redis too")
     }
 
     // MARK: storage and database agree

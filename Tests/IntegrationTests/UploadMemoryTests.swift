@@ -29,8 +29,13 @@ final class UploadMemoryTests: XCTestCase {
         // Warm up: one small upload, so idle RSS includes the code paths an upload touches.
         let client = try stack.client()
         _ = try awaitSync { try await client.uploadVideo(file: segment) }
-        Thread.sleep(forTimeInterval: 0.5)
-        let idle = try Self.rss(pid)
+        // Idle means settled: two readings a poll (50 ms) apart within 1 MiB of each other.
+        var idle = try Self.rss(pid)
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) {
+            let before = idle
+            idle = try Self.rss(pid)
+            return abs(idle - before) < 1 << 20
+        })
 
         let sampler = PeakSampler(pid: pid)
         sampler.start()

@@ -181,8 +181,13 @@ final class JobQueueTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25, "a blocking wait, not an instant poll")
         let url = redis.url, queue = self.queue!, id = UUID()
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.2)
-            _ = try? queue.enqueue(id, club: "a", on: try RedisConnection(url))
+            // Enqueue once Redis counts a client blocked in BLPOP (this test's), so the wake-up is what ends the wait.
+            guard let other = try? RedisConnection(url) else { return }
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline, (try? other.command("INFO", "clients").string)?.contains("blocked_clients:0") != false {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            _ = try? queue.enqueue(id, club: "a", on: other)
         }
         let woke = Date()
         try queue.waitForWork(timeout: 5, on: redis)

@@ -146,10 +146,13 @@ final class PGPoolTests: XCTestCase {
         let pool = PGPool(conninfo: database.url, size: 1)
         defer { pool.close() }
         let started = LockedCounter()
-        let busy = Task { try await pool.withConnection { try $0.query("SELECT pg_sleep(0.5)") } }
-        try await Task.sleep(nanoseconds: 100_000_000)   // let the first body take the only connection
+        let busy = Task { try await pool.withConnection { connection in
+            started.record("busy")
+            return try connection.query("SELECT pg_sleep(0.5)")
+        } }
+        try await Self.waitUntil { started.recorded == ["busy"] }   // the first body holds the only connection
         let waiter = Task { try await pool.withConnection { _ in started.record("ran") } }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        try await Self.waitUntil { pool.waitingCount == 1 }          // the second waits in line
         waiter.cancel()
         let began = Date()
         do {
@@ -161,7 +164,7 @@ final class PGPoolTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(began), 0.3, "cancellation waited for the busy connection")
         _ = try await busy.value
         try await pool.withConnection { _ in }
-        XCTAssertEqual(started.recorded, [])
+        XCTAssertEqual(started.recorded, ["busy"], "the cancelled body never ran")
     }
 
     func testClosedPoolRefusesWork() async {
@@ -182,5 +185,14 @@ final class PGPoolTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.05)
         }
         XCTFail("backend \(pid) did not exit")
+    }
+
+    /// Polls `condition` every 5 ms (for at most 10 s): a wait on what the test needs, not a fixed sleep.
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { throw TestSetupError(description: "condition not met in 10 s") }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
     }
 }

@@ -237,3 +237,27 @@ final class SwingDetectorTests: XCTestCase {
         XCTAssertEqual(swings.first?.keyFrameTimes.contact ?? 0, peak, accuracy: 0.1)
     }
 }
+
+/// Frame times come from the file's timestamps: huge offsets and gaps must not trap anywhere in
+/// the swing stages, and what they produce must still be JSON.
+final class ExtremeTimesTests: XCTestCase {
+    func testHugeTimestampsAndGapsGoThroughDetectionAndMetrics() throws {
+        let player = SyntheticPlayer(stroke: Strokes.forehand(peak: 1.53))
+        let options = TennisOptions(dominantHand: player.hand)
+        // (how the times are changed, whether the swing can still be seen)
+        let variants: [(String, (Double) -> Double, Bool)] = [
+            ("offset by 1e9 s", { $0 + 1e9 }, true), ("offset by 1e12 s", { $0 + 1e12 }, true),
+            ("stretched a trillion times (no speed left)", { $0 * 1e12 }, false),
+            ("offset near the largest double (times collapse)", { $0 * 1e300 + 1e307 }, false),
+        ]
+        let frames = player.track(duration: 3, fps: 10)
+        for (label, retime, visible) in variants {
+            let track = frames.map { PoseFrame(time: retime($0.time), landmarks: $0.landmarks) }
+            if visible { XCTAssertEqual(SwingDetector.detect(track: track, objects: [], options: options).count, 1, label) }
+            for swing in SwingDetector.detect(track: track, objects: [], options: options) {
+                let measured = SwingMetricsCalculator.measure(swing, track: track, options: options)
+                XCTAssertNoThrow(try measured.json().encodedText(), label)
+            }
+        }
+    }
+}
