@@ -59,9 +59,13 @@ public struct JobQueue: Sendable {
         try redis.command("EXISTS", "\(prefix):job:\(Self.key(id))", "\(prefix):lease:\(Self.key(id))").integer ?? 0 > 0
     }
 
-    /// Sets the caps every claim checks (0 = none). Kept in Redis so every worker obeys the same numbers.
+    /// Sets the caps every claim checks (0 = none). Kept in Redis so every worker obeys the same
+    /// numbers. Writes only when they differ (a Redis out of memory refuses the write, not the read).
     public func configure(globalCap: Int, clubCap: Int, on redis: RedisConnection) throws {
-        try redis.command("HSET", "\(prefix):config", "global_cap", String(globalCap), "club_cap", String(clubCap))
+        let wanted = [String(globalCap), String(clubCap)]
+        let current = try redis.command("HMGET", "\(prefix):config", "global_cap", "club_cap").array?.map(\.string) ?? []
+        guard current != wanted else { return }
+        try redis.command("HSET", "\(prefix):config", "global_cap", wanted[0], "club_cap", wanted[1])
     }
 
     // MARK: consuming
@@ -151,11 +155,7 @@ public struct JobQueue: Sendable {
 
     /// Takes or renews a named lock for `ttl` (singleton maintenance work). True if `owner` holds it now.
     public func acquireLock(_ name: String, owner: String, ttl: TimeInterval, on redis: RedisConnection) throws -> Bool {
-        let key = "\(prefix):lock:\(name)"
-        if case .status = try redis.command("SET", key, owner, "NX", "PX", String(Self.millis(ttl))) { return true }
-        guard try redis.command("GET", key).string == owner else { return false }
-        try redis.command("PEXPIRE", key, String(Self.millis(ttl)))
-        return true
+        try QueueScripts.lock.run(on: redis, args: [prefix, name, owner, String(Self.millis(ttl))]).integer == 1
     }
 
     public struct Stats: Equatable, Sendable {

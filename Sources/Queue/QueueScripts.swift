@@ -203,6 +203,20 @@ enum QueueScripts {
     return {expired, due}
     """)
 
+    /// ARGV: P, name, owner, ttl_ms. Takes the named lock if it is free, or renews it if `owner`
+    /// holds it, in one step (a GET then a PEXPIRE could renew a lock another coordinator took in
+    /// between). Runs out of memory too: the maintenance it guards is what frees leases.
+    /// Returns 1 when `owner` holds the lock now, else 0.
+    static let lock = RedisScript(name: "lock", source: runsWhenOutOfMemory + prelude + """
+    local key, owner, ttl = P .. ':lock:' .. ARGV[2], ARGV[3], tonumber(ARGV[4])
+    if redis.call('SET', key, owner, 'NX', 'PX', ttl) then return 1 end
+    if redis.call('GET', key) == owner then
+      redis.call('PEXPIRE', key, ttl)
+      return 1
+    end
+    return 0
+    """)
+
     /// ARGV: P. Counts for dashboards and tests: ready, delayed, running, and running per club.
     static let stats = RedisScript(name: "stats", source: readsOnly + prelude + """
     local ready = 0
