@@ -21,7 +21,7 @@ public final class Backends: Sendable {
                                   open: { try RedisConnection(redisURL, timeout: 5) },
                                   keep: { connection, _ in connection.isHealthy },
                                   closedError: RedisError(.connection, "the Redis connection pool is closed"))
-        self.queue = JobQueue(prefix: config.queuePrefix)
+        self.queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
     }
 
     /// Runs `body` with a PostgreSQL connection.

@@ -29,7 +29,7 @@ public final class MaintenanceLoop: @unchecked Sendable {
 
     public init(config: ReelworkConfig, logger: Logger) {
         self.config = config
-        self.queue = JobQueue(prefix: config.queuePrefix)
+        self.queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
         self.logger = logger
     }
 

@@ -30,9 +30,13 @@ public enum Priority: String, Codable, CaseIterable, Sendable {
 /// - Redis holds only what can be rebuilt from PostgreSQL (the reconciler does that).
 public struct JobQueue: Sendable {
     public let prefix: String
+    /// How long Redis remembers that a run ended a job it forgot (the lease: a heartbeat that
+    /// was in flight arrives well within it).
+    public let tombstoneSeconds: TimeInterval
 
-    public init(prefix: String = "reelwork") {
+    public init(prefix: String = "reelwork", tombstoneSeconds: TimeInterval = QueueSettings().leaseSeconds) {
         self.prefix = prefix
+        self.tombstoneSeconds = tombstoneSeconds
     }
 
     public var wakeKey: String { "\(prefix):wake" }
@@ -114,8 +118,8 @@ public struct JobQueue: Sendable {
         case .retry(let at): ("retry", Self.millis(at))
         case .handBack: ("handback", 0)
         }
-        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(due)])
-            .integer == 1
+        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(due),
+                                                            String(Self.millis(tombstoneSeconds))]).integer == 1
     }
 
     // MARK: maintenance
@@ -142,7 +146,8 @@ public struct JobQueue: Sendable {
 
     /// Expires leases past their deadline and moves due retries to ready, at most `batch` of each.
     public func reap(now: Date = Date(), batch: Int = 500, maxStalls: Int, on redis: RedisConnection) throws -> ReapResult {
-        let reply = try QueueScripts.reap.run(on: redis, args: [prefix, String(Self.millis(now)), String(batch), String(maxStalls)])
+        let reply = try QueueScripts.reap.run(on: redis, args: [prefix, String(Self.millis(now)), String(batch), String(maxStalls),
+                                                               String(Self.millis(tombstoneSeconds))])
         guard let parts = reply.array, parts.count == 2 else { throw RedisError(.protocolViolation, "reap returned \(reply)") }
         var result = ReapResult()
         for entry in parts[0].array ?? [] {

@@ -8,6 +8,9 @@
 /// - `P:club_running`        hash club → running count (the per-club cap)
 /// - `P:delayed`             zset id → due time (ms) of a scheduled retry
 /// - `P:cancel`              set of running ids an operator cancelled
+/// - `P:done:<id>`           the attempt that ended a job Redis forgot (done, failed past its stalls,
+///                           cancelled), kept for a lease: a heartbeat of that run still in flight must
+///                           not take the job back as if Redis had lost it
 /// - `P:wake`                list of wake-up tokens; idle workers BLPOP it instead of polling
 /// - `P:config`              hash: global_cap, club_cap, max_stalls (0 = no cap)
 ///
@@ -55,6 +58,11 @@ enum QueueScripts {
     local function owns(id, owner, attempt)
       local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
       return lease[1] == owner and lease[2] == attempt
+    end
+    -- Redis forgets a job whose run `attempt` ended it; a late heartbeat of that run finds this.
+    local function bury(id, attempt, ttl_ms)
+      redis.call('DEL', P .. ':job:' .. id)
+      redis.call('SET', P .. ':done:' .. id, attempt, 'PX', ttl_ms)
     end
     local function push_ready(id, front)
       local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
@@ -123,6 +131,9 @@ enum QueueScripts {
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
       if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
+      -- Ended (by this run or a later one) moments ago, not lost by Redis: nothing to adopt.
+      local ended = tonumber(redis.call('GET', P .. ':done:' .. id))
+      if ended and ended >= tonumber(attempt) then return 'lost' end
       local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
       local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
       if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return 'lost' end
@@ -138,11 +149,12 @@ enum QueueScripts {
     return 'ok'
     """)
 
-    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback'), due_ms.
-    /// Ends the run's lease. 'done' forgets the job; 'retry' schedules it at due_ms; 'handback'
-    /// puts it first in line. Returns 0 (changing nothing) if the caller no longer owns the job.
+    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback'), due_ms, tombstone_ms.
+    /// Ends the run's lease. 'done' forgets the job (leaving its tombstone for tombstone_ms);
+    /// 'retry' schedules it at due_ms; 'handback' puts it first in line. Returns 0 (changing
+    /// nothing) if the caller no longer owns the job.
     static let finish = RedisScript(name: "finish", source: runsWhenOutOfMemory + prelude + """
-    local id, owner, attempt, outcome, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
+    local id, owner, attempt, outcome, due, tombstone = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
     if not owns(id, owner, attempt) then return 0 end
     release(id)
     redis.call('SREM', P .. ':cancel', id)
@@ -151,7 +163,7 @@ enum QueueScripts {
     elseif outcome == 'handback' then
       push_ready(id, true)
     else
-      redis.call('DEL', P .. ':job:' .. id)
+      bury(id, attempt, tombstone)
     end
     wake()
     return 1
@@ -174,11 +186,12 @@ enum QueueScripts {
     return 'removed'
     """)
 
-    /// ARGV: P, now_ms, batch, max_stalls. Expired leases: the job goes back first in line (a stall),
-    /// or, past max_stalls, is forgotten; a cancelled one is forgotten too. Then due retries move to
-    /// their ready list. Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
+    /// ARGV: P, now_ms, batch, max_stalls, tombstone_ms. Expired leases: the job goes back first in
+    /// line (a stall), or, past max_stalls, is forgotten; a cancelled one is forgotten too (both leave
+    /// a tombstone). Then due retries move to their ready list.
+    /// Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
     static let reap = RedisScript(name: "reap", source: runsWhenOutOfMemory + prelude + """
-    local now, batch, max_stalls = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+    local now, batch, max_stalls, tombstone = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
     local expired = {}
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':running', '-inf', now, 'LIMIT', 0, batch)) do
       local lease = release(id)
@@ -186,10 +199,10 @@ enum QueueScripts {
       local verdict = 'requeued'
       if redis.call('SREM', P .. ':cancel', id) == 1 then
         verdict = 'cancelled'
-        redis.call('DEL', P .. ':job:' .. id)
+        bury(id, lease[2] or '0', tombstone)
       elseif stalls > max_stalls then
         verdict = 'failed'
-        redis.call('DEL', P .. ':job:' .. id)
+        bury(id, lease[2] or '0', tombstone)
       else
         push_ready(id, true)
       end

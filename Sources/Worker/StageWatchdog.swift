@@ -34,7 +34,7 @@ final class StageWatchdog: Sendable {
     init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl],
          shutdownDue: @escaping @Sendable () -> Bool, onTakeover: @escaping @Sendable (RunControl) -> Void) {
         let connections = Connections(config: config)
-        let queue = JobQueue(prefix: config.queuePrefix)
+        let queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
         let interval = max(0.05, min(1.0, config.queue.stageTimeoutSeconds / 4, Self.acknowledgeSeconds / 4))
         thread = PeriodicThread(name: "reelwork-watchdog", interval: interval) {
             var round = Round()

@@ -142,11 +142,15 @@ final class ChaosTests: QueueStackTestCase {
         XCTAssertEqual(done.attempt, 2)
         let before = try snapshot(job.id)
         XCTAssertGreaterThan(before.filter { $0.hasPrefix("bowling_shots") }.count, 0, "the finished run wrote its typed rows")
-        // Once the new owner has ended its lease, Redis holds no trace of the job, and the frozen
-        // run's first heartbeat takes it back: it runs to its end and tries every write a run makes
-        // (progress, stage outcomes, the result with its rows). Only the fence stops them.
+        // Once the new owner has ended its lease and Redis has forgotten even that it ended (the
+        // tombstone lasts a lease), the frozen run's first heartbeat takes the job back, as after
+        // a flushed Redis: it runs to its end and tries every write a run makes (progress, stage
+        // outcomes, the result with its rows). Only the fence in PostgreSQL stops them.
         let queue = JobQueue(prefix: stack.queuePrefix)
-        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try !queue.holds(job.id, on: stack.redis()) })
+        let tombstone = "\(stack.queuePrefix):done:\(job.id.uuidString.lowercased())"
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) {
+            try !queue.holds(job.id, on: stack.redis()) && stack.redis().command("EXISTS", tombstone).integer == 0
+        })
 
         XCTAssertEqual(kill(sleeper.processIdentifier, SIGCONT), 0)
         let log = stack.directory.appendingPathComponent("worker-0.log")

@@ -157,6 +157,30 @@ final class JobQueueTests: XCTestCase {
         XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .done, on: redis))
     }
 
+    /// The race a heartbeat thread runs: it took its list of runs, then one of them finished (its
+    /// lease ended, Redis forgot the job), then the heartbeat went out for it. It must not bring
+    /// the finished job back as a phantom running one (holding a cap slot until reaped as a stall).
+    func testAHeartbeatForARunThatJustFinishedDoesNotReviveTheJob() throws {
+        let id = UUID()
+        try queue.enqueue(id, club: "a", on: redis)
+        let c = try XCTUnwrap(try claim())
+        let snapshot = [c]                                    // the heartbeat thread's list
+        XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .done, on: redis))   // the slot finishes meanwhile
+        for run in snapshot {
+            XCTAssertEqual(try queue.heartbeat(run, owner: "w", lease: lease, on: redis), .lost)
+        }
+        XCTAssertFalse(try queue.holds(id, on: redis), "no phantom running job")
+        XCTAssertEqual(try queue.stats(on: redis).running, 0)
+        XCTAssertEqual(try queue.stats(on: redis).runningByClub, [:])
+        // The same for a job the reaper failed for good after its last stall.
+        let doomed = UUID(), t0 = Date()
+        try queue.enqueue(doomed, club: "a", on: redis)
+        let last = try XCTUnwrap(try queue.claim(owner: "w", lease: 1, now: t0, on: redis))
+        XCTAssertEqual(try queue.reap(now: t0.addingTimeInterval(2), maxStalls: 0, on: redis).expired.first?.verdict, "failed")
+        XCTAssertEqual(try queue.heartbeat(last, owner: "w", lease: lease, on: redis), .lost)
+        XCTAssertFalse(try queue.holds(doomed, on: redis))
+    }
+
     /// No trace of a job can also mean another run finished it after this run's lease expired: the
     /// old owner may take it back only while the caps have room.
     func testAnOwnerWhoseJobVanishedCannotAdoptItPastTheCaps() throws {
