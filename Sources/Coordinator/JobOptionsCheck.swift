@@ -14,6 +14,10 @@ enum JobOptionsCheck {
         if options.depth > maxDepth {
             throw APIError(.badRequest, "invalid_options", "'options' is nested \(options.depth) levels deep; at most \(maxDepth) are allowed")
         }
+        if let path = Self.textWithNUL(in: options, path: "options") {
+            // PostgreSQL's jsonb cannot hold U+0000: refused here rather than by the database.
+            throw APIError(.badRequest, "invalid_options", "\(path) contains the NUL character (\\u0000), which options may not hold")
+        }
         if options["noop"] != nil, !diagnostics {
             throw APIError(.badRequest, "invalid_options",
                            "option noop (the diagnostic pipeline) is accepted only by a coordinator started with \(ReelworkConfig.Env.diagnostics)=1")
@@ -29,6 +33,22 @@ enum JobOptionsCheck {
             // Options only a person can fix (an impossible lane calibration) keep their own code.
             if case .needsPerson(let message) = error { throw APIError(.unprocessableContent, "needs_person", message) }
             throw APIError(.badRequest, "invalid_options", error.message)
+        }
+    }
+
+    /// Where a string or key holding U+0000 is, if anywhere.
+    static func textWithNUL(in value: JSONValue, path: String) -> String? {
+        switch value {
+        case .string(let text): return text.unicodeScalars.contains("\u{0}") ? path : nil
+        case .array(let items):
+            return items.indices.lazy.compactMap { textWithNUL(in: items[$0], path: "\(path)[\($0)]") }.first
+        case .object(let fields):
+            for (key, field) in fields {
+                if key.unicodeScalars.contains("\u{0}") { return "a key of \(path)" }
+                if let found = textWithNUL(in: field, path: "\(path).\(key)") { return found }
+            }
+            return nil
+        default: return nil
         }
     }
 }

@@ -177,6 +177,10 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertEqual(deep.code, "invalid_options")
         XCTAssertTrue(deep.message.contains("nested 41 levels deep; at most 16"), deep.message)
 
+        let nul = try createJob(#"{"videoId": "\#(video)", "sport": "tennis", "options": {"note": ["ok", "a\u0000b"]}}"#)
+        XCTAssertEqual(nul.status, 400, nul.message)
+        XCTAssertEqual(nul.message, "options.note[1] contains the NUL character (\\u0000), which options may not hold")
+
         let veryDeep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let parser = try createJob(#"{"videoId": "\#(video)", "sport": "tennis", "options": \#(veryDeep)}"#)
         XCTAssertEqual(parser.status, 400, parser.message)
