@@ -107,7 +107,7 @@ struct JobRoutes {
                 throw APIError(.badRequest, "unknown_sport", error.message)
             }
         }
-        if let club = query.get("club") { filter.club = club }
+        if let club = query.get("club") { filter.club = try Self.validClub(club) }
         let maxPageSize = backends.config.limits.maxPageSize
         var limit = min(Self.defaultPageSize, maxPageSize)
         if let text = query.get("limit") {
@@ -152,6 +152,7 @@ struct JobRoutes {
                 throw APIError(.badRequest, "invalid_request", "'\(name)' must be a time between 1970 and 9999")
             }
         }
+        if let club = filter.club { _ = try Self.validClub(club) }
         var sport: Sport?
         if let name = filter.sport {
             do { sport = try Sport.parse(name) } catch let error as ReelworkError { throw APIError(.badRequest, "unknown_sport", error.message) }

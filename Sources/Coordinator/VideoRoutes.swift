@@ -109,9 +109,10 @@ struct VideoRoutes {
         let fileIO = FileIO()
         if let rangeHeader = request.headers[.range] {
             guard let range = ByteRange.parse(rangeHeader, size: size) else {
-                headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers,
-                                body: .init(byteBuffer: .init(string: "")))
+                var refusal = APIError(.rangeNotSatisfiable, "range_not_satisfiable",
+                                       "Range '\(rangeHeader.prefix(100))' is not one satisfiable 'bytes=' range of this \(size)-byte video")
+                refusal.headers[.contentRange] = "bytes */\(size)"
+                throw refusal
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
