@@ -6,19 +6,7 @@ import XCTest
 
 /// Inputs that are not (complete) videos: each must fail as `.invalidInput` with a message
 /// that names the problem, both when probing and when opening a decoder.
-final class BadInputTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class BadInputTests: FixtureTestCase {
 
     /// Probe (with and without packet verification) and VideoDecoder must all reject `path`.
     private func assertRejected(_ path: String, containing fragments: [String], file: StaticString = #filePath, line: UInt = #line) {

@@ -4,19 +4,7 @@ import ReelworkCore
 import XCTest
 
 /// Progress, cancellation, threading and concurrent use of VideoDecoder.
-final class DecodeBehaviourTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class DecodeBehaviourTests: FixtureTestCase {
 
     private func clip() throws -> String {
         try fixtures.video("clip.mp4", Source.testPattern(seconds: 4) + Source.h264)

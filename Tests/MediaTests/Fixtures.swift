@@ -40,6 +40,24 @@ final class FixtureDirectory {
     }
 }
 
+/// A test case whose tests share one fixture directory, made before its first test and removed
+/// after its last (each subclass gets its own).
+class FixtureTestCase: XCTestCase {
+    nonisolated(unsafe) private static var directories: [ObjectIdentifier: FixtureDirectory] = [:]
+
+    var fixtures: FixtureDirectory { Self.directories[ObjectIdentifier(Self.self)]! }
+
+    override class func setUp() {
+        super.setUp()
+        directories[ObjectIdentifier(self)] = try! FixtureDirectory()
+    }
+
+    override class func tearDown() {
+        directories.removeValue(forKey: ObjectIdentifier(self))?.remove()
+        super.tearDown()
+    }
+}
+
 /// The lavfi inputs the tests use: synthetic, so every run makes identical files.
 enum Source {
     /// Moving colour bars with text: real texture, normal brightness.

@@ -4,19 +4,7 @@ import ReelworkCore
 import XCTest
 
 /// Quality samples from real decodes, fed to ReelworkCore's FrameQuality rules.
-final class FrameQualityTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class FrameQualityTests: FixtureTestCase {
 
     private func samples(_ path: String, interval: Double = 0.5) throws -> [FrameQualitySample] {
         try VideoDecoder(location: path, options: DecodeOptions(qualitySampleInterval: interval)).decodeAll { _ in }.qualitySamples

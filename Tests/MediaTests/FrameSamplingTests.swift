@@ -5,19 +5,7 @@ import TestSupport
 import XCTest
 
 /// Sampled decoding: which frames are handed on, their timestamps, rotation, buffer reuse, and bad input.
-final class FrameSamplingTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class FrameSamplingTests: FixtureTestCase {
 
     private struct Sample: Equatable {
         var frameIndex: Int

@@ -9,19 +9,7 @@ import XCTest
 /// than the limit, a server that never answers. Every one must end in a MediaError (or a clean
 /// result) in bounded time: a trap here would end this test process, so reaching the asserts is
 /// itself part of the proof.
-final class HostileFileTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class HostileFileTests: FixtureTestCase {
 
     /// The upload that stopped the coordinator: `offset + boxSize` overflowed in the container check.
     func testABoxSizedNearInt64MaxIsATruncatedVideoNotATrap() throws {

@@ -5,19 +5,7 @@ import TestSupport
 import XCTest
 
 /// MediaProbe and VideoDecoder facts and frame counts, checked against ffprobe.
-final class ProbeTests: XCTestCase {
-    private static var directory: FixtureDirectory!
-    private var fixtures: FixtureDirectory { Self.directory }
-
-    override class func setUp() {
-        super.setUp()
-        directory = try! FixtureDirectory()
-    }
-
-    override class func tearDown() {
-        directory.remove()
-        super.tearDown()
-    }
+final class ProbeTests: FixtureTestCase {
 
     private func constantRate() throws -> String {
         try fixtures.video("cfr.mp4", Source.testPattern() + Source.h264)

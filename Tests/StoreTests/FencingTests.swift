@@ -24,15 +24,23 @@ final class FencingTests: MigratedDatabaseTestCase {
         }
     }
 
-    func testAStaleRunsLateWritesChangeNothing() throws {
-        let plan: [StageName] = [.probe, .decode, .swings, .metrics]
-        let stages = StageRepository(db), runs = RunRepository(db)
+    private let plan: [StageName] = [.probe, .decode, .swings, .metrics]
+
+    /// Attempt 1 started its plan; its lease expired, and attempt 2 took the job and started its own.
+    private func staleAndOwner() throws -> (stale: ClaimedRun, owner: ClaimedRun) {
+        let stages = StageRepository(db)
         let stale = try db.startedRun(sport: .tennis)
         try stages.plan(jobId: stale.jobId, attempt: 1, stages: plan, running: .started(.probe, framesPlanned: nil))
-
-        // Its lease expired; attempt 2 took the job and finished it, with two swings.
         let owner = try db.startedRun(sport: .tennis, attempt: 2, job: stale.jobId)
         try stages.plan(jobId: owner.jobId, attempt: 2, stages: plan, running: .started(.probe, framesPlanned: nil))
+        return (stale, owner)
+    }
+
+    func testAStaleRunsLateWritesChangeNothing() throws {
+        let stages = StageRepository(db), runs = RunRepository(db)
+        let (stale, owner) = try staleAndOwner()
+
+        // Attempt 2 finishes the job, with two swings.
         try stages.record(jobId: owner.jobId, attempt: 2, plan.dropLast().map { .finished($0, status: .succeeded, framesDone: 10) })
         XCTAssertTrue(try runs.complete(owner, document: swings([1.5, 3.0]), facts: nil,
                                         stages: [.finished(.metrics, status: .succeeded, framesDone: nil)]))
@@ -59,12 +67,8 @@ final class FencingTests: MigratedDatabaseTestCase {
 
     /// The window that matters most: the new run is still running when the old one finishes.
     func testAStaleRunCannotEndAJobWhileItsNewOwnerRunsIt() throws {
-        let plan: [StageName] = [.probe, .decode, .swings, .metrics]
         let stages = StageRepository(db), runs = RunRepository(db)
-        let stale = try db.startedRun(sport: .tennis)
-        try stages.plan(jobId: stale.jobId, attempt: 1, stages: plan, running: .started(.probe, framesPlanned: nil))
-        let owner = try db.startedRun(sport: .tennis, attempt: 2, job: stale.jobId)
-        try stages.plan(jobId: owner.jobId, attempt: 2, stages: plan, running: .started(.probe, framesPlanned: nil))
+        let (stale, owner) = try staleAndOwner()
         let before = try snapshot(stale.jobId)
 
         for end in [{ try runs.complete(stale, document: self.swings([9]), facts: nil) },

@@ -66,21 +66,7 @@ public final class SilentListener {
     private let fd: Int32
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0, listen(fd, 16) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        guard fd >= 0, bound == 0 else { throw RawConnection.Failure(description: "cannot listen: errno \(errno)") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (fd, port) = try LocalSocket.bound(listening: true)
     }
 
     deinit { close(fd) }
