@@ -70,7 +70,7 @@ struct MediaFuzz: ParsableCommand {
             let report = try VideoDecoder(location: path, options: DecodeOptions(threads: 1, guards: guards)).decodeAll { _ in }
             return report.damagedPackets > 0 ? "accepted, damaged packets skipped while decoding" : "accepted and decoded"
         } catch let error as MediaError {
-            return "refused: \(error.kind.rawValue) (\(Self.gist(error.message)))" + (error.kind == .internal ? " " + error.message : "")
+            return "refused: \(error.kind.rawValue) (\(Self.gist(error.message)))"
         } catch let error as ReelworkError {
             return "refused by a limit: \(Self.gist(error.message))"
         } catch {
@@ -78,9 +78,10 @@ struct MediaFuzz: ParsableCommand {
         }
     }
 
-    /// The kind of message without its numbers, so outcomes group.
+    /// The kind of message without its numbers and quoted names, so outcomes group.
     static func gist(_ message: String) -> String {
         let words = message.split(separator: ":").first.map(String.init) ?? message
-        return String(words.map { $0.isNumber ? "#" : $0 }).replacingOccurrences(of: "##", with: "#", options: .regularExpression)
+        return words.replacingOccurrences(of: "'[^']*'", with: "'…'", options: .regularExpression)
+            .replacingOccurrences(of: "[0-9]+", with: "#", options: .regularExpression)
     }
 }
