@@ -13,20 +13,17 @@ runs=${1:-5}
 rev=${2:-cd28ea8}
 # shellcheck source=../scripts/lib/services.sh
 source scripts/lib/services.sh
+# shellcheck source=baseline.sh
+source loadtest/baseline.sh
 rw_install_deps
 
 dir="$root/.local/bench/upload"
 mkdir -p "$dir"
 chmod 755 "$dir"
-echo "==> building release binaries: this tree, and $rev (once, in $dir/baseline)"
+echo "==> building release binaries: this tree, and $rev (in .local/bench/baseline)"
 swift build -c release --product reelwork >/dev/null
 current="$(swift build -c release --show-bin-path)/reelwork"
-if [[ ! -d $dir/baseline/.git && ! -f $dir/baseline/.git ]]; then
-  rm -rf "$dir/baseline"
-  git worktree add --detach "$dir/baseline" "$rev" >/dev/null
-fi
-(cd "$dir/baseline" && git checkout -q --detach "$rev" && swift build -c release --product reelwork >/dev/null)
-baseline="$(cd "$dir/baseline" && swift build -c release --show-bin-path)/reelwork"
+baseline="$(rw_build_baseline "$root/.local/bench/baseline" "$rev" reelwork)/reelwork"
 
 file=$dir/upload-400mb.ts
 if [[ ! -s $file ]]; then
@@ -69,7 +66,7 @@ start() {
   echo "$port"
 }
 port_now=$(start now "$current" "$root/migrations")
-port_before=$(start before "$baseline" "$dir/baseline/migrations")
+port_before=$(start before "$baseline" "$root/.local/bench/baseline/migrations")
 
 # upload NAME PORT: seconds for one upload of the file, from an empty store.
 upload() {

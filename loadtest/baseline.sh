@@ -1,0 +1,17 @@
+# Builds an older revision's release products in its own worktree, for benchmarks that run the
+# same measurement on this tree and on a baseline side by side. Sourced by the *-bench scripts.
+#   rw_build_baseline DIR REV PRODUCT...   → prints the baseline's release bin directory
+rw_build_baseline() {
+  local dir=$1 rev=$2; shift 2
+  if [[ ! -d $dir/.git && ! -f $dir/.git ]]; then
+    rm -rf "$dir"
+    git worktree add --detach "$dir" "$rev" >/dev/null
+  fi
+  # Models are not in git; the baseline reads this tree's.
+  [[ -e $dir/models ]] || ln -s "$(pwd)/models" "$dir/models"
+  local product
+  for product in "$@"; do
+    (cd "$dir" && git checkout -q --detach "$rev" && swift build -c release --product "$product" >/dev/null)
+  done
+  (cd "$dir" && swift build -c release --show-bin-path)
+}
