@@ -6,11 +6,14 @@ public struct Claim: Equatable, Sendable {
     public let jobId: UUID
     public let attempt: Int
     public let club: String
+    /// The job's priority when claimed: a run that adopts its job again (Redis lost it) keeps it.
+    public let priority: Priority
 
-    public init(jobId: UUID, attempt: Int, club: String) {
+    public init(jobId: UUID, attempt: Int, club: String, priority: Priority = .normal) {
         self.jobId = jobId
         self.attempt = attempt
         self.club = club
+        self.priority = priority
     }
 }
 
@@ -77,12 +80,12 @@ public struct JobQueue: Sendable {
     /// Claims the next job, if any is claimable. Never blocks; pair with `waitForWork`.
     public func claim(owner: String, lease: TimeInterval, now: Date = Date(), on redis: RedisConnection) throws -> Claim? {
         let reply = try QueueScripts.claim.run(on: redis, args: [prefix, owner, String(Self.millis(now)), String(Self.millis(lease))])
-        guard let parts = reply.array, parts.count == 3, let text = parts[0].string, let attempt = parts[1].integer,
+        guard let parts = reply.array, parts.count == 4, let text = parts[0].string, let attempt = parts[1].integer,
               let club = parts[2].string else { return nil }
         guard let id = UUID(uuidString: text) else {
             throw RedisError(.protocolViolation, "queue held a value that is not a job id: '\(text)'")
         }
-        return Claim(jobId: id, attempt: attempt, club: club)
+        return Claim(jobId: id, attempt: attempt, club: club, priority: parts[3].string.flatMap(Priority.init(rawValue:)) ?? .normal)
     }
 
     /// Blocks (BLPOP) until work may be claimable or `timeout` passes: enqueues, finished jobs and
@@ -97,7 +100,8 @@ public struct JobQueue: Sendable {
     public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, now: Date = Date(),
                           on redis: RedisConnection) throws -> HeartbeatVerdict {
         let reply = try QueueScripts.heartbeat.run(on: redis, args: [
-            prefix, Self.key(claim.jobId), owner, String(claim.attempt), String(Self.millis(now)), String(Self.millis(lease)), claim.club])
+            prefix, Self.key(claim.jobId), owner, String(claim.attempt), String(Self.millis(now)), String(Self.millis(lease)), claim.club,
+            claim.priority.rawValue])
         return HeartbeatVerdict(rawValue: reply.string ?? "lost") ?? .lost
     }
 

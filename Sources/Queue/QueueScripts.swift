@@ -90,7 +90,7 @@ enum QueueScripts {
 
     /// ARGV: P, owner, now_ms, lease_ms. Pops the next job round-robin over clubs (highest priority
     /// first within a club), skipping clubs at their cap, and records its lease in the same step.
-    /// Returns {id, attempt, club} or nil when nothing is claimable (empty, or caps reached).
+    /// Returns {id, attempt, club, priority} or nil when nothing is claimable (empty, or caps reached).
     static let claim = RedisScript(name: "claim", source: refusedWhenOutOfMemory + prelude + """
     local owner, now, lease_ms = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
     local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
@@ -102,10 +102,10 @@ enum QueueScripts {
       if not club then return false end
       local running = tonumber(redis.call('HGET', P .. ':club_running', club)) or 0
       if club_cap == 0 or running < club_cap then
-        local id = false
-        for _, prio in ipairs(PRIOS) do
-          id = redis.call('RPOP', ready_key(club, prio))
-          if id then break end
+        local id, prio = false, nil
+        for _, level in ipairs(PRIOS) do
+          id = redis.call('RPOP', ready_key(club, level))
+          if id then prio = level break end
         end
         ring_drop_if_empty(club)
         if id then
@@ -113,21 +113,21 @@ enum QueueScripts {
           redis.call('ZADD', P .. ':running', now + lease_ms, id)
           redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
           redis.call('HINCRBY', P .. ':club_running', club, 1)
-          return {id, tostring(attempt), club}
+          return {id, tostring(attempt), club, prio}
         end
       end
     end
     return false
     """)
 
-    /// ARGV: P, id, owner, attempt, now_ms, lease_ms, club. Extends the lease. Returns 'ok', 'cancel'
+    /// ARGV: P, id, owner, attempt, now_ms, lease_ms, club, priority. Extends the lease. Returns 'ok', 'cancel'
     /// (an operator cancelled it), or 'lost' (another run owns it, or it was reaped). If Redis lost
     /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work
     /// — within the caps: no trace also means another run finished the job after this one's lease
     /// expired, and adopting that would run more jobs than the caps allow (the reconciler re-enqueues
-    /// a truly lost job from PostgreSQL).
+    /// a truly lost job from PostgreSQL). An adopted job keeps the priority it was claimed with.
     static let heartbeat = RedisScript(name: "heartbeat", source: runsWhenOutOfMemory + prelude + """
-    local id, owner, attempt, now, lease_ms, club = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+    local id, owner, attempt, now, lease_ms, club, prio = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
       if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
@@ -138,7 +138,8 @@ enum QueueScripts {
       local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
       if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return 'lost' end
       if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return 'lost' end
-      redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', 'normal', 'attempt', attempt)
+      if prio ~= 'high' and prio ~= 'low' then prio = 'normal' end
+      redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
       redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
       redis.call('HINCRBY', P .. ':club_running', club, 1)
     elseif lease[1] ~= owner or lease[2] ~= attempt then

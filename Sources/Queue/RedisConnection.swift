@@ -57,17 +57,24 @@ public final class RedisConnection {
         return try Self.decode(reply)
     }
 
+    /// Calls `body` with argc, argv and the argument lengths. The arguments are copied into memory
+    /// owned here for the whole call (a pointer from `withUnsafeBufferPointer` is only valid inside
+    /// its closure); lengths make the copies binary-safe, so a U+0000 inside an argument survives.
     private static func withArgv<T>(_ arguments: [String],
                                     _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> T) -> T {
-        let buffers = arguments.map { Array($0.utf8CString) }
-        let lengths = arguments.map { $0.utf8.count }
-        var pointers = [UnsafePointer<CChar>?]()
-        pointers.reserveCapacity(buffers.count)
-        return withExtendedLifetime(buffers) {
-            for b in buffers { b.withUnsafeBufferPointer { pointers.append($0.baseAddress) } }
-            return pointers.withUnsafeMutableBufferPointer { argv in
-                lengths.withUnsafeBufferPointer { body(Int32(arguments.count), argv.baseAddress!, $0.baseAddress!) }
+        let copies = arguments.map { argument -> UnsafeMutableBufferPointer<CChar> in
+            let bytes = Array(argument.utf8)
+            let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(bytes.count, 1))
+            bytes.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(copy).copyMemory(from: source)
             }
+            return copy
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        var pointers = copies.map { UnsafePointer($0.baseAddress) }
+        let lengths = arguments.map { $0.utf8.count }
+        return pointers.withUnsafeMutableBufferPointer { argv in
+            lengths.withUnsafeBufferPointer { body(Int32(arguments.count), argv.baseAddress!, $0.baseAddress!) }
         }
     }
 

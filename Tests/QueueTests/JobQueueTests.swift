@@ -146,14 +146,30 @@ final class JobQueueTests: XCTestCase {
         XCTAssertEqual(try queue.cancel(UUID(), on: redis), "absent")
     }
 
-    func testAFlushedRedisLetsTheRunningOwnerAdoptItsJob() throws {
+    /// Arguments reach Redis whole: many of them at once, empty ones, non-ASCII, and a U+0000 in
+    /// the middle (the client passes lengths, so nothing is cut at a NUL).
+    func testCommandArgumentsArriveByteForByte() throws {
+        let key = "\(queue.prefix):bytes"
+        let values = ["", "plain", "naïve ✓ 🎾", "before\u{0}after", String(repeating: "x", count: 100_000)]
+        var fields: [String] = []
+        for (index, value) in values.enumerated() { fields += ["f\(index)", value] }
+        try redis.command(["HSET", key] + fields)
+        let stored = try redis.command(["HMGET", key] + values.indices.map { "f\($0)" }).array?.map(\.string)
+        XCTAssertEqual(stored, values)
+        XCTAssertEqual(try redis.command("HSTRLEN", key, "f3").integer, 12)
+    }
+
+    func testAFlushedRedisLetsTheRunningOwnerAdoptItsJobAtItsPriority() throws {
         let id = UUID()
-        try queue.enqueue(id, club: "a", on: redis)
+        let jobKey = "\(queue.prefix):job:\(id.uuidString.lowercased())"
+        try queue.enqueue(id, club: "a", priority: .high, on: redis)
         let c = try XCTUnwrap(try claim())
-        try redis.command(["DEL", "\(queue.prefix):lease:\(id.uuidString.lowercased())", "\(queue.prefix):job:\(id.uuidString.lowercased())",
+        XCTAssertEqual(c.priority, .high)
+        try redis.command(["DEL", "\(queue.prefix):lease:\(id.uuidString.lowercased())", jobKey,
                            "\(queue.prefix):running", "\(queue.prefix):club_running"])
         XCTAssertEqual(try queue.heartbeat(c, owner: "w", lease: lease, on: redis), .ok)
         XCTAssertTrue(try queue.holds(id, on: redis))
+        XCTAssertEqual(try redis.command("HGET", jobKey, "priority").string, "high", "a retry of the adopted job keeps its place")
         XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .done, on: redis))
     }
 
