@@ -25,12 +25,12 @@ public final class Backends: Sendable {
     }
 
     /// Runs `body` with a PostgreSQL connection.
-    func sql<T>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
+    func sql<T: Sendable>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
         try await db.withConnection(body)
     }
 
     /// Runs `body` with a Redis connection.
-    func redis<T>(_ body: @escaping (RedisConnection) throws -> T) async throws -> T {
+    func redis<T: Sendable>(_ body: @escaping (RedisConnection) throws -> T) async throws -> T {
         try await redis.withConnection(body)
     }
 }

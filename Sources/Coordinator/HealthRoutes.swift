@@ -1,4 +1,5 @@
 import Hummingbird
+import Queue
 import ReelworkCore
 import Store
 

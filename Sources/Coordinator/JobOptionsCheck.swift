@@ -1,4 +1,5 @@
 import Bowling
+import Hummingbird
 import ReelworkCore
 import Tennis
 

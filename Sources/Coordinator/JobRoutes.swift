@@ -1,6 +1,7 @@
 import Foundation
-import Media
 import Hummingbird
+import Logging
+import Media
 import NIOCore
 import Queue
 import ReelworkCore
@@ -70,7 +71,7 @@ struct JobRoutes {
         guard created else { return try JSONResponse.make(job, status: .ok) }
         do {
             let queue = backends.queue
-            try await backends.redis { try queue.enqueue(job.id, club: club, priority: priority, on: $0) }
+            _ = try await backends.redis { try queue.enqueue(job.id, club: club, priority: priority, on: $0) }
         } catch {
             try? await backends.sql { try JobRepository($0).deleteUnstarted(id: job.id) }
             throw APIError(.serviceUnavailable, "queue_unavailable", "the job queue is unavailable, nothing was created: \(error)")

@@ -12,6 +12,7 @@ import Store
 ///   is requeued as a stall, so even a flushed Redis loses nothing.
 /// It runs on its own thread with its own blocking connections, and survives either server going away.
 public final class MaintenanceLoop: @unchecked Sendable {
+    // Safe: `stopped` is read and written with `lock` held; the rest is immutable or used by the loop's thread only.
     /// What one pass did (for logs and tests).
     public struct PassResult: Equatable, Sendable {
         public var requeued = 0, failed = 0, cancelled = 0, promoted = 0, reconciled = 0

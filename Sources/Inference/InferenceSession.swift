@@ -33,6 +33,7 @@ public struct SessionOptions: Equatable, Sendable {
 /// session keeps no per-run state, so runs with distinct bindings may overlap, but callers should not
 /// rely on more than one caller per session.) Releases its ONNX Runtime session when deallocated.
 public final class InferenceSession: @unchecked Sendable {
+    // Safe: immutable after init; `session` is a C handle ONNX Runtime lets several threads run.
     public let runtime: OnnxRuntime
     public let modelPath: String
     public let options: SessionOptions
@@ -371,6 +372,7 @@ public final class InferenceSession: @unchecked Sendable {
 
 /// Input and output buffers bound to one session, reused across runs. One caller at a time.
 public final class SessionBinding: @unchecked Sendable {
+    // Safe: C buffers confined to one caller at a time (the slot that checked the models out).
     public let session: InferenceSession
     /// One buffer per model input, in the model's order.
     public let inputs: [TensorBuffer]

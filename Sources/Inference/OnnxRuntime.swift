@@ -11,6 +11,7 @@ import Foundation
 /// the working directory (where `scripts/setup-models.sh` puts it) and is overridden by the environment
 /// variable `REELWORK_ORT_LIBRARY`.
 public final class OnnxRuntime: @unchecked Sendable {
+    // Safe: immutable after loading; ONNX Runtime's API table and environment are thread-safe.
     /// Environment variable naming the ONNX Runtime library (`REELWORK_ORT_LIBRARY`).
     public static let libraryPathVariable = "REELWORK_ORT_LIBRARY"
     /// Where `scripts/setup-models.sh` puts the library, relative to the working directory.
@@ -58,7 +59,7 @@ public final class OnnxRuntime: @unchecked Sendable {
         var errorText = [CChar](repeating: 0, count: 1024)
         guard let base = reelwork_ort_load(libraryPath, &errorText, errorText.count) else {
             throw InferenceError(.libraryUnavailable,
-                "cannot load ONNX Runtime library at \(shown): \(String(cString: errorText))")
+                "cannot load ONNX Runtime library at \(shown): \(String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         let versionString = base.pointee.GetVersionString().map { String(cString: $0) } ?? "unknown"
         guard let api = base.pointee.GetApi(UInt32(REELWORK_ORT_API_VERSION)) else {

@@ -98,6 +98,7 @@ public struct Tensor: Equatable, Sendable {
 /// never moves and is reused by every run, so the hot path copies and allocates nothing. Not thread-safe:
 /// one caller at a time (the same as its binding).
 public final class TensorBuffer: @unchecked Sendable {
+    // Safe: the C buffer is confined to one caller at a time, like its binding.
     public let name: String
     public let shape: [Int]
     /// Number of elements (the product of `shape`).

@@ -1,4 +1,5 @@
 import CFFmpeg
+import ReelworkCore
 
 /// Converts decoded frames to packed 8-bit RGB at their coded size with libswscale, into one
 /// buffer reused for every frame (reallocated only when the frame size grows).

@@ -9,7 +9,9 @@ import Vision
 /// decode callback) into a tensor from `tensor()`, and `submit`s it; results come back, in
 /// submission order, from `drain()` as they are ready and from `finish()` at the end. At most
 /// `depth` crops wait and the caller drains as it goes, so memory stays flat.
-final class PoseWorker {
+final class PoseWorker: @unchecked Sendable {
+    // Safe: the queues and flags are touched only with `condition` locked; `estimator` runs on the pose thread.
+
     /// One person in one sampled frame.
     struct Job {
         var time: Double

@@ -3,6 +3,7 @@ import Foundation
 /// Samples the queue's counts (ready, delayed, running, running per club) on a thread of its own,
 /// so tests and load runs can check the caps held throughout, not just at the end.
 public final class QueueStatsSampler: @unchecked Sendable {
+    // Safe: `samples` and `running` are read and written with `lock` held.
     public let queue: JobQueue
     public let url: RedisURL
     public let interval: TimeInterval

@@ -3,6 +3,7 @@ import Foundation
 /// A Lua script run atomically by Redis. It is loaded once (SCRIPT LOAD gives its SHA) and then
 /// called by SHA; when Redis forgot it (restart, SCRIPT FLUSH, FLUSHALL) it is loaded again.
 public final class RedisScript: @unchecked Sendable {
+    // Safe: `sha` is read and written with `lock` held.
     public let name: String
     public let source: String
     private let lock = NSLock()

@@ -19,6 +19,7 @@ enum FileUpload {
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Safe: URLSession calls a delegate's methods one at a time on its serial delegate queue; only they touch `body`.
         let progress: @Sendable (Int64, Int64) -> Void
         let continuation: CheckedContinuation<(Data, Int), any Error>
         let target: String

@@ -13,7 +13,8 @@ import Foundation
 /// the next one; a rejected connection is dropped and a fresh one opened, so a restarted server costs
 /// the callers that hit the failure an error, and nothing more.
 public final class BlockingPool<Connection>: @unchecked Sendable {
-    public typealias Open = () throws -> Connection
+    // Safe: holds only immutable references; each connection is confined to its pool thread.
+    public typealias Open = @Sendable () throws -> Connection
     private let queue = WorkQueue<Connection>()
     private let closedError: any Error
 
@@ -21,8 +22,8 @@ public final class BlockingPool<Connection>: @unchecked Sendable {
     ///   - label: names the threads (`label-1` …) and the pool in errors.
     ///   - isUsable: checked before a job runs on an existing connection.
     ///   - keep: after a job, whether the connection (and the job's error, if any) allow reuse.
-    public init(label: String, size: Int, open: @escaping Open, isUsable: @escaping (Connection) -> Bool = { _ in true },
-                keep: @escaping (Connection, (any Error)?) -> Bool, closedError: any Error) {
+    public init(label: String, size: Int, open: @escaping Open, isUsable: @escaping @Sendable (Connection) -> Bool = { _ in true },
+                keep: @escaping @Sendable (Connection, (any Error)?) -> Bool, closedError: any Error) {
         precondition(size >= 1, "a pool needs at least one connection")
         self.closedError = closedError
         for number in 1...size {
@@ -47,7 +48,7 @@ public final class BlockingPool<Connection>: @unchecked Sendable {
     /// Cancelling the task removes the work if it has not started; a started body runs to completion.
     /// - Throws: whatever `body` or opening a connection throws; `CancellationError` if cancelled
     ///   before starting; the pool's closed error once it is closed.
-    public func withConnection<T>(_ body: @escaping (Connection) throws -> T) async throws -> T {
+    public func withConnection<T: Sendable>(_ body: @escaping (Connection) throws -> T) async throws -> T {
         let queue = self.queue
         let id = queue.makeID()
         let closedError = self.closedError
@@ -134,6 +135,7 @@ final class PoolJob<Connection> {
 
 /// The FIFO of jobs shared by a pool's threads, guarded by one condition variable.
 final class WorkQueue<Connection>: @unchecked Sendable {
+    // Safe: every mutable field is read and written with `condition` locked.
     private let condition = NSCondition()
     private var jobs: [PoolJob<Connection>] = []
     private var closed = false

@@ -131,7 +131,7 @@ public struct JobRepository {
             """, [club, sport?.rawValue, errorKind, since, until]).rows.map(Self.entry)
     }
 
-    public enum CancelResult: Equatable {
+    public enum CancelResult: Equatable, Sendable {
         /// It was waiting: now `cancelled`; Redis must forget it.
         case cancelled
         /// It is running: its worker stops at the next heartbeat and records `cancelled`.

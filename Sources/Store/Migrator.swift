@@ -55,7 +55,7 @@ public struct Migrator: Sendable {
         guard connection.isIdle else {
             throw MigrationError(message: "Migrator.migrate must not run inside a transaction")
         }
-        try sql(on: connection) { try $0.query("SELECT pg_advisory_lock($1)", [Migrator.lockKey]) }
+        _ = try sql(on: connection) { try $0.query("SELECT pg_advisory_lock($1)", [Migrator.lockKey]) }
         // If the connection broke, the server already released the lock with the session.
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Migrator.lockKey]) }
 

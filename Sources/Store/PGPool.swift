@@ -12,7 +12,7 @@ import ReelworkCore
 /// a body's call found broken, is dropped and a fresh one is opened for the next job; the
 /// job that hit the failure gets the error (kind `.transient`), so retrying it succeeds once
 /// the server is back.
-public final class PGPool: @unchecked Sendable {
+public final class PGPool: Sendable {
     private let pool: BlockingPool<PGConnection>
 
     /// Starts `size` threads; no connection is opened until work arrives.
@@ -33,7 +33,7 @@ public final class PGPool: @unchecked Sendable {
     /// - Throws: whatever `body` throws; `PostgresError` (kind `.transient`) if no connection
     ///   could be opened; `CancellationError` if cancelled before starting; a `PostgresError`
     ///   if the pool is closed.
-    public func withConnection<T>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
+    public func withConnection<T: Sendable>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
         try await pool.withConnection(body)
     }
 

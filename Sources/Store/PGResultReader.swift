@@ -1,4 +1,5 @@
 import CLibpq
+import Foundation
 
 /// Copies a libpq result into Swift values, or turns it into a `PostgresError`.
 ///

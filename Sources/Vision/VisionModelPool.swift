@@ -8,7 +8,7 @@ import ReelworkCore
 /// use instead (BENCHMARKS.md, memory). At most as many sets exist as jobs run at once.
 ///
 /// Thread-safe.
-public final class VisionModelPool: @unchecked Sendable {
+public final class VisionModelPool: Sendable {
     /// The process's pool (workers and `reelwork analyze` use it).
     public static let shared = VisionModelPool()
 

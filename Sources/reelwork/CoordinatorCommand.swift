@@ -2,6 +2,7 @@ import ArgumentParser
 import Coordinator
 import Hummingbird
 import Logging
+import ReelworkCore
 
 struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "coordinator", abstract: "Run the HTTP API (uploads, jobs, status).")

@@ -127,7 +127,7 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             var texts = ids
-            if texts.isEmpty, isatty(fileno(stdin)) == 0 {
+            if texts.isEmpty, isatty(STDIN_FILENO) == 0 {
                 while let line = readLine() { if !line.isEmpty { texts.append(line.trimmingCharacters(in: .whitespaces)) } }
             }
             guard !texts.isEmpty else { throw ValidationError("give at least one job id") }

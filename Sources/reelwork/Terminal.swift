@@ -3,7 +3,7 @@ import ReelworkCore
 
 /// Progress bars and tables for a terminal (stderr for progress, so stdout stays machine-readable).
 enum Terminal {
-    static let isInteractive = isatty(fileno(stderr)) != 0
+    static let isInteractive = isatty(STDERR_FILENO) != 0
 
     static func bar(_ fraction: Double, width: Int = 24) -> String {
         let clamped = max(0, min(1, fraction.isFinite ? fraction : 0))

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import Pipeline
+import ReelworkCore
 import Worker
 
 struct WorkerCommand: ParsableCommand {

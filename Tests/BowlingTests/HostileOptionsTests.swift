@@ -10,7 +10,7 @@ import XCTest
 /// JSON. Nothing may trap, and whatever reaches the result must be a number JSON can hold.
 final class HostileOptionsTests: XCTestCase {
     static let extremes: [Double] = [0, -0.0, 1e-300, -1e-300, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                     4.9e-324, 1, -1, 0.5, 320, 240, 1e9, -1e9]
+                                     .leastNonzeroMagnitude, 1, -1, 0.5, 320, 240, 1e9, -1e9]
 
     func testExtremeNumbersThroughParsingTrackingAndMetrics() throws {
         var random = SeededGenerator(seed: 7)

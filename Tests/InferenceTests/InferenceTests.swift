@@ -382,7 +382,7 @@ final class InferenceTests: XCTestCase {
 
     func testSeparateBindingsMayRunFromTwoThreads() throws {
         let session = try session("affine")
-        let failures = ManagedAtomicCounter()
+        let failures = LockedValue(0)
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             do {
                 let binding = try session.makeBinding()
@@ -391,13 +391,13 @@ final class InferenceTests: XCTestCase {
                     try binding.input("x").withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = base + Float(i) } }
                     try session.run(binding)
                     let ok = binding.outputs[0].withUnsafeBufferPointer { y in y.indices.allSatisfy { y[$0] == (base + Float($0)) * 2 + 1 } }
-                    if !ok { failures.increment() }
+                    if !ok { failures.withLock { $0 += 1 } }
                 }
             } catch {
-                failures.increment()
+                failures.withLock { $0 += 1 }
             }
         }
-        XCTAssertEqual(failures.value, 0)
+        XCTAssertEqual(failures.withLock { $0 }, 0)
     }
 
     // MARK: - Memory
@@ -458,9 +458,3 @@ struct SplitMix64 {
     }
 }
 
-final class ManagedAtomicCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}

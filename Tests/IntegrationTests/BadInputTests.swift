@@ -2,6 +2,7 @@ import Foundation
 import Queue
 import ReelworkClient
 import ReelworkCore
+import Store
 import TestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ReelworkCore
 
 /// Raw HTTP for tests that need what the typed client hides (status codes, headers, odd bodies).
 enum HTTP {
@@ -12,20 +13,18 @@ enum HTTP {
         request.httpBody = body
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
         let semaphore = DispatchSemaphore(value: 0)
-        var result: (Data, Int, [String: String])?
-        var failure: (any Error)?
+        let answer = LockedValue<Result<(Data, Int, [String: String]), any Error>?>(nil)
         URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error { failure = error } else {
+            if let error { answer.withLock { $0 = .failure(error) } } else {
                 let http = response as? HTTPURLResponse
                 var fields: [String: String] = [:]
                 for (k, v) in http?.allHeaderFields ?? [:] { fields["\(k)"] = "\(v)" }
-                result = (data ?? Data(), http?.statusCode ?? 0, fields)
+                answer.withLock { $0 = .success((data ?? Data(), http?.statusCode ?? 0, fields)) }
             }
             semaphore.signal()
         }.resume()
         semaphore.wait()
-        if let failure { throw failure }
-        return result!
+        return try answer.withLock { $0! }.get()
     }
 
     static func get(_ url: URL, headers: [String: String] = [:]) throws -> (Data, Int, [String: String]) {

@@ -2,6 +2,7 @@ import BowlingScenes
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import Store
 import TestSupport
 import XCTest
 

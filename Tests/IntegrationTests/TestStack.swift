@@ -97,7 +97,7 @@ final class TestStack {
     /// Starts a long-running subcommand with its output in a log file.
     func spawn(_ arguments: [String], name: String, extraEnvironment: [String: String] = [:]) throws -> Process {
         let log = directory.appendingPathComponent("\(name).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -278,7 +278,7 @@ final class TestStack {
     static func recordPID(_ pid: Int32) {
         guard let file = ProcessInfo.processInfo.environment["REELWORK_TEST_PID_FILE"],
               let handle = FileHandle(forWritingAtPath: file) ?? {
-                  FileManager.default.createFile(atPath: file, contents: nil)
+                  _ = FileManager.default.createFile(atPath: file, contents: nil)
                   return FileHandle(forWritingAtPath: file)
               }() else { return }
         handle.seekToEndOfFile()
@@ -288,15 +288,22 @@ final class TestStack {
 }
 
 /// Runs async client code from a synchronous XCTest method.
-func awaitSync<T>(_ body: @escaping () async throws -> T) throws -> T {
+func awaitSync<T: Sendable>(_ body: @escaping () async throws -> T) throws -> T {
     let semaphore = DispatchSemaphore(value: 0)
-    var result: Result<T, any Error>!
+    let result = LockedValue<Result<T, any Error>?>(nil)
+    // The caller blocks on the semaphore until the task is done: the two never run at once.
+    nonisolated(unsafe) let body = body
     Task {
-        do { result = .success(try await body()) } catch { result = .failure(error) }
+        do {
+            let value = try await body()
+            result.withLock { $0 = .success(value) }
+        } catch {
+            result.withLock { $0 = .failure(error) }
+        }
         semaphore.signal()
     }
     semaphore.wait()
-    return try result.get()
+    return try result.withLock { $0! }.get()
 }
 
 /// A test case whose every test gets its own stack with a coordinator running, shut down after.

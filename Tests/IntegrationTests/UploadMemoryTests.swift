@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkClient
+import ReelworkCore
 import TestSupport
 import XCTest
 
@@ -20,7 +21,7 @@ final class UploadMemoryTests: XCTestCase {
                          "-b:v", "8M", "-pix_fmt", "yuv420p", "-f", "mpegts", segment.path])
         let big = stack.directory.appendingPathComponent("big.ts")
         let chunk = try Data(contentsOf: segment)
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
         let out = try FileHandle(forWritingTo: big)
         var written = 0
         while written < Self.uploadBytes { out.write(chunk); written += chunk.count }
@@ -56,6 +57,7 @@ final class UploadMemoryTests: XCTestCase {
 
     /// Samples a process's RSS every 20 ms on a background thread and keeps the peak.
     final class PeakSampler: @unchecked Sendable {
+        // Safe: `peak` and `running` are read and written with `lock` held.
         let pid: Int32
         private let lock = NSLock()
         private var peak = 0

@@ -49,30 +49,14 @@ final class DecodeBehaviourTests: FixtureTestCase {
                      try fixtures.video("ntsc.mkv", Source.testPattern(seconds: 3, rate: "30000/1001") + Source.h264)]
         let expected = try paths.map { try VideoDecoder(location: $0).decodeAll { _ in } }
         let jobs = (0..<6).map { paths[$0 % paths.count] }
-        let results = ResultBox(count: jobs.count)
+        let results = LockedValue([Result<DecodeReport, any Error>?](repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-            results.set(index, Result { try VideoDecoder(location: jobs[index]).decodeAll { _ in } })
+            let report = Result { try VideoDecoder(location: jobs[index]).decodeAll { _ in } }
+            results.withLock { $0[index] = report }
         }
-        for (index, result) in results.values.enumerated() {
+        for (index, result) in results.withLock({ $0 }).enumerated() {
             XCTAssertEqual(try result?.get(), expected[index % paths.count], "job \(index)")
         }
     }
 }
 
-/// Results written from several threads.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Result<DecodeReport, Error>?]
-
-    init(count: Int) { stored = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<DecodeReport, Error>) {
-        lock.lock(); defer { lock.unlock() }
-        stored[index] = result
-    }
-
-    var values: [Result<DecodeReport, Error>?] {
-        lock.lock(); defer { lock.unlock() }
-        return stored
-    }
-}

@@ -91,34 +91,30 @@ final class DomainTests: XCTestCase {
 
 final class BlockingPoolTests: XCTestCase {
     func testNeverRunsMoreThanItsSizeAtOnceAndReusesConnections() async throws {
-        final class Counter: @unchecked Sendable {
-            let lock = NSLock()
-            var opened = 0, running = 0, peak = 0
-        }
-        let counter = Counter()
+        struct Counts { var opened = 0, running = 0, peak = 0 }
+        let counter = LockedValue(Counts())
         let pool = BlockingPool<Int>(label: "test", size: 3, open: {
-            counter.lock.withLock { counter.opened += 1; return counter.opened }
+            counter.withLock { $0.opened += 1; return $0.opened }
         }, keep: { _, _ in true }, closedError: ReelworkError.unavailable("closed"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<30 {
                 group.addTask {
                     try await pool.withConnection { _ in
-                        counter.lock.withLock { counter.running += 1; counter.peak = max(counter.peak, counter.running) }
+                        counter.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
                         Thread.sleep(forTimeInterval: 0.01)
-                        counter.lock.withLock { counter.running -= 1 }
+                        counter.withLock { $0.running -= 1 }
                     }
                 }
             }
             try await group.waitForAll()
         }
-        XCTAssertEqual(counter.peak, 3)
-        XCTAssertEqual(counter.opened, 3, "connections are reused")
+        XCTAssertEqual(counter.withLock { $0.peak }, 3)
+        XCTAssertEqual(counter.withLock { $0.opened }, 3, "connections are reused")
     }
 
     func testUnhealthyConnectionsAreReplaced() async throws {
-        final class Box: @unchecked Sendable { var opened = 0 }
-        let box = Box()
-        let pool = BlockingPool<Int>(label: "test", size: 1, open: { box.opened += 1; return box.opened },
+        let opened = LockedValue(0)
+        let pool = BlockingPool<Int>(label: "test", size: 1, open: { opened.withLock { $0 += 1; return $0 } },
                                      keep: { connection, _ in connection != 1 }, closedError: ReelworkError.unavailable("closed"))
         let first = try await pool.withConnection { $0 }
         let second = try await pool.withConnection { $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelworkCore
 import XCTest
 
 @testable import Store
@@ -81,18 +82,19 @@ final class MigratorTests: XCTestCase {
 
         let url = database.url
         let directory = scratch!
-        let results = ResultSlots<MigrationReport>(count: 2)
+        let results = LockedValue<[Result<MigrationReport, any Error>?]>([nil, nil])
         let group = DispatchGroup()
         for index in 0..<2 {
             group.enter()
             Thread {
                 defer { group.leave() }
-                results.set(index, Result { try Migrator(directory: directory).migrate(on: try PGConnection(url)) })
+                let report = Result { try Migrator(directory: directory).migrate(on: try PGConnection(url)) }
+                results.withLock { $0[index] = report }
             }.start()
         }
         XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
 
-        let applied = try results.all.map { try XCTUnwrap($0).get() }
+        let applied = try results.withLock { $0 }.map { try XCTUnwrap($0).get() }
         XCTAssertEqual((applied[0].applied + applied[1].applied).sorted(), ["0001_log.sql", "0002_more.sql", "0003_last.sql"])
         XCTAssertEqual(Set(applied[0].applied).intersection(applied[1].applied), [])
         let log = try db.query("SELECT file FROM applied_log ORDER BY file").rows.map { try $0.string("file") }

@@ -6,8 +6,9 @@ import XCTest
 
 /// PGConnection against a real server: parameters, errors, transactions, session setup.
 final class PGConnectionTests: XCTestCase {
-    private static var database: TestDatabase?
-    private static var setupError: Error?
+    // Written by the class set-up and tear-down, read by the tests: XCTest runs them one after another.
+    nonisolated(unsafe) private static var database: TestDatabase?
+    nonisolated(unsafe) private static var setupError: Error?
 
     override class func setUp() {
         super.setUp()

@@ -6,8 +6,9 @@ import XCTest
 
 /// PGPool against a real server: concurrency limits, own threads, recovery, cancellation.
 final class PGPoolTests: XCTestCase {
-    private static var database: TestDatabase?
-    private static var setupError: Error?
+    // Written by the class set-up and tear-down, read by the tests: XCTest runs them one after another.
+    nonisolated(unsafe) private static var database: TestDatabase?
+    nonisolated(unsafe) private static var setupError: Error?
 
     override class func setUp() {
         super.setUp()

@@ -66,66 +66,29 @@ final class TestDatabase {
     }
 }
 
-/// A counter safe to bump from several threads.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-    private var highest = 0
-    private var items: [String] = []
+/// A counter safe to bump from several threads: how many are inside now, the most at once, and
+/// what they recorded.
+final class LockedCounter: Sendable {
+    private struct State { var current = 0, highest = 0, items: [String] = [] }
+    private let state = LockedValue(State())
 
     func enter() {
-        lock.lock()
-        current += 1
-        highest = max(highest, current)
-        lock.unlock()
+        state.withLock { $0.current += 1; $0.highest = max($0.highest, $0.current) }
     }
 
     func leave() {
-        lock.lock()
-        current -= 1
-        lock.unlock()
+        state.withLock { $0.current -= 1 }
     }
 
     func record(_ item: String) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
+        state.withLock { $0.items.append(item) }
     }
 
-    var peak: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return highest
-    }
+    var peak: Int { state.withLock { $0.highest } }
 
-    var recorded: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
+    var recorded: [String] { state.withLock { $0.items } }
 }
 
-/// One result per thread, filled in from those threads.
-final class ResultSlots<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<T, Error>?]
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ result: Result<T, Error>) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
-    }
-
-    var all: [Result<T, Error>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
-}
 
 extension PGConnection {
     /// Starts attempt `attempt` of `job`, or of a new job on a new video, as a worker's claim would.

@@ -1,4 +1,5 @@
 import Media
+import ReelworkCore
 import Vision
 import XCTest
 

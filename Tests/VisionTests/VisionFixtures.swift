@@ -31,8 +31,9 @@ enum RealModels {
         try ProjectPaths.requireModels(photos: ["bus.jpg", "zidane.jpg", "person.jpg"], file: file, line: line)
     }
 
-    private static let loaded: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.settings, threads: 2) }
-    private static let loadedFP32: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.fp32Settings, threads: 2) }
+    // The sessions are not Sendable; XCTest runs the tests that share them one at a time.
+    nonisolated(unsafe) private static let loaded: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.settings, threads: 2) }
+    nonisolated(unsafe) private static let loadedFP32: Result<VisionModels, Error> = Result { try VisionModels(settings: Paths.fp32Settings, threads: 2) }
 
     /// Both models with 2 intra-op threads (shared by the tests of one process, used one at a time).
     static func models(file: StaticString = #filePath, line: UInt = #line) throws -> VisionModels {

@@ -38,7 +38,7 @@ while !arguments.isEmpty {
     }
 }
 
-func render() throws {
+@MainActor func render() throws {
     // Shots of both kinds, left and right of the lane, until the clip is `seconds` long.
     let pattern: [BowlingShot] = [.hook(.right, speedMph: 17, revRateRPM: 300), .straight(board: 17.5, speedMph: 20),
                                   .hook(.right, speedMph: 14, revRateRPM: 380), .gutter(.right)]
@@ -53,7 +53,7 @@ func render() throws {
     }.joined(separator: " | "))
 }
 
-func ball() throws {
+@MainActor func ball() throws {
     guard let optionsPath else { fail("ball needs --options FILE (bowling-bench render writes FILE.options.json)") }
     let options = try BowlingOptions.parse(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: optionsPath))))
     let clock = ContinuousClock()

@@ -8,6 +8,7 @@
 // `verified frames=N seconds=S MB/s=R`.
 import Foundation
 import Media
+import ReelworkCore
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("decode-bench: \(message)\n".utf8))

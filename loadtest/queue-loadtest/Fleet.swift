@@ -2,6 +2,7 @@ import Foundation
 
 /// The reelwork processes of a load run, started and stopped by PID.
 final class Fleet: @unchecked Sendable {
+    // Safe: the process lists are read and written with `lock` held.
     let binary: String
     let environment: [String: String]
     let logDirectory: URL
@@ -55,7 +56,7 @@ final class Fleet: @unchecked Sendable {
 
     private func spawn(_ arguments: [String], log: String) throws -> Process {
         let file = logDirectory.appendingPathComponent("\(log).log")
-        if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: file)
         handle.seekToEndOfFile()
         let p = Process()
@@ -71,6 +72,7 @@ final class Fleet: @unchecked Sendable {
 
 /// Kills a random worker every 2–4 s while running.
 final class ChaosMonkey: @unchecked Sendable {
+    // Safe: `running` is read and written with `lock` held.
     let fleet: Fleet
     let slots: Int
     private let lock = NSLock()

@@ -2,6 +2,7 @@ import Foundation
 import Queue
 import ReelworkCore
 import Store
+import Synchronization
 
 /// Submits jobs the way the coordinator does (row in PostgreSQL, then enqueue in Redis), from a few
 /// threads, at a fixed rate or as fast as possible.
@@ -17,8 +18,7 @@ struct Submitter {
     func submit(count: Int, rate: Double) throws {
         let start = Date()
         let group = DispatchGroup()
-        let errors = NSLock()
-        var firstError: (any Error)?
+        let firstError = Mutex<(any Error)?>(nil)
         for t in 0..<threads {
             group.enter()
             Thread.detachNewThread {
@@ -40,11 +40,11 @@ struct Submitter {
                         try queue.enqueue(job.id, club: club, on: redis)
                     }
                 } catch {
-                    errors.withLock { if firstError == nil { firstError = error } }
+                    firstError.withLock { if $0 == nil { $0 = error } }
                 }
             }
         }
         group.wait()
-        if let firstError { throw firstError }
+        if let error = firstError.withLock({ $0 }) { throw error }
     }
 }
