@@ -26,12 +26,15 @@ let package = Package(
 
         // Domain types, configuration, error taxonomy: no I/O.
         .target(name: "ReelworkCore"),
+        // Threads for blocking work, Foundation only: the pool of blocking connections, the periodic
+        // loop, a value behind a lock.
+        .target(name: "Threading"),
         // FFmpeg: probe, decode, frame quality, content hashing.
         .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"]),
         // Redis client (hiredis) and the job queue.
         .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
         // PostgreSQL client (libpq), pool, migrations, repositories.
-        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", .product(name: "Logging", package: "swift-log")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
         .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
@@ -41,11 +44,11 @@ let package = Package(
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
-        .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore"]),
+        .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore", "Threading"]),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis",
+            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -53,7 +56,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "Worker", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline",
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Threading",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
@@ -81,10 +84,11 @@ let package = Package(
                           path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore"]),
+        .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
@@ -93,9 +97,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ReelworkCore"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
-        .target(name: "BowlingScenes", path: "Tests/BowlingScenes"),
+        .target(name: "BowlingScenes"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport",
-                                                             "BowlingScenes", "FuzzSupport"]),
+                                                             "BowlingScenes", "FuzzSupport", "Threading"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Threading
 
 /// The coordinator's connections: PostgreSQL and Redis pools, and the queue's key layout.
 public final class Backends: Sendable {

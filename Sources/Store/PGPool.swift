@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import Threading
 
 /// A fixed-size pool of PostgreSQL connections, each owned by a dedicated thread.
 ///

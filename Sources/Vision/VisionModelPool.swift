@@ -1,4 +1,5 @@
 import ReelworkCore
+import Threading
 
 /// Hands model sets to jobs. `checkout` gives an idle set for the same settings, or loads a new one;
 /// `checkin` takes it back: kept for the next job when `keepsIdleModels`, else released.

@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import ReelworkCore
+import Threading
 
 /// The loaded models one job uses: the detector and the pose model, sharing one ONNX Runtime.
 ///

@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Threading
 
 /// Renews the leases of every run in this worker process, on its own thread and connections, so a
 /// busy decode never starves its heartbeat. It also stamps PostgreSQL's `heartbeat_at`, which the

@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Threading
 
 /// Makes sure no run holds a slot forever, on its own thread and connections:
 /// - a run whose stage has reported nothing (no frame, no stage start or end) for

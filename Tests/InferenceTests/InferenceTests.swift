@@ -2,6 +2,7 @@ import Foundation
 @testable import Inference
 import ReelworkCore
 import XCTest
+import Threading
 
 /// These tests need the real ONNX Runtime library (scripts/setup-models.sh puts it under models/, or
 /// REELWORK_ORT_LIBRARY names it) and fail without it. The tiny models under Fixtures/ are written by

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ReelworkCore
+import Threading
 
 /// Raw HTTP for tests that need what the typed client hides (status codes, headers, odd bodies).
 enum HTTP {

@@ -4,6 +4,7 @@ import ReelworkClient
 import ReelworkCore
 import Store
 import TestSupport
+import Threading
 import XCTest
 
 /// A real Reelwork stack for one test: a fresh PostgreSQL database, a private Redis key prefix, a

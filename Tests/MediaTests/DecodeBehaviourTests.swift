@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import ReelworkCore
+import Threading
 import XCTest
 
 /// Progress, cancellation, threading and concurrent use of VideoDecoder.

@@ -89,40 +89,6 @@ final class DomainTests: XCTestCase {
     }
 }
 
-final class BlockingPoolTests: XCTestCase {
-    func testNeverRunsMoreThanItsSizeAtOnceAndReusesConnections() async throws {
-        struct Counts { var opened = 0, running = 0, peak = 0 }
-        let counter = LockedValue(Counts())
-        let pool = BlockingPool<Int>(label: "test", size: 3, open: {
-            counter.withLock { $0.opened += 1; return $0.opened }
-        }, keep: { _, _ in true }, closedError: ReelworkError.unavailable("closed"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<30 {
-                group.addTask {
-                    try await pool.withConnection { _ in
-                        counter.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
-                        Thread.sleep(forTimeInterval: 0.01)
-                        counter.withLock { $0.running -= 1 }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        XCTAssertEqual(counter.withLock { $0.peak }, 3)
-        XCTAssertEqual(counter.withLock { $0.opened }, 3, "connections are reused")
-    }
-
-    func testUnhealthyConnectionsAreReplaced() async throws {
-        let opened = LockedValue(0)
-        let pool = BlockingPool<Int>(label: "test", size: 1, open: { opened.withLock { $0 += 1; return $0 } },
-                                     keep: { connection, _ in connection != 1 }, closedError: ReelworkError.unavailable("closed"))
-        let first = try await pool.withConnection { $0 }
-        let second = try await pool.withConnection { $0 }
-        let third = try await pool.withConnection { $0 }
-        XCTAssertEqual([first, second, third], [1, 2, 2])
-    }
-}
-
 final class QueueSettingsTests: XCTestCase {
     func testRetryDelayGrowsExponentiallyIsCappedAndJittered() {
         var s = QueueSettings()

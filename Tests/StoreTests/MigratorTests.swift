@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import Threading
 import XCTest
 
 @testable import Store

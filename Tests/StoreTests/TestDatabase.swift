@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Store
+import Threading
 import XCTest
 
 /// Thrown from setUp when the environment lacks what the tests need; its text is the report.

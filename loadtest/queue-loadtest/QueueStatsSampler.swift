@@ -1,24 +1,25 @@
 import Foundation
+import Queue
 
 /// Samples the queue's counts (ready, delayed, running, running per club) on a thread of its own,
-/// so tests and load runs can check the caps held throughout, not just at the end.
-public final class QueueStatsSampler: @unchecked Sendable {
+/// so a load run can check the caps held throughout, not just at the end.
+final class QueueStatsSampler: @unchecked Sendable {
     // Safe: `samples` and `running` are read and written with `lock` held.
-    public let queue: JobQueue
-    public let url: RedisURL
-    public let interval: TimeInterval
+    let queue: JobQueue
+    let url: RedisURL
+    let interval: TimeInterval
     private let lock = NSLock()
     private var samples: [JobQueue.Stats] = []
     private var running = true
     private let done = DispatchSemaphore(value: 0)
 
-    public init(queue: JobQueue, url: RedisURL, interval: TimeInterval = 0.05) {
+    init(queue: JobQueue, url: RedisURL, interval: TimeInterval = 0.05) {
         self.queue = queue
         self.url = url
         self.interval = interval
     }
 
-    public func start() {
+    func start() {
         Thread.detachNewThread { [self] in
             var redis = try? RedisConnection(url)
             while lock.withLock({ running }) {
@@ -34,7 +35,7 @@ public final class QueueStatsSampler: @unchecked Sendable {
     }
 
     /// Stops sampling and returns every sample taken (each cost Redis one script call).
-    public func stop() -> [JobQueue.Stats] {
+    func stop() -> [JobQueue.Stats] {
         lock.withLock { running = false }
         done.wait()
         return lock.withLock { samples }
