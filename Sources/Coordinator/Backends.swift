@@ -22,7 +22,7 @@ public final class Backends: Sendable {
                                   open: { try RedisConnection(redisURL, timeout: 5) },
                                   keep: { connection, _ in connection.isHealthy },
                                   closedError: RedisError(.connection, "the Redis connection pool is closed"))
-        self.queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+        self.queue = JobQueue(config: config)
     }
 
     /// Runs `body` with a PostgreSQL connection.

@@ -30,7 +30,7 @@ public final class MaintenanceLoop: @unchecked Sendable {
 
     public init(config: ReelworkConfig, logger: Logger) {
         self.config = config
-        self.queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+        self.queue = JobQueue(config: config)
         self.logger = logger
     }
 

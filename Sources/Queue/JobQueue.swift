@@ -42,6 +42,11 @@ public struct JobQueue: Sendable {
         self.tombstoneSeconds = tombstoneSeconds
     }
 
+    /// The queue a coordinator or worker with `config` uses: its key prefix, tombstones kept for a lease.
+    public init(config: ReelworkConfig) {
+        self.init(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+    }
+
     public var wakeKey: String { "\(prefix):wake" }
 
     // MARK: producing

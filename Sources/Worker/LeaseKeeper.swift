@@ -21,7 +21,7 @@ final class LeaseKeeper: Sendable {
 
     init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl]) {
         self.config = config
-        let queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+        let queue = JobQueue(config: config)
         let connections = Connections(config: config)
         thread = PeriodicThread(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
             Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)

@@ -35,7 +35,7 @@ final class StageWatchdog: Sendable {
     init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl],
          shutdownDue: @escaping @Sendable () -> Bool, onTakeover: @escaping @Sendable (RunControl) -> Void) {
         let connections = Connections(config: config)
-        let queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+        let queue = JobQueue(config: config)
         let interval = max(0.05, min(1.0, config.queue.stageTimeoutSeconds / 4, Self.acknowledgeSeconds / 4))
         thread = PeriodicThread(name: "reelwork-watchdog", interval: interval) {
             var round = Round()

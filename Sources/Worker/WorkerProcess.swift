@@ -105,7 +105,7 @@ public final class WorkerProcess: @unchecked Sendable {
         let owner = "\(workerID)/\(slot.slot)"
         var log = logger
         log[metadataKey: "slot"] = "\(slot.slot)"
-        let queue = JobQueue(prefix: config.queuePrefix, tombstoneSeconds: config.queue.leaseSeconds)
+        let queue = JobQueue(config: config)
         var redis: RedisConnection?
         var db: PGConnection?
         var backoff = 0.25
