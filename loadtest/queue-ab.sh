@@ -17,8 +17,8 @@ driver_args=("$@")
 (( ${#driver_args[@]} )) || driver_args=(--jobs 5000)
 # shellcheck source=../scripts/lib/services.sh
 source scripts/lib/services.sh
-# shellcheck source=baseline.sh
-source loadtest/baseline.sh
+# shellcheck source=compare.sh
+source loadtest/compare.sh
 rw_install_deps
 
 dir="$root/.local/bench/queue-ab"
@@ -58,7 +58,7 @@ for i in $(seq 1 "$runs"); do
   ratios+=("$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.3f", c / b }')")
   printf '%-4s %14s %14s %8s\n' "$i" "$c" "$b" "${ratios[-1]}"
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+median() { printf '%s\n' "$@" | rw_median; }
 mc=$(median "${current_times[@]}")
 mb=$(median "${baseline_times[@]}")
 awk -v c="$mc" -v b="$mb" -v rev="$rev" 'BEGIN {

@@ -13,8 +13,8 @@ runs=${1:-5}
 rev=${2:-cd28ea8}
 # shellcheck source=../scripts/lib/services.sh
 source scripts/lib/services.sh
-# shellcheck source=baseline.sh
-source loadtest/baseline.sh
+# shellcheck source=compare.sh
+source loadtest/compare.sh
 rw_install_deps
 
 dir="$root/.local/bench/upload"
@@ -79,7 +79,6 @@ upload() {
   curl -sS -o "$dir/answer-$name.json" -w '%{time_total}' -X POST -T "$file" -H 'Content-Type: application/octet-stream' \
     "http://127.0.0.1:$port/v1/videos"
 }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "==> $runs uploads of $((bytes / 1000000)) MB to each coordinator, alternating (this tree: port $port_now; $rev: port $port_before)"
 : >"$dir/now.txt"; : >"$dir/before.txt"; : >"$dir/copy.txt"
@@ -96,7 +95,7 @@ for i in $(seq 1 "$runs"); do
   awk -v a="$start_copy" -v b="$end_copy" 'BEGIN { printf "%.3f\n", b - a }' >>"$dir/copy.txt"
   printf 'run %s: with limits %ss, before %ss, copy %ss\n' "$i" "$(tail -n1 "$dir/now.txt")" "$(tail -n1 "$dir/before.txt")" "$(tail -n1 "$dir/copy.txt")"
 done
-now=$(median <"$dir/now.txt"); before=$(median <"$dir/before.txt"); copy=$(median <"$dir/copy.txt")
+now=$(rw_median <"$dir/now.txt"); before=$(rw_median <"$dir/before.txt"); copy=$(rw_median <"$dir/copy.txt")
 echo
 rate() { awk -v b="$bytes" -v t="$1" 'BEGIN { printf "%.1f", b / 1000000 / t }'; }
 printf 'median upload with the limits:    %s s (%s MB/s)\n' "$now" "$(rate "$now")"
@@ -104,4 +103,4 @@ printf 'median upload before (%s):   %s s (%s MB/s)\n' "$rev" "$before" "$(rate 
 printf 'median plain copy (yardstick):    %s s (%s MB/s)\n' "$copy" "$(rate "$copy")"
 printf 'with limits / before: %s (target < 1.02); median of the run-by-run ratios: %s\n' \
   "$(awk -v a="$now" -v b="$before" 'BEGIN { printf "%.3f", a / b }')" \
-  "$(paste "$dir/now.txt" "$dir/before.txt" | awk 'NF == 2 { printf "%.4f\n", $1 / $2 }' | median)"
+  "$(paste "$dir/now.txt" "$dir/before.txt" | awk 'NF == 2 { printf "%.4f\n", $1 / $2 }' | rw_median)"
