@@ -58,15 +58,18 @@ let package = Package(
         .target(name: "Worker", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Threading",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // The queue's load and chaos driver (loadtest/queue-bench.sh runs it beside redis-benchmark and pgbench).
         .executableTarget(name: "queue-loadtest", dependencies: [
-            "ReelworkCore", "Store", "Queue", "Media",
+            "ReelworkCore", "Store", "Queue", "Media", "Threading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
@@ -86,7 +89,10 @@ let package = Package(
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport"]),
+        // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock.
+        .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
+                                                                "TestSupport"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
@@ -94,7 +100,7 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["ReelworkCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),

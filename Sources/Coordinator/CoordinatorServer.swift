@@ -41,11 +41,6 @@ struct MaintenanceService: Service {
         loop.start()
         // Returns when the application shuts down (SIGTERM/SIGINT).
         try? await gracefulShutdown()
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                loop.stop()
-                continuation.resume()
-            }
-        }
+        await loop.stopped()
     }
 }

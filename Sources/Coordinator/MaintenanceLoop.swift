@@ -3,100 +3,128 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Threading
 
 /// The coordinator's singleton background work, run by whichever coordinator holds the Redis lock:
 /// - the **reaper** (every `reaperIntervalSeconds`): expired leases go back in line as stalls (or fail
-///   past `maxStalls`), due retries become ready; PostgreSQL is told the same;
+///   past `maxStalls`), due retries become ready; PostgreSQL is told the same. Redis keeps each stall
+///   verdict until PostgreSQL has recorded it, so a failure between the two stores only delays it;
 /// - the **reconciler** (every `reconcileIntervalSeconds`): every job PostgreSQL says is waiting but
 ///   Redis does not hold is enqueued again, and every running job with a stale heartbeat and no lease
 ///   is requeued as a stall, so even a flushed Redis loses nothing.
-/// It runs on its own thread with its own blocking connections, and survives either server going away.
-public final class MaintenanceLoop: @unchecked Sendable {
-    // Safe: `stopped` is read and written with `lock` held; the rest is immutable or used by the loop's thread only.
-    /// What one pass did (for logs and tests).
-    public struct PassResult: Equatable, Sendable {
-        public var requeued = 0, failed = 0, cancelled = 0, promoted = 0, reconciled = 0
-        public var isEmpty: Bool { self == PassResult() }
+/// It runs on its own `BackgroundLoop` with its own blocking connections, and survives either
+/// server going away.
+public final class MaintenanceLoop: Sendable {
+    /// What one round did (for logs and tests).
+    public struct Round: Equatable, Sendable {
+        /// Whether this coordinator held the maintenance lock (only the holder does the work).
+        public var holdsLock = false
+        /// Stall verdicts recorded in PostgreSQL, by verdict.
+        public var requeued = 0, failed = 0, cancelled = 0
+        /// Due retries made ready; jobs the reconciler put back into Redis.
+        public var promoted = 0, reconciled = 0
+        /// Why the round stopped early, if it did.
+        public var error: String?
+
+        public init() {}
+        var didWork: Bool { requeued + failed + cancelled + promoted + reconciled > 0 }
+
+        /// The round's counts, for the log.
+        var summary: String {
+            "stalls requeued \(requeued), failed \(failed), cancelled \(cancelled); retries made ready \(promoted); jobs reconciled \(reconciled)"
+        }
     }
 
     public static let lockName = "maintenance"
-    private let config: ReelworkConfig
-    private let queue: JobQueue
-    private let logger: Logger
-    private let owner = "coordinator-\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
-    private let lock = NSLock()
-    private var stopped = false
-    private let done = DispatchSemaphore(value: 0)
+    private let loop: BackgroundLoop<Round>
 
-    public init(config: ReelworkConfig, logger: Logger) {
+    /// - Parameter onRound: sees every round's result, on the loop's thread (tests wait on it).
+    public init(config: ReelworkConfig, logger: Logger, onRound: (@Sendable (Round) -> Void)? = nil) {
+        let work = MaintenanceWork(config: config, logger: logger)
+        loop = BackgroundLoop(name: "reelwork-maintenance", interval: config.queue.reaperIntervalSeconds) { work.round() }
+        loop.onRound = onRound
+    }
+
+    public func start() { loop.start() }
+
+    /// Stops after the round in progress, without blocking the caller's thread.
+    public func stopped() async { await loop.stopped() }
+
+    public func stop() { loop.stop() }
+}
+
+/// The maintenance loop's state and rounds; used from the loop's thread only.
+final class MaintenanceWork: @unchecked Sendable {
+    // Safe: confined to the one thread that owns it (the maintenance BackgroundLoop's rounds).
+    let config: ReelworkConfig
+    let queue: JobQueue
+    private let logger: Logger
+    let owner = "coordinator-\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
+    private var redis: RedisConnection?
+    private var db: PGConnection?
+    private var lastReconcile = Date.distantPast
+    private var holding = false
+
+    init(config: ReelworkConfig, logger: Logger) {
         self.config = config
         self.queue = JobQueue(config: config)
         self.logger = logger
     }
 
-    public func start() {
-        let thread = Thread { [self] in
-            loop()
-            done.signal()
-        }
-        thread.name = "reelwork-maintenance"
-        thread.start()
-    }
-
-    public func stop() {
-        lock.withLock { stopped = true }
-        done.wait()
-    }
-
-    private func loop() {
-        var redis: RedisConnection?
-        var db: PGConnection?
-        var lastReconcile = Date.distantPast
-        var holding = false
-        while !lock.withLock({ stopped }) {
-            do {
-                if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 5) }
-                if db?.isHealthy != true { db = try PGConnection(config.databaseURL) }
-                let ttl = max(5, config.queue.reaperIntervalSeconds * 5)
-                let nowHolding = try queue.acquireLock(Self.lockName, owner: owner, ttl: ttl, on: redis!)
-                if nowHolding != holding { logger.info(nowHolding ? "maintenance: this coordinator runs the reaper and reconciler" : "maintenance: another coordinator holds the lock") }
-                holding = nowHolding
-                if holding {
-                    // Every worker obeys the caps in Redis; keep them as configured (a flush would clear them).
-                    try queue.configure(globalCap: config.queue.globalCap, clubCap: config.queue.clubCap, on: redis!)
-                    var pass = try reap(redis: redis!, db: db!)
-                    if Date().timeIntervalSince(lastReconcile) >= config.queue.reconcileIntervalSeconds {
-                        pass.reconciled = try reconcile(redis: redis!, db: db!)
-                        lastReconcile = Date()
-                    }
-                    if !pass.isEmpty { logger.info("maintenance: \(pass)") }
-                }
-            } catch {
-                logger.warning("maintenance pass failed: \(error)")
-                if redis?.isHealthy != true { redis = nil }
-                if db?.isHealthy != true { db = nil }
+    func round() -> MaintenanceLoop.Round {
+        var round = MaintenanceLoop.Round()
+        do {
+            if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 5) }
+            if db?.isHealthy != true { db = try PGConnection(config.databaseURL) }
+            guard let redis, let db else { return round }
+            let ttl = max(5, config.queue.reaperIntervalSeconds * 5)
+            round.holdsLock = try queue.acquireLock(MaintenanceLoop.lockName, owner: owner, ttl: ttl, on: redis)
+            if round.holdsLock != holding {
+                logger.info(round.holdsLock ? "maintenance: this coordinator runs the reaper and reconciler" : "maintenance: another coordinator holds the lock")
             }
-            Thread.sleep(forTimeInterval: config.queue.reaperIntervalSeconds)
+            holding = round.holdsLock
+            guard holding else { return round }
+            // Every worker obeys the caps in Redis; keep them as configured (a flush would clear them).
+            try queue.configure(globalCap: config.queue.globalCap, clubCap: config.queue.clubCap, on: redis)
+            try reap(redis: redis, db: db, into: &round)
+            if Date().timeIntervalSince(lastReconcile) >= config.queue.reconcileIntervalSeconds {
+                round.reconciled = try reconcile(redis: redis, db: db)
+                lastReconcile = Date()
+            }
+            if round.didWork { logger.info("maintenance: \(round.summary)") }
+        } catch {
+            round.error = "\(error)"
+            logger.warning("maintenance round failed: \(error)")
+            if redis?.isHealthy != true { redis = nil }
+            if db?.isHealthy != true { db = nil }
         }
+        return round
     }
 
-    /// One reaper pass. Redis decides (atomically); PostgreSQL is then told, fenced by attempt.
-    func reap(redis: RedisConnection, db: PGConnection) throws -> PassResult {
+    /// One reaper pass. Redis decides (atomically) and keeps its verdicts; PostgreSQL is then told
+    /// every verdict not yet recorded (this pass's and any a failure left over), fenced by attempt,
+    /// and only then does Redis forget them.
+    func reap(redis: RedisConnection, db: PGConnection, into round: inout MaintenanceLoop.Round) throws {
         let reaped = try queue.reap(maxStalls: config.queue.maxStalls, on: redis)
-        var pass = PassResult()
         let repo = MaintenanceRepository(db)
-        for expired in reaped.expired {
-            let verdict = MaintenanceRepository.StallVerdict(rawValue: expired.verdict) ?? .requeued
-            try repo.recordStall(jobId: expired.jobId, attempt: expired.attempt, stalls: expired.stalls, verdict: verdict)
+        for report in try queue.stallReports(on: redis) {
+            let verdict = MaintenanceRepository.StallVerdict(rawValue: report.verdict) ?? .requeued
+            do {
+                try repo.recordStall(jobId: report.jobId, attempt: report.attempt, stalls: report.stalls, verdict: verdict)
+            } catch where db.isHealthy {
+                // PostgreSQL refused this one report (not a lost connection): keeping it would stop
+                // every later round here.
+                logger.error("maintenance: cannot record the stall of job \(report.jobId) attempt \(report.attempt): \(error); dropped")
+            }
+            try queue.acknowledgeStallReports([report], on: redis)
             switch verdict {
-            case .requeued: pass.requeued += 1
-            case .failed: pass.failed += 1
-            case .cancelled: pass.cancelled += 1
+            case .requeued: round.requeued += 1
+            case .failed: round.failed += 1
+            case .cancelled: round.cancelled += 1
             }
         }
         try repo.promoted(reaped.promoted)
-        pass.promoted = reaped.promoted.count
-        return pass
+        round.promoted = reaped.promoted.count
     }
 
     /// One reconciler pass: returns how many jobs it put back into Redis.

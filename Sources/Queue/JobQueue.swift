@@ -167,6 +167,23 @@ public struct JobQueue: Sendable {
         return result
     }
 
+    /// Every stall verdict `reap` made that PostgreSQL has not yet recorded (oldest rounds' included).
+    public func stallReports(on redis: RedisConnection) throws -> [ReapResult.Expired] {
+        let fields = try redis.command("HGETALL", "\(prefix):stall_reports").array ?? []
+        return stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
+            let key = (fields[index].string ?? "").split(separator: ":"), value = (fields[index + 1].string ?? "").split(separator: ":")
+            guard key.count == 2, value.count == 2, let id = UUID(uuidString: String(key[0])), let attempt = Int(key[1]),
+                  let stalls = Int(value[1]) else { return nil }
+            return .init(jobId: id, attempt: attempt, verdict: String(value[0]), stalls: stalls)
+        }
+    }
+
+    /// Forgets stall reports PostgreSQL now holds.
+    public func acknowledgeStallReports(_ reports: [ReapResult.Expired], on redis: RedisConnection) throws {
+        guard !reports.isEmpty else { return }
+        try redis.command(["HDEL", "\(prefix):stall_reports"] + reports.map { "\(Self.key($0.jobId)):\($0.attempt)" })
+    }
+
     /// Takes or renews a named lock for `ttl` (singleton maintenance work). True if `owner` holds it now.
     public func acquireLock(_ name: String, owner: String, ttl: TimeInterval, on redis: RedisConnection) throws -> Bool {
         try QueueScripts.lock.run(on: redis, args: [prefix, name, owner, String(Self.millis(ttl))]).integer == 1

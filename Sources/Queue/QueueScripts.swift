@@ -11,6 +11,9 @@
 /// - `P:done:<id>`           the attempt that ended a job Redis forgot (done, failed past its stalls,
 ///                           cancelled), kept for a lease: a heartbeat of that run still in flight must
 ///                           not take the job back as if Redis had lost it
+/// - `P:stall_reports`       hash `<id>:<attempt>` → `<verdict>:<stalls>`: each expired lease the reaper
+///                           decided, until PostgreSQL has recorded it (so a failure between the two
+///                           stores delays the record, never loses it)
 /// - `P:wake`                list of wake-up tokens; idle workers BLPOP it instead of polling
 /// - `P:config`              hash: global_cap, club_cap, max_stalls (0 = no cap)
 ///
@@ -189,7 +192,8 @@ enum QueueScripts {
 
     /// ARGV: P, now_ms, batch, max_stalls, tombstone_ms. Expired leases: the job goes back first in
     /// line (a stall), or, past max_stalls, is forgotten; a cancelled one is forgotten too (both leave
-    /// a tombstone). Then due retries move to their ready list.
+    /// a tombstone), and each verdict waits in `P:stall_reports` until PostgreSQL has it. Then due
+    /// retries move to their ready list.
     /// Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
     static let reap = RedisScript(name: "reap", source: runsWhenOutOfMemory + prelude + """
     local now, batch, max_stalls, tombstone = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -207,6 +211,7 @@ enum QueueScripts {
       else
         push_ready(id, true)
       end
+      redis.call('HSET', P .. ':stall_reports', id .. ':' .. (lease[2] or '0'), verdict .. ':' .. stalls)
       table.insert(expired, {id, lease[2] or '0', verdict, tostring(stalls)})
     end
     local due = redis.call('ZRANGEBYSCORE', P .. ':delayed', '-inf', now, 'LIMIT', 0, batch)

@@ -12,7 +12,9 @@ public struct MaintenanceRepository {
     public enum StallVerdict: String, Sendable { case requeued, failed, cancelled }
 
     /// Records an expired lease at `attempt`: back to `queued` (a stall), `failed` after too many
-    /// stalls, or `cancelled`. Does nothing if the job moved on (a new attempt started, or it finished).
+    /// stalls, or `cancelled`. Returns false if the job had moved on (a new attempt started, or it
+    /// finished): then only the count is kept, `stalls` being Redis's own, and an attempt the next
+    /// run closed as lost is marked stalled. Recording the same stall twice changes nothing more.
     @discardableResult
     public func recordStall(jobId: UUID, attempt: Int, stalls: Int, verdict: StallVerdict) throws -> Bool {
         try db.transaction { tx in
@@ -27,7 +29,15 @@ public struct MaintenanceRepository {
                                 last_error = COALESCE($5, last_error), last_error_kind = COALESCE($6, last_error_kind)
                 WHERE id = $1 AND attempt = $2 AND status = 'running'
                 """, [jobId, attempt, status.rawValue, stalls, error, kind])
-            guard updated.affectedRows == 1 else { return false }
+            guard updated.affectedRows == 1 else {
+                // A late report (PostgreSQL was away when the reaper decided): the next attempt started meanwhile.
+                try tx.query("UPDATE jobs SET stalls = GREATEST(stalls, $3) WHERE id = $1 AND attempt > $2", [jobId, attempt, stalls])
+                try tx.query("""
+                    UPDATE job_attempts SET outcome = 'stalled', error = 'lease expired: the worker stopped heartbeating'
+                    WHERE job_id = $1 AND attempt = $2 AND outcome = 'lost'
+                    """, [jobId, attempt])
+                return false
+            }
             try tx.query("""
                 UPDATE job_attempts SET outcome = 'stalled', finished_at = now(), error = 'lease expired: the worker stopped heartbeating'
                 WHERE job_id = $1 AND attempt = $2 AND outcome IS NULL

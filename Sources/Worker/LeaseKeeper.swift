@@ -17,20 +17,30 @@ final class LeaseKeeper: Sendable {
     }
 
     private let config: ReelworkConfig
-    private let thread: PeriodicThread<Round>
+    private let thread: BackgroundLoop<Round>
 
-    init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl]) {
+    /// - Parameters:
+    ///   - runs: the runs in progress now (a run the slot has forgotten is not renewed again).
+    ///   - onRound: sees every round's result, on the keeper's thread (tests wait on it).
+    init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl],
+         onRound: (@Sendable (Round) -> Void)? = nil) {
         self.config = config
         let queue = JobQueue(config: config)
         let connections = Connections(config: config)
-        thread = PeriodicThread(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
+        thread = BackgroundLoop(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
             Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)
         }
+        thread.onRound = onRound
     }
 
     func start() { thread.start() }
 
+    /// Renews now instead of at the next interval.
+    func wake() { thread.wake() }
+
     func stop() { thread.stop() }
+
+    func stopped() async { await thread.stopped() }
 
     private static func round(_ runs: [RunControl], queue: JobQueue, connections: Connections, config: ReelworkConfig,
                               logger: Logger) -> Round {
@@ -66,7 +76,7 @@ final class LeaseKeeper: Sendable {
 /// A background thread's own Redis and PostgreSQL connections, opened on first use and again after
 /// a failure. Used from that one thread only.
 final class Connections: @unchecked Sendable {
-    // Safe: confined to the one thread that owns it (a PeriodicThread's rounds).
+    // Safe: confined to the one thread that owns it (a BackgroundLoop's rounds).
     private let config: ReelworkConfig
     private var redisConnection: RedisConnection?
     private var postgresConnection: PGConnection?

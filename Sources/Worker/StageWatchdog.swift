@@ -26,7 +26,7 @@ final class StageWatchdog: Sendable {
     /// reads its stop reason at every progress report, several times a second.
     static let acknowledgeSeconds = 2.0
 
-    private let thread: PeriodicThread<Round>
+    private let thread: BackgroundLoop<Round>
 
     /// - Parameters:
     ///   - runs: the runs in progress now.
@@ -37,7 +37,7 @@ final class StageWatchdog: Sendable {
         let connections = Connections(config: config)
         let queue = JobQueue(config: config)
         let interval = max(0.05, min(1.0, config.queue.stageTimeoutSeconds / 4, Self.acknowledgeSeconds / 4))
-        thread = PeriodicThread(name: "reelwork-watchdog", interval: interval) {
+        thread = BackgroundLoop(name: "reelwork-watchdog", interval: interval) {
             var round = Round()
             let due = shutdownDue()
             for run in runs() where !run.isEnding {
@@ -69,6 +69,8 @@ final class StageWatchdog: Sendable {
     func start() { thread.start() }
 
     func stop() { thread.stop() }
+
+    func stopped() async { await thread.stopped() }
 
     /// Why `run` must be ended now on its behalf, if it must.
     static func verdict(_ run: RunControl, timeout: TimeInterval) -> StopReason? {

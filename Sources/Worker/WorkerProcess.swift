@@ -1,20 +1,21 @@
 import Foundation
 import Logging
-import Queue
 import ReelworkCore
-import Store
+import ServiceLifecycle
+import Threading
 
-/// A worker process: `slots` threads, each claiming one job at a time and running it, plus a
-/// heartbeat thread keeping every running job's lease alive and a watchdog thread ending runs
-/// whose threads stopped answering (a hung stage, a stop request nobody read).
+/// A worker process, run as a ServiceLifecycle `Service`: `slots` loops, each claiming one job at
+/// a time and running it (`SlotWork`), plus a lease keeper renewing every running job's lease and
+/// a watchdog ending runs whose threads stopped answering (a hung stage, a stop request nobody read).
+/// All of them are `BackgroundLoop`s.
 ///
-/// Each slot owns its own Redis and PostgreSQL connections (blocking C clients, one thread each) and
-/// reconnects with backoff when either goes away, so a restarted server costs a pause, not the worker.
-/// Shutdown (`stop()`): slots stop claiming at once; running jobs may finish within the grace
-/// period; after it they are handed back (never marked failed), by the watchdog if their thread
-/// is stuck.
-public final class WorkerProcess: @unchecked Sendable {
-    // Safe: `stopRequestedAt`, `active` and `generations` are read and written with `stateLock` held.
+/// A restarted server costs a pause, not the worker: each slot reconnects with backoff.
+/// Graceful shutdown (the service group's SIGTERM or SIGINT, or `stop()`): slots stop claiming at
+/// once; running jobs may finish within the grace period; after it they are handed back (never
+/// marked failed), by the watchdog if their thread is stuck.
+public final class WorkerProcess: Service, @unchecked Sendable {
+    // Safe: `stopRequestedAt`, `active`, `slots` and `generations` are read and written with
+    // `stateLock` held; `keeper` and `watchdog` are set in `init` and never changed.
     public let config: ReelworkConfig
     public let workerID: String
     private let logger: Logger
@@ -23,12 +24,9 @@ public final class WorkerProcess: @unchecked Sendable {
     private let stateLock = NSLock()
     private var stopRequestedAt: Date?
     private var active: [UUID: RunControl] = [:]
+    private var slots: [Int: BackgroundLoop<SlotWork.Round>] = [:]
     private var generations: [Int: Int] = [:]
     private let finished = DispatchGroup()
-
-    /// How long an idle slot blocks on the wake-up list before it looks again.
-    static let idleWait = 1.0
-    static let maxBackoff = 5.0
 
     public init(config: ReelworkConfig, logger: Logger) {
         self.config = config
@@ -40,11 +38,26 @@ public final class WorkerProcess: @unchecked Sendable {
                                  onTakeover: { [unowned self] in replaceThread(of: $0) })
     }
 
+    /// Runs until graceful shutdown, then until every slot has stopped.
+    public func run() async throws {
+        start()
+        await withGracefulShutdownHandler {
+            await stopped()
+        } onGracefulShutdown: {
+            self.stop()
+        }
+    }
+
     public var isStopping: Bool { stateLock.withLock { stopRequestedAt != nil } }
 
     /// Stops claiming; running jobs get `shutdownGraceSeconds` to finish, then are handed back.
     public func stop() {
-        stateLock.withLock { if stopRequestedAt == nil { stopRequestedAt = Date() } }
+        let loops: [BackgroundLoop<SlotWork.Round>] = stateLock.withLock {
+            if stopRequestedAt == nil { stopRequestedAt = Date() }
+            return Array(slots.values)
+        }
+        // An idle or backing-off slot leaves now; a busy one after its job.
+        loops.forEach { $0.requestStop() }
         logger.info("stopping: no new claims; running jobs have \(config.queue.shutdownGraceSeconds) s to finish, then are handed back")
     }
 
@@ -63,29 +76,40 @@ public final class WorkerProcess: @unchecked Sendable {
         for slot in 0..<config.workerSlots { startThread(slot: slot) }
     }
 
-    /// Blocks until every slot has stopped (a slot whose thread is stuck in a taken-over run counts
-    /// as stopped: the process may exit under it).
-    public func wait() {
-        finished.wait()
-        watchdog.stop()
-        keeper.stop()
+    /// Returns when every slot has stopped (a slot whose thread is stuck in a taken-over run counts
+    /// as stopped: the process may exit under it), then stops the watchdog and the lease keeper.
+    public func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            finished.notify(queue: .global()) { continuation.resume() }
+        }
+        await watchdog.stopped()
+        await keeper.stopped()
         logger.info("worker \(workerID) stopped")
     }
 
     private func startThread(slot: Int) {
-        let generation: Int = stateLock.withLock {
+        let slotThread: SlotThread = stateLock.withLock {
             generations[slot, default: -1] += 1
-            return generations[slot]!
+            return SlotThread(slot: slot, generation: generations[slot]!)
         }
-        let slotThread = SlotThread(slot: slot, generation: generation)
+        let work = SlotWork(slot: slotThread, workerID: workerID, config: config, logger: logger,
+                            isStopping: { [unowned self] in isStopping }, shutdownDue: { [unowned self] in graceOver },
+                            track: { [unowned self] run, running in
+                                stateLock.withLock {
+                                    if running { active[run.jobId] = run } else if active[run.jobId] === run { active[run.jobId] = nil }
+                                }
+                            })
+        let loop = BackgroundLoop(name: "reelwork-slot-\(slot)" + (slotThread.generation > 0 ? "-\(slotThread.generation)" : ""),
+                                  stackSize: 8 << 20, round: work.round,
+                                  pace: { SlotWork.pace($0).map { .after($0) } ?? .finish })
+        loop.onExit = { [unowned self] in if slotThread.depart() { finished.leave() } }
         finished.enter()
-        let thread = Thread { [self] in
-            slotLoop(slotThread)
-            if slotThread.depart() { finished.leave() }
+        let stopping: Bool = stateLock.withLock {
+            slots[slot] = loop
+            return stopRequestedAt != nil
         }
-        thread.name = "reelwork-slot-\(slot)" + (generation > 0 ? "-\(generation)" : "")
-        thread.stackSize = 8 << 20
-        thread.start()
+        if stopping { loop.requestStop() }
+        loop.start()
     }
 
     /// The watchdog ended `run` on its thread's behalf: that thread is retired (it no longer counts
@@ -93,55 +117,11 @@ public final class WorkerProcess: @unchecked Sendable {
     private func replaceThread(of run: RunControl) {
         _ = stateLock.withLock { active.removeValue(forKey: run.jobId) }
         run.slot.retire()
-        // The new thread counts before the old one stops counting, so `wait` never sees zero between.
+        // The new thread counts before the old one stops counting, so `stopped` never sees zero between.
         if !isStopping {
             logger.warning("slot \(run.slot.slot): its thread is stuck in job \(run.jobId); starting a new one")
             startThread(slot: run.slot.slot)
         }
         if run.slot.depart() { finished.leave() }
-    }
-
-    private func slotLoop(_ slot: SlotThread) {
-        let owner = "\(workerID)/\(slot.slot)"
-        var log = logger
-        log[metadataKey: "slot"] = "\(slot.slot)"
-        let queue = JobQueue(config: config)
-        var redis: RedisConnection?
-        var db: PGConnection?
-        var backoff = 0.25
-        while !isStopping && !slot.isRetired {
-            var control: RunControl?
-            do {
-                if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 10) }
-                if db?.isHealthy != true {
-                    db = nil
-                    let opened = try PGConnection(config.databaseURL)
-                    try RunRepository.useAsynchronousCommits(on: opened)
-                    db = opened
-                }
-                guard let redis, let db else { continue }
-                guard let claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis) else {
-                    try queue.waitForWork(timeout: Self.idleWait, on: redis)
-                    continue
-                }
-                let run = RunControl(claim: claim, owner: owner, slot: slot, shutdownDue: { [unowned self] in graceOver })
-                control = run
-                stateLock.withLock { active[claim.jobId] = run }
-                defer { stateLock.withLock { if active[claim.jobId] === run { active[claim.jobId] = nil } } }
-                let runner = JobRunner(config: config, db: db, redis: redis, queue: queue, logger: log)
-                let outcome = try runner.run(run)
-                if outcome == .takenOver { log.info("job \(claim.jobId) was ended by the watchdog; this thread retires") }
-                backoff = 0.25
-            } catch {
-                log.error("\(error); retrying in \(backoff) s")
-                // The run could not record its outcome: give the job back so it is not stuck until
-                // its lease expires (unless the watchdog already ended it).
-                if let control, !control.isTakenOver, let redis, redis.isHealthy {
-                    _ = try? queue.finish(control.claim, owner: owner, outcome: .handBack, on: redis)
-                }
-                Thread.sleep(forTimeInterval: backoff)
-                backoff = min(backoff * 2, Self.maxBackoff)
-            }
-        }
     }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import Pipeline
 import ReelworkCore
+import ServiceLifecycle
+import UnixSignals
 import Worker
 
-struct WorkerCommand: ParsableCommand {
+struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker", abstract: "Claim jobs from Redis and run them.",
         discussion: "SIGTERM or SIGINT: stop claiming; running jobs get REELWORK_SHUTDOWN_GRACE_SECONDS to finish, then are handed back (by the stage watchdog if a stage is stuck). A second signal exits at once.")
@@ -16,7 +17,7 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .customLong("worker-id"), help: "Stable id; a restarted worker with the same id takes back its unfinished claims (REELWORK_WORKER_ID).")
     var workerID: String?
 
-    func run() throws {
+    func run() async throws {
         Logs.bootstrap()
         var config = try options.resolve()
         if let slots {
@@ -30,20 +31,21 @@ struct WorkerCommand: ParsableCommand {
         } catch {
             throw UserFacingError("cannot start the worker: \(error)")
         }
-        let worker = WorkerProcess(config: config, logger: Logger(label: "reelwork.worker"))
-        let handled: [Int32] = [SIGTERM, SIGINT]
-        let signals = handled.map { signo -> any DispatchSourceSignal in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                if worker.isStopping { Foundation.exit(130) }
-                worker.stop()
+        let logger = Logger(label: "reelwork.worker")
+        let worker = WorkerProcess(config: config, logger: logger)
+        // The service group turns the first SIGTERM or SIGINT into a graceful shutdown; this count
+        // sees every signal too, so the second one exits at once.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let secondSignal = Task {
+            var seen = 0
+            for await _ in signals {
+                seen += 1
+                if seen == 2 { Foundation.exit(130) }
             }
-            source.resume()
-            return source
         }
-        worker.start()
-        worker.wait()
-        withExtendedLifetime(signals) {}
+        defer { secondSignal.cancel() }
+        let group = ServiceGroup(configuration: .init(services: [.init(service: worker)], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger))
+        try await group.run()
     }
 }

@@ -60,6 +60,28 @@ final class ChaosTests: QueueStackTestCase {
         XCTAssertEqual(try resultCount(job.id), 1)
     }
 
+    func test_ASecondSIGTERMExitsAtOnceAndTheLeaseExpiryRequeuesTheJob() throws {
+        // A grace period longer than the test: only the second signal can end the worker early.
+        let leaving = try stack.startWorker(extraEnvironment: ["REELWORK_SHUTDOWN_GRACE_SECONDS": "600"])
+        let job = try stack.submitNoop(video: video, seconds: 8, tag: 3)
+        try waitRunning(job.id)
+        leaving.terminate()
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { stack.logTail(lines: 50).contains("stopping: no new claims") },
+                      "the first signal starts the graceful shutdown:\n\(stack.logTail())")
+        XCTAssertTrue(leaving.isRunning, "the job may still finish within the grace period")
+        let signalled = Date()
+        leaving.terminate()
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { !leaving.isRunning }, "the second signal exits at once")
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), 5)
+        XCTAssertEqual(leaving.terminationStatus, 130)
+
+        try stack.startWorker()
+        let done = try stack.waitForTerminal(job.id, timeout: 60)
+        XCTAssertEqual(done.status, .succeeded, stack.logTail())
+        XCTAssertEqual(done.stalls, 1, "the abandoned run's lease expired: a stall")
+        XCTAssertEqual(try attemptOutcomes(job.id), ["stalled", "succeeded"])
+    }
+
     /// Submits `count` jobs, runs `disturb` once some are running, and checks every job ends
     /// succeeded, with exactly one succeeded attempt and one result.
     func runThrough(_ count: Int, seconds: Double, workers: Int, timeout: TimeInterval, disturb: () throws -> Void) throws {

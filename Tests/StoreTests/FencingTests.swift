@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Store
+import TestSupport
 import XCTest
 
 /// The attempt number fences every write of a run: once another run owns the job, nothing the

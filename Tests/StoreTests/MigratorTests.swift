@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Threading
+import TestSupport
 import XCTest
 
 @testable import Store

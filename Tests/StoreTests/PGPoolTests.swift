@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import TestSupport
 import XCTest
 
 @testable import Store

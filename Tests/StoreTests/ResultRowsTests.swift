@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Store
+import TestSupport
 import XCTest
 
 /// The typed result rows (bowling shots, tennis swings) are written by the statement that stores

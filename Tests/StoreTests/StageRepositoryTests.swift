@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Store
+import TestSupport
 import XCTest
 
 /// Stage rows: the plan goes in with its first stage running, several events are one statement,

@@ -37,13 +37,13 @@ final class BlockingPoolTests: XCTestCase {
     }
 }
 
-/// The loop under the lease keeper and the stage watchdog: rounds report what they did, `wake`
+/// The loop under every long-lived piece of work (maintenance, slots, lease keeper, watchdog): rounds report what they did, `wake`
 /// starts the next round now, and `stop` never waits out an interval. The intervals here are an
 /// hour, so a wait that is not cut short shows as an expectation that times out.
-final class PeriodicThreadTests: XCTestCase {
-    private func startCounting(interval: TimeInterval = 3600) -> (PeriodicThread<Int>, LockedValue<[Int]>, DispatchSemaphore) {
+final class BackgroundLoopTests: XCTestCase {
+    private func startCounting(interval: TimeInterval = 3600) -> (BackgroundLoop<Int>, LockedValue<[Int]>, DispatchSemaphore) {
         let count = LockedValue(0), seen = LockedValue<[Int]>([]), rounds = DispatchSemaphore(value: 0)
-        let thread = PeriodicThread(name: "test-periodic", interval: interval) { count.withLock { $0 += 1; return $0 } }
+        let thread = BackgroundLoop(name: "test-loop", interval: interval) { count.withLock { $0 += 1; return $0 } }
         thread.onRound = { result in
             seen.withLock { $0.append(result) }
             rounds.signal()
@@ -54,7 +54,7 @@ final class PeriodicThreadTests: XCTestCase {
 
     /// Stops `thread` from another thread, so a stop that hangs fails the test instead of hanging it;
     /// `afterwards` runs on that thread once `stop` has returned.
-    private func stop<Round>(_ thread: PeriodicThread<Round>, afterwards: @escaping @Sendable () -> Void = {}) {
+    private func stop<Round>(_ thread: BackgroundLoop<Round>, afterwards: @escaping @Sendable () -> Void = {}) {
         let stopped = expectation(description: "stop returned")
         Thread.detachNewThread {
             thread.stop()
@@ -87,7 +87,7 @@ final class PeriodicThreadTests: XCTestCase {
     func testStopWaitsForTheRoundInProgress() {
         let entered = DispatchSemaphore(value: 0), neverSignalled = DispatchSemaphore(value: 0)
         let ended = LockedValue(false)
-        let thread = PeriodicThread(name: "test-periodic", interval: 3600) { () -> Bool in
+        let thread = BackgroundLoop(name: "test-loop", interval: 3600) { () -> Bool in
             entered.signal()
             _ = neverSignalled.wait(timeout: .now() + 0.3)   // a round still busy when stop is called
             ended.withLock { $0 = true }
@@ -99,11 +99,56 @@ final class PeriodicThreadTests: XCTestCase {
     }
 
     func testStopWithoutStartOrTwiceReturnsAtOnce() {
-        let idle = PeriodicThread(name: "test-periodic", interval: 3600) { 0 }
+        let idle = BackgroundLoop(name: "test-loop", interval: 3600) { 0 }
         idle.stop()
         let (thread, _, rounds) = startCounting()
         XCTAssertEqual(rounds.wait(timeout: .now() + 10), .success)
         stop(thread)
         stop(thread)
+    }
+
+    func testStopAfterRequestStopStillWaitsForTheRoundInProgress() {
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let ended = LockedValue(false)
+        let thread = BackgroundLoop(name: "test-loop", interval: 3600) { () -> Bool in
+            entered.signal()
+            _ = release.wait(timeout: .now() + 10)
+            ended.withLock { $0 = true }
+            return true
+        }
+        thread.start()
+        XCTAssertEqual(entered.wait(timeout: .now() + 10), .success)
+        thread.requestStop()
+        XCTAssertTrue(thread.isStopRequested)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { release.signal() }
+        stop(thread) { XCTAssertTrue(ended.withLock { $0 }, "stop returned while a round was still running") }
+    }
+
+    func testPaceChoosesTheWaitAndFinishEndsTheLoop() {
+        let count = LockedValue(0), exited = expectation(description: "onExit ran")
+        let thread = BackgroundLoop(name: "test-loop", round: { count.withLock { $0 += 1; return $0 } },
+                                    pace: { $0 < 5 ? .after(0) : .finish })
+        thread.onExit = { exited.fulfill() }
+        thread.start()
+        wait(for: [exited], timeout: 10)
+        XCTAssertEqual(count.withLock { $0 }, 5, "rounds ran back to back until the pace said finish, then none")
+        stop(thread)
+    }
+
+    func testStoppedSuspendsUntilTheThreadHasLeft() async {
+        let entered = DispatchSemaphore(value: 0)
+        let ended = LockedValue(false)
+        let thread = BackgroundLoop(name: "test-loop", interval: 3600) { () -> Bool in
+            entered.signal()
+            Thread.sleep(forTimeInterval: 0.2)
+            ended.withLock { $0 = true }
+            return true
+        }
+        thread.start()
+        XCTAssertEqual(entered.wait(timeout: .now() + 10), .success)
+        await thread.stopped()
+        XCTAssertTrue(ended.withLock { $0 }, "stopped() returned while a round was still running")
+        await thread.stopped()
+        await BackgroundLoop(name: "test-loop", interval: 3600) { 0 }.stopped()
     }
 }

@@ -1,27 +1,28 @@
 import Foundation
 import ReelworkCore
 import Store
-import Threading
 import XCTest
 
 /// Thrown from setUp when the environment lacks what the tests need; its text is the report.
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// A fresh database on the server named by REELWORK_TEST_DATABASE_URL, dropped by `drop()`.
 ///
 /// Every test class (or test) gets its own, so tests never see each other's tables and can
 /// run against a server that holds other data.
-final class TestDatabase {
-    static let variable = "REELWORK_TEST_DATABASE_URL"
+public final class TestDatabase {
+    public static let variable = "REELWORK_TEST_DATABASE_URL"
 
-    let name: String
+    public let name: String
     /// Connection string for the fresh database.
-    let url: String
+    public let url: String
     private let serverURL: String
 
-    init() throws {
+    public init() throws {
         guard let server = ProcessInfo.processInfo.environment[Self.variable], !server.isEmpty else {
             throw TestSetupError(description: "set \(Self.variable) (scripts/test.sh does)")
         }
@@ -32,32 +33,30 @@ final class TestDatabase {
         url = Self.conninfo(server, database: name)
     }
 
-    func connect() throws -> PGConnection {
+    public func connect() throws -> PGConnection {
         try PGConnection(url)
     }
 
     /// A connection to the server's own database, for killing sessions and the like.
-    func connectToServer() throws -> PGConnection {
+    public func connectToServer() throws -> PGConnection {
         try PGConnection(serverURL)
     }
 
     /// A connection to the database with the project's migrations applied.
-    func connectMigrated() throws -> PGConnection {
+    public func connectMigrated() throws -> PGConnection {
         let db = try connect()
-        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("migrations")
-        try Migrator(directory: migrations).migrate(on: db)
+        try Migrator(directory: ProjectPaths.root.appendingPathComponent("migrations")).migrate(on: db)
         return db
     }
 
     /// Drops the database, ending any session still connected to it.
-    func drop() {
+    public func drop() {
         guard let admin = try? PGConnection(serverURL) else { return }
         _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
     /// The same server with another database, for a URL or a key=value string.
-    static func conninfo(_ server: String, database: String) -> String {
+    public static func conninfo(_ server: String, database: String) -> String {
         if server.hasPrefix("postgres://") || server.hasPrefix("postgresql://"),
            var components = URLComponents(string: server) {
             components.path = "/" + database
@@ -67,33 +66,9 @@ final class TestDatabase {
     }
 }
 
-/// A counter safe to bump from several threads: how many are inside now, the most at once, and
-/// what they recorded.
-final class LockedCounter: Sendable {
-    private struct State { var current = 0, highest = 0, items: [String] = [] }
-    private let state = LockedValue(State())
-
-    func enter() {
-        state.withLock { $0.current += 1; $0.highest = max($0.highest, $0.current) }
-    }
-
-    func leave() {
-        state.withLock { $0.current -= 1 }
-    }
-
-    func record(_ item: String) {
-        state.withLock { $0.items.append(item) }
-    }
-
-    var peak: Int { state.withLock { $0.highest } }
-
-    var recorded: [String] { state.withLock { $0.items } }
-}
-
-
 extension PGConnection {
     /// Starts attempt `attempt` of `job`, or of a new job on a new video, as a worker's claim would.
-    func startedRun(sport: Sport, options: JSONValue = .emptyObject, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
+    public func startedRun(sport: Sport, options: JSONValue = .emptyObject, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
         let jobId = try job ?? {
             let facts = VideoFacts(durationSeconds: 3, frameCount: 90, fps: 30, width: 1280, height: 720, codec: "h264", rotation: 0, container: "mp4")
             let video = try VideoRepository(self).insertOrFetch(NewVideo(contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
@@ -109,16 +84,16 @@ extension PGConnection {
 }
 
 /// A test case whose every test gets a fresh database with the project's migrations applied.
-class MigratedDatabaseTestCase: XCTestCase {
-    var database: TestDatabase!
-    var db: PGConnection!
+open class MigratedDatabaseTestCase: XCTestCase {
+    public var database: TestDatabase!
+    public var db: PGConnection!
 
-    override func setUpWithError() throws {
+    override open func setUpWithError() throws {
         database = try TestDatabase()
         db = try database.connectMigrated()
     }
 
-    override func tearDown() {
+    override open func tearDown() {
         db = nil
         database?.drop()
         super.tearDown()
