@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import ReelworkCore
 
 /// The colour table's index of the RGB pixel at `pixel` (see `ColorLookupTable.index`), written
 /// out so the per-pixel loops surely inline it.
@@ -49,18 +50,18 @@ final class BallDetector {
     let tracksMarker: Bool
 
     private let runCapacity: Int
-    private let runY: UnsafeMutablePointer<Int32>
-    private let runStart: UnsafeMutablePointer<Int32>
-    private let runEnd: UnsafeMutablePointer<Int32>
-    private let parent: UnsafeMutablePointer<Int32>
+    private let runY: FixedBuffer<Int32>
+    private let runStart: FixedBuffer<Int32>
+    private let runEnd: FixedBuffer<Int32>
+    private let parent: FixedBuffer<Int32>
     // Per-component sums, indexed by the component's root run.
-    private let area: UnsafeMutablePointer<Double>
-    private let sumX: UnsafeMutablePointer<Double>
-    private let sumY: UnsafeMutablePointer<Double>
-    private let maxDistanceSquared: UnsafeMutablePointer<Double>
+    private let area: FixedBuffer<Double>
+    private let sumX: FixedBuffer<Double>
+    private let sumY: FixedBuffer<Double>
+    private let maxDistanceSquared: FixedBuffer<Double>
     private var runCount = 0
     /// Rows the coarse pass found worth a full scan (1) or not (0).
-    private let activeRows: UnsafeMutablePointer<UInt8>
+    private let activeRows: FixedBuffer<UInt8>
     /// Rows marked above and below a coarse match: covers the sampling step and a disc's thin top and bottom.
     static let activeRowMargin = 3
 
@@ -82,24 +83,16 @@ final class BallDetector {
         region = SearchRegion(width: self.width, height: self.height, polygon: searchPolygon)
         tracksMarker = profile.markerColor != nil
         runCapacity = max(1 << 14, self.height * 16)
-        runY = .allocate(capacity: runCapacity)
-        runStart = .allocate(capacity: runCapacity)
-        runEnd = .allocate(capacity: runCapacity)
-        parent = .allocate(capacity: runCapacity)
-        area = .allocate(capacity: runCapacity)
-        sumX = .allocate(capacity: runCapacity)
-        sumY = .allocate(capacity: runCapacity)
-        maxDistanceSquared = .allocate(capacity: runCapacity)
-        activeRows = .allocate(capacity: max(self.height, 1))
+        runY = FixedBuffer(count: runCapacity, repeating: 0)
+        runStart = FixedBuffer(count: runCapacity, repeating: 0)
+        runEnd = FixedBuffer(count: runCapacity, repeating: 0)
+        parent = FixedBuffer(count: runCapacity, repeating: 0)
+        area = FixedBuffer(count: runCapacity, repeating: 0)
+        sumX = FixedBuffer(count: runCapacity, repeating: 0)
+        sumY = FixedBuffer(count: runCapacity, repeating: 0)
+        maxDistanceSquared = FixedBuffer(count: runCapacity, repeating: 0)
+        activeRows = FixedBuffer(count: self.height, repeating: 0)
         candidates.reserveCapacity(64)
-    }
-
-    deinit {
-        for buffer in [runY, runStart, runEnd, parent] { buffer.deallocate() }
-        activeRows.deallocate()
-        for buffer in [area, sumX, sumY, maxDistanceSquared] {
-            buffer.deallocate()
-        }
     }
 
     /// Finds the frame's ball candidates (in `candidates`), reflections removed.
@@ -131,7 +124,6 @@ final class BallDetector {
     /// Marker-coloured pixels within each candidate's disc are the PAP marker: they join the ball's
     /// area and centre (the marker is part of the ball), and their centroid gives its angle.
     private func addMarkers(_ image: RGBImage) {
-        let lookup = table.bits
         let markerBit = ColorLookupTable.markerBit
         for index in candidates.indices {
             var ball = candidates[index]
@@ -146,8 +138,8 @@ final class BallDetector {
                     var pixel = row + left * step
                     for x in left...right {
                         let dx = Double(x) - ball.x
-                        if dx * dx + dy * dy <= reachSquared, lookup[lutIndex(pixel)] & markerBit != 0,
-                           lookup[lutIndex(pixel)] & ColorLookupTable.ballBit == 0 {
+                        if dx * dx + dy * dy <= reachSquared, table.bits[lutIndex(pixel)] & markerBit != 0,
+                           table.bits[lutIndex(pixel)] & ColorLookupTable.ballBit == 0 {
                             count += 1; sumX += Double(x); sumY += Double(y)
                         }
                         pixel += step
@@ -172,8 +164,7 @@ final class BallDetector {
     /// The coarse pass: every second pixel of every second row. Marks the rows around any ball or
     /// marker match in `activeRows`; returns the sampled pixels that match the ball colour, and all sampled.
     private func markActiveRows(_ image: RGBImage, rows: Int, lastColumn: Int) -> (matched: Int, searched: Int) {
-        activeRows.update(repeating: 0, count: rows)
-        let lookup = table.bits
+        activeRows.fill(0..<rows, with: 0)
         let keep: UInt8 = tracksMarker ? ColorLookupTable.ballBit | ColorLookupTable.markerBit : ColorLookupTable.ballBit
         let ballBit = ColorLookupTable.ballBit
         var matched = 0, searched = 0
@@ -185,7 +176,7 @@ final class BallDetector {
                 let twoSteps = 2 * step
                 var x = start, ball = 0, any = 0, count = 0
                 while x <= end {
-                    let bits = lookup[lutIndex(pixel)] & keep
+                    let bits = table.bits[lutIndex(pixel)] & keep
                     any |= Int(bits)
                     ball &+= Int(bits & ballBit)
                     count &+= 1
@@ -198,7 +189,7 @@ final class BallDetector {
             searched += rowSearched
             if rowHits != 0 {
                 let low = max(0, y - Self.activeRowMargin), high = min(rows - 1, y + Self.activeRowMargin)
-                (activeRows + low).update(repeating: 1, count: high - low + 1)
+                activeRows.fill(low..<high + 1, with: 1)
             }
         }
         return (matched, searched)
@@ -207,7 +198,6 @@ final class BallDetector {
     /// Adds the row's runs of ball pixels. Marker pixels are not part of runs (a white marker would
     /// glue the ball to the white pins beside it); `addMarkers` takes those inside each ball.
     private func scanRow(_ image: RGBImage, y: Int, from start: Int, to end: Int) {
-        let lookup = table.bits
         let ballBit = ColorLookupTable.ballBit
         image.withRow(y) { row, step in
             var pixel = row + start * step
@@ -216,13 +206,13 @@ final class BallDetector {
             while x <= end {
                 // Most pixels are lane: skip them in a tight loop.
                 if open < 0 {
-                    while x <= end && lookup[lutIndex(pixel)] & ballBit == 0 {
+                    while x <= end && table.bits[lutIndex(pixel)] & ballBit == 0 {
                         pixel += step
                         x &+= 1
                     }
                     if x > end { break }
                     open = x
-                } else if lookup[lutIndex(pixel)] & ballBit == 0 {
+                } else if table.bits[lutIndex(pixel)] & ballBit == 0 {
                     addRun(y: y, from: open, to: x - 1)
                     open = -1
                 }

@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// Which 8-bit RGB colours count as ball or marker, precomputed once per job so the per-pixel test
 /// is one table load instead of an HSV conversion.
 ///
@@ -9,10 +11,9 @@ final class ColorLookupTable {
     static var markerBit: UInt8 { 2 }
     static var entries: Int { 1 << 18 }
 
-    let bits: UnsafeMutablePointer<UInt8>
+    let bits = FixedBuffer<UInt8>(count: ColorLookupTable.entries, repeating: 0)
 
     init(profile: BallProfile) {
-        bits = .allocate(capacity: Self.entries)
         for index in 0..<Self.entries {
             let red = UInt8(((index >> 12) & 63) << 2 | 2)
             let green = UInt8(((index >> 6) & 63) << 2 | 2)
@@ -26,8 +27,6 @@ final class ColorLookupTable {
             bits[index] = value
         }
     }
-
-    deinit { bits.deallocate() }
 
     @inline(__always) static func index(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Int {
         // Masking shifts (&>>, &<<): Swift's plain shifts check the shift amount on every pixel.

@@ -1,11 +1,13 @@
+import ReelworkCore
+
 /// Per image row, the columns to scan: the calibrated lane polygon (convex) clipped to the frame,
 /// or the whole frame without calibration. Computed once per job so the scan does no geometry.
 final class SearchRegion {
     let width: Int
     let height: Int
     /// First and last column of row y, inclusive; start > end for rows outside the polygon.
-    let starts: UnsafeMutablePointer<Int32>
-    let ends: UnsafeMutablePointer<Int32>
+    let starts: FixedBuffer<Int32>
+    let ends: FixedBuffer<Int32>
     /// The polygon (nil for the whole frame), kept for tests and diagnostics.
     let polygon: [(x: Double, y: Double)]?
 
@@ -13,8 +15,9 @@ final class SearchRegion {
         self.width = max(width, 0)
         self.height = max(height, 0)
         self.polygon = polygon
-        starts = .allocate(capacity: max(self.height, 1))
-        ends = .allocate(capacity: max(self.height, 1))
+        // Rows outside the polygon: start > end.
+        starts = FixedBuffer(count: self.height, repeating: 1)
+        ends = FixedBuffer(count: self.height, repeating: 0)
         for y in 0..<self.height {
             var lo = 0.0, hi = Double(self.width - 1)
             if let polygon {
@@ -24,13 +27,9 @@ final class SearchRegion {
             }
             if lo <= hi, lo.isFinite, hi.isFinite {
                 starts[y] = Int32(lo); ends[y] = Int32(hi)
-            } else {
-                starts[y] = 1; ends[y] = 0
             }
         }
     }
-
-    deinit { starts.deallocate(); ends.deallocate() }
 
     /// Where the horizontal line at `y` crosses a convex polygon; (inf, -inf) when it misses.
     static func span(of polygon: [(x: Double, y: Double)], atY y: Double) -> (Double, Double) {

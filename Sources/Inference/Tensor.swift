@@ -1,4 +1,5 @@
 import COnnxRuntime
+import ReelworkCore
 
 /// The element type of a model input or output.
 public enum TensorElementType: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -104,6 +105,10 @@ public final class TensorBuffer: @unchecked Sendable {
     /// Number of elements (the product of `shape`).
     public let count: Int
 
+    /// The elements: write inputs here, read outputs here (`ImageResampler` and `DetectionDecoder` take it).
+    public let elements: FixedBuffer<Float>
+    /// `elements`' address, which ONNX Runtime's value keeps: the block never moves while `elements` lives,
+    /// and the value is released with this object.
     let storage: UnsafeMutablePointer<Float>
     let byteCount: Int
     /// The OrtValue over `storage`; replaced only if ORT ever hands back another buffer for an output.
@@ -116,20 +121,15 @@ public final class TensorBuffer: @unchecked Sendable {
         self.shape = shape
         self.count = shape.reduce(1, *)
         self.byteCount = count * MemoryLayout<Float>.stride
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 64), alignment: 64)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 64))
-        self.storage = raw.bindMemory(to: Float.self, capacity: max(count, 1))
-        do {
-            self.value = try TensorBuffer.makeValue(runtime: runtime, storage: storage, byteCount: byteCount, shape: shape, name: name)
-        } catch {
-            raw.deallocate()
-            throw error
-        }
+        let elements = FixedBuffer<Float>(count: count, repeating: 0)
+        let storage = elements.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        self.elements = elements
+        self.storage = storage
+        self.value = try TensorBuffer.makeValue(runtime: runtime, storage: storage, byteCount: byteCount, shape: shape, name: name)
     }
 
     deinit {
         runtime.api.pointee.ReleaseValue(value)
-        UnsafeMutableRawPointer(storage).deallocate()
     }
 
     static func makeValue(runtime: OnnxRuntime, storage: UnsafeMutablePointer<Float>, byteCount: Int,

@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// Bilinear resampling of an `RGBImage` straight into a float model input (RGB, values 0…1).
 ///
 /// The rule is the one tools/models/README.md states and `reference_infer.py` executes, reproduced
@@ -16,21 +18,38 @@ public final class ImageResampler {
 
     /// Stretches the whole image to `width` × `height` (no aspect kept): edges clamped (the border
     /// pixels repeat). Writes exactly `3 · width · height` floats into `output`.
-    public func resize(_ image: RGBImage, into output: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
+    public func resize(_ image: RGBImage, into output: borrowing FixedBuffer<Float>, width: Int, height: Int,
                        layout: PixelLayout) {
         precondition(output.count >= 3 * width * height, "output holds \(output.count) floats, needs \(3 * width * height)")
         columns.fill(count: width, start: 0, step: Double(image.width) / Double(width), sourceCount: image.width,
                      byteStep: image.columnStep, clamp: true)
         rows.fill(count: height, start: 0, step: Double(image.height) / Double(height), sourceCount: image.height,
                   byteStep: image.rowStep, clamp: true)
-        blend(image, output, outputWidth: width, outputHeight: height, left: 0, top: 0, layout: layout)
+        output.withUnsafeMutableBufferPointer {
+            blend(image, $0, outputWidth: width, outputHeight: height, left: 0, top: 0, layout: layout)
+        }
     }
 
     /// Resamples the square `side` × `side` source region whose top-left corner is (`left`, `top`)
     /// (source pixels, not rounded, may reach outside the image) onto `size` × `size`; outside the
     /// image the picture is black (0). Writes `3 · size · size` floats.
-    public func crop(_ image: RGBImage, left: Double, top: Double, side: Double, into output: UnsafeMutableBufferPointer<Float>,
+    public func crop(_ image: RGBImage, left: Double, top: Double, side: Double, into output: borrowing FixedBuffer<Float>,
                      size: Int, layout: PixelLayout) {
+        output.withUnsafeMutableBufferPointer {
+            writeCrop(image, left: left, top: top, side: side, into: $0, size: size, layout: layout)
+        }
+    }
+
+    /// `crop` into an array of at least `3 · size · size` floats (a tensor staged for another thread).
+    public func crop(_ image: RGBImage, left: Double, top: Double, side: Double, into output: inout [Float],
+                     size: Int, layout: PixelLayout) {
+        output.withUnsafeMutableBufferPointer {
+            writeCrop(image, left: left, top: top, side: side, into: $0, size: size, layout: layout)
+        }
+    }
+
+    private func writeCrop(_ image: RGBImage, left: Double, top: Double, side: Double, into output: UnsafeMutableBufferPointer<Float>,
+                           size: Int, layout: PixelLayout) {
         precondition(output.count >= 3 * size * size, "output holds \(output.count) floats, needs \(3 * size * size)")
         precondition(side > 0, "empty crop")
         let step = side / Double(size)
@@ -42,19 +61,21 @@ public final class ImageResampler {
     /// Scales the image to fit `width` × `height` keeping its aspect, centred, the rest filled with
     /// `padding` (Ultralytics' letterbox: grey 114/255). Writes `3 · width · height` floats.
     @discardableResult
-    public func letterbox(_ image: RGBImage, into output: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
+    public func letterbox(_ image: RGBImage, into output: borrowing FixedBuffer<Float>, width: Int, height: Int,
                           layout: PixelLayout, padding: Float = 114 / 255) -> LetterboxPlacement {
         precondition(output.count >= 3 * width * height, "output holds \(output.count) floats, needs \(3 * width * height)")
         let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
         let fitWidth = max(1, min(width, Int((Double(image.width) * scale).rounded())))
         let fitHeight = max(1, min(height, Int((Double(image.height) * scale).rounded())))
         let left = Int((Double(width - fitWidth) / 2 - 0.1).rounded()), top = Int((Double(height - fitHeight) / 2 - 0.1).rounded())
-        output.update(repeating: padding)
+        output.fill(with: padding)
         columns.fill(count: fitWidth, start: 0, step: Double(image.width) / Double(fitWidth), sourceCount: image.width,
                      byteStep: image.columnStep, clamp: true)
         rows.fill(count: fitHeight, start: 0, step: Double(image.height) / Double(fitHeight), sourceCount: image.height,
                   byteStep: image.rowStep, clamp: true)
-        blend(image, output, outputWidth: width, outputHeight: height, left: left, top: top, layout: layout)
+        output.withUnsafeMutableBufferPointer {
+            blend(image, $0, outputWidth: width, outputHeight: height, left: left, top: top, layout: layout)
+        }
         return LetterboxPlacement(left: left, top: top, width: fitWidth, height: fitHeight,
                                   sourcePerInputPixel: Double(image.width) / Double(fitWidth))
     }

@@ -1,4 +1,5 @@
 import Media
+import ReelworkCore
 
 /// Turns a YOLO output tensor into detections in source-frame pixels, as tools/models/README.md
 /// states and `reference_infer.py` does (in float64, the same formulas in the same order):
@@ -35,8 +36,17 @@ public struct DetectionDecoder {
     /// Decodes `output` (the model's output, `layout`'s element count) for a source frame of
     /// `sourceWidth` × `sourceHeight` that was stretched onto the input, or, with `letterbox`,
     /// fitted into it with that placement.
-    public mutating func decode(_ output: UnsafeBufferPointer<Float>, sourceWidth: Int, sourceHeight: Int,
+    public mutating func decode(_ output: borrowing FixedBuffer<Float>, sourceWidth: Int, sourceHeight: Int,
                                 letterbox: LetterboxPlacement? = nil) -> [Detection] {
+        output.withUnsafeBufferPointer {
+            collect($0, sourceWidth: sourceWidth, sourceHeight: sourceHeight, letterbox: letterbox)
+        }
+        return suppress()
+    }
+
+    /// Fills `candidates` with every (box, class) over the threshold.
+    private mutating func collect(_ output: UnsafeBufferPointer<Float>, sourceWidth: Int, sourceHeight: Int,
+                                  letterbox: LetterboxPlacement?) {
         let classes = layout.classes, count = layout.boxes
         precondition(output.count >= count * (classes + (layout.isDarknet ? 5 : 4)), "output too small for \(layout)")
         let w = Double(sourceWidth), h = Double(sourceHeight)
@@ -70,7 +80,6 @@ public struct DetectionDecoder {
                 candidates.append(Candidate(row: row, classId: c, score: score, box: box!))
             }
         }
-        return suppress()
     }
 
     /// Corners from centre and size, mapped out of a letterbox when there is one, clamped to the frame.

@@ -70,14 +70,12 @@ public final class ObjectDetector {
 
     /// Writes `image` into the input buffer (the preprocessing alone; benchmarks time it apart).
     public func prepare(_ image: RGBImage) {
-        input.withUnsafeMutableBufferPointer { buffer in
-            switch fit {
-            case .stretch:
-                resampler.resize(image, into: buffer, width: inputWidth, height: inputHeight, layout: .planar)
-                placement = nil
-            case .letterbox:
-                placement = resampler.letterbox(image, into: buffer, width: inputWidth, height: inputHeight, layout: .planar)
-            }
+        switch fit {
+        case .stretch:
+            resampler.resize(image, into: input.elements, width: inputWidth, height: inputHeight, layout: .planar)
+            placement = nil
+        case .letterbox:
+            placement = resampler.letterbox(image, into: input.elements, width: inputWidth, height: inputHeight, layout: .planar)
         }
     }
 
@@ -88,9 +86,7 @@ public final class ObjectDetector {
 
     /// Decodes the output buffer of the last run.
     public func decode(sourceWidth: Int, sourceHeight: Int) -> [Detection] {
-        output.withUnsafeBufferPointer { values in
-            decoder.decode(values, sourceWidth: sourceWidth, sourceHeight: sourceHeight, letterbox: placement)
-        }
+        decoder.decode(output.elements, sourceWidth: sourceWidth, sourceHeight: sourceHeight, letterbox: placement)
     }
 
     /// A copy of the current input tensor (tests compare it with the Python reference's).

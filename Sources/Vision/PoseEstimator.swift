@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Media
+import ReelworkCore
 
 /// BlazePose (full) landmarks of one person: a square crop around the person's box goes in,
 /// 33 landmarks in source pixels come out. One ONNX Runtime session with its buffers, reused for
@@ -65,9 +66,7 @@ public final class PoseEstimator {
     /// it apart) and returns it; nil when the box is empty.
     public func prepare(_ image: RGBImage, personBox box: BoundingBox) -> PoseCrop? {
         guard let crop = PoseCrop(around: box) else { return nil }
-        input.withUnsafeMutableBufferPointer { buffer in
-            resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: buffer, size: inputSize, layout: .interleaved)
-        }
+        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: input.elements, size: inputSize, layout: .interleaved)
         return crop
     }
 
@@ -76,9 +75,7 @@ public final class PoseEstimator {
     /// empty. Uses this estimator's resampler: one preparing caller at a time.
     public func prepare(_ image: RGBImage, personBox box: BoundingBox, into values: inout [Float]) -> PoseCrop? {
         guard let crop = PoseCrop(around: box), values.count == inputElementCount else { return nil }
-        values.withUnsafeMutableBufferPointer { buffer in
-            resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: buffer, size: inputSize, layout: .interleaved)
-        }
+        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: &values, size: inputSize, layout: .interleaved)
         return crop
     }
 
@@ -95,12 +92,10 @@ public final class PoseEstimator {
     /// model gives logits).
     public func pose(in crop: PoseCrop) -> Pose {
         let k = crop.side / Double(inputSize)
-        let points: [Landmark] = landmarks.withUnsafeBufferPointer { values in
-            (0..<Pose.landmarkCount).map { i in
-                let p = values.baseAddress! + i * 5
-                return Landmark(x: crop.left + Double(p[0]) * k, y: crop.top + Double(p[1]) * k, z: Double(p[2]) * k,
-                                visibility: Self.sigmoid(Double(p[3])), presence: Self.sigmoid(Double(p[4])))
-            }
+        let points: [Landmark] = (0..<Pose.landmarkCount).map { i in
+            func value(_ a: Int) -> Double { Double(landmarks.elements[i * 5 + a]) }
+            return Landmark(x: crop.left + value(0) * k, y: crop.top + value(1) * k, z: value(2) * k,
+                            visibility: Self.sigmoid(value(3)), presence: Self.sigmoid(value(4)))
         }
         return Pose(score: Double(presence[0]), crop: crop, landmarks: points)
     }

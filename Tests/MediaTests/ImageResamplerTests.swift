@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import ReelworkCore
 import XCTest
 
 /// ImageResampler against a plain, slow, float64 statement of the rule in tools/models/README.md.
@@ -44,10 +45,11 @@ final class ImageResamplerTests: XCTestCase {
         let expected = reference(pixels, width: w, height: h, outWidth: ow, outHeight: oh, left: 0, top: 0,
                                  stepX: Double(w) / Double(ow), stepY: Double(h) / Double(oh), clamp: true)
         for layout in [PixelLayout.planar, .interleaved] {
-            var output = [Float](repeating: -1, count: 3 * ow * oh)
+            let buffer = FixedBuffer<Float>(count: 3 * ow * oh, repeating: -1)
             RGBImage.withPackedPixels(pixels, width: w, height: h) { image in
-                output.withUnsafeMutableBufferPointer { ImageResampler().resize(image, into: $0, width: ow, height: oh, layout: layout) }
+                ImageResampler().resize(image, into: buffer, width: ow, height: oh, layout: layout)
             }
+            let output = buffer.array
             for index in 0..<(ow * oh) {
                 for c in 0..<3 {
                     XCTAssertEqual(read(output, index, c, count: ow * oh, layout: layout), expected[index][c], accuracy: 1e-5, "\(layout) \(index) \(c)")
@@ -58,10 +60,11 @@ final class ImageResamplerTests: XCTestCase {
 
     func testEnlargingRepeatsTheEdges() {
         let pixels = picture(width: 5, height: 4)
-        var output = [Float](repeating: -1, count: 3 * 20 * 16)
+        let buffer = FixedBuffer<Float>(count: 3 * 20 * 16, repeating: -1)
         RGBImage.withPackedPixels(pixels, width: 5, height: 4) { image in
-            output.withUnsafeMutableBufferPointer { ImageResampler().resize(image, into: $0, width: 20, height: 16, layout: .interleaved) }
+            ImageResampler().resize(image, into: buffer, width: 20, height: 16, layout: .interleaved)
         }
+        let output = buffer.array
         let expected = reference(pixels, width: 5, height: 4, outWidth: 20, outHeight: 16, left: 0, top: 0, stepX: 0.25, stepY: 0.25, clamp: true)
         for index in 0..<(20 * 16) {
             for c in 0..<3 { XCTAssertEqual(Double(output[index * 3 + c]), expected[index][c], accuracy: 1e-5) }
@@ -75,11 +78,12 @@ final class ImageResamplerTests: XCTestCase {
         let pixels = picture(width: w, height: h)
         let (left, top, side, size) = (-12.3, -7.6, 45.5, 16)
         var output = [Float](repeating: -1, count: 3 * size * size)
+        let buffer = FixedBuffer<Float>(count: 3 * size * size, repeating: -1)
         RGBImage.withPackedPixels(pixels, width: w, height: h) { image in
-            output.withUnsafeMutableBufferPointer {
-                ImageResampler().crop(image, left: left, top: top, side: side, into: $0, size: size, layout: .interleaved)
-            }
+            ImageResampler().crop(image, left: left, top: top, side: side, into: &output, size: size, layout: .interleaved)
+            ImageResampler().crop(image, left: left, top: top, side: side, into: buffer, size: size, layout: .interleaved)
         }
+        XCTAssertEqual(buffer.array, output, "an array and an owned buffer get the same crop")
         let step = side / Double(size)
         let expected = reference(pixels, width: w, height: h, outWidth: size, outHeight: size, left: left, top: top,
                                  stepX: step, stepY: step, clamp: false)
@@ -92,10 +96,11 @@ final class ImageResamplerTests: XCTestCase {
 
     func testLetterboxCentresAndPads() {
         let pixels = picture(width: 200, height: 100)
-        var output = [Float](repeating: -1, count: 3 * 64 * 64)
+        let buffer = FixedBuffer<Float>(count: 3 * 64 * 64, repeating: -1)
         let placement = RGBImage.withPackedPixels(pixels, width: 200, height: 100) { image in
-            output.withUnsafeMutableBufferPointer { ImageResampler().letterbox(image, into: $0, width: 64, height: 64, layout: .planar) }
+            ImageResampler().letterbox(image, into: buffer, width: 64, height: 64, layout: .planar)
         }
+        let output = buffer.array
         XCTAssertEqual(placement, LetterboxPlacement(left: 0, top: 16, width: 64, height: 32, sourcePerInputPixel: 200.0 / 64))
         XCTAssertEqual(output[0], 114 / 255, "padding above")
         XCTAssertEqual(output[2 * 64 * 64 - 1], 114 / 255, "padding below (green plane's last pixel)")

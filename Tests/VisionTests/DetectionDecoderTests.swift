@@ -38,7 +38,7 @@ final class DetectionDecoderTests: XCTestCase {
             darknetRow(0.2, 0.2, 0.1, 0.1, objectness: 0.5, classes: [1: 0.5], count: classes),    // exactly 0.25: not above
         ] + Array(repeating: darknetRow(0, 0, 0, 0, objectness: 0, classes: [:], count: classes), count: 4)
         var decoder = DetectionDecoder(layout: .darknet(boxes: rows.count, classes: classes), inputWidth: 416, inputHeight: 416)
-        let found = rows.flatMap { $0 }.withUnsafeBufferPointer { decoder.decode($0, sourceWidth: 200, sourceHeight: 100) }
+        let found = decoder.decode(FixedBuffer(rows.flatMap { $0 }), sourceWidth: 200, sourceHeight: 100)
         XCTAssertEqual(found.map(\.classId), [0, 2, 1])
         XCTAssertEqual(found[0].confidence, Double(Float(0.9)) * Double(Float(0.9)), accuracy: 1e-12)
         for (value, expected) in zip(found[0].box.corners, [80.0, 30, 120, 70]) {
@@ -60,14 +60,14 @@ final class DetectionDecoderTests: XCTestCase {
         set(3, [100, 100, 20, 20, 0, 0.7])   // class 1, 0.7
         set(4, [322, 160, 64, 32, 0.8, 0])   // overlaps box 0, same class: suppressed
         var decoder = DetectionDecoder(layout: .ultralytics(boxes: boxes, classes: classes), inputWidth: 640, inputHeight: 640)
-        let found = output.withUnsafeBufferPointer { decoder.decode($0, sourceWidth: 1280, sourceHeight: 720) }
+        let found = decoder.decode(FixedBuffer(output), sourceWidth: 1280, sourceHeight: 720)
         XCTAssertEqual(found.map(\.classId), [0, 1])
         XCTAssertEqual(found[0].box.corners, [576, 162, 704, 198], "× 1280/640 and × 720/640")
         XCTAssertEqual(found[1].confidence, Double(Float(0.7)))
 
         // The same output from a letterboxed input (1280 × 720 fitted into 640 × 360 at top 140).
         let placement = LetterboxPlacement(left: 0, top: 140, width: 640, height: 360, sourcePerInputPixel: 2)
-        let boxed = output.withUnsafeBufferPointer { decoder.decode($0, sourceWidth: 1280, sourceHeight: 720, letterbox: placement) }
+        let boxed = decoder.decode(FixedBuffer(output), sourceWidth: 1280, sourceHeight: 720, letterbox: placement)
         XCTAssertEqual(boxed[0].box.corners, [576, 8, 704, 72])
     }
 

@@ -248,7 +248,7 @@ enum Preprocessing {
         let box = BoundingBox(x1: 800, y1: 200, x2: 1100, y2: 1000)
         var results: [String: Any] = ["file": file]
         let resampler = ImageResampler()
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * 416 * 416)
+        let buffer = FixedBuffer<Float>(count: 3 * 416 * 416, repeating: 0)
         _ = try VideoDecoder(location: file).decodeAll(sampling: .everyNth(Int.max), progress: { _ in }) { frame in
             for layout in [PixelLayout.planar, .interleaved] {
                 let start = clock.now
