@@ -1,26 +1,25 @@
 import Foundation
+import Threading
 
 /// Counts the uploads this coordinator is receiving; past `limit` a new one is turned away at once
 /// (503 with Retry-After) instead of queueing on the disk and the probe's CPU.
-final class UploadGate: @unchecked Sendable {
-    // Safe: `inFlight` is read and written with `lock` held.
+final class UploadGate: Sendable {
     let limit: Int
-    private let lock = NSLock()
-    private var inFlight = 0
+    private let inFlight = LockedValue(0)
 
     init(limit: Int) { self.limit = limit }
 
     /// Takes a place if one is free.
     func enter() -> Bool {
-        lock.withLock {
-            guard inFlight < limit else { return false }
-            inFlight += 1
+        inFlight.withLock {
+            guard $0 < limit else { return false }
+            $0 += 1
             return true
         }
     }
 
     func leave() {
-        lock.withLock { inFlight -= 1 }
+        inFlight.withLock { $0 -= 1 }
     }
 }
 

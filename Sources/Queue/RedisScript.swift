@@ -1,13 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A Lua script run atomically by Redis. It is loaded once (SCRIPT LOAD gives its SHA) and then
 /// called by SHA; when Redis forgot it (restart, SCRIPT FLUSH, FLUSHALL) it is loaded again.
-public final class RedisScript: @unchecked Sendable {
-    // Safe: `sha` is read and written with `lock` held.
+public final class RedisScript: Sendable {
     public let name: String
     public let source: String
-    private let lock = NSLock()
-    private var sha: String?
+    private let sha = Mutex<String?>(nil)
 
     public init(name: String, source: String) {
         self.name = name
@@ -15,7 +14,7 @@ public final class RedisScript: @unchecked Sendable {
     }
 
     public func run(on redis: RedisConnection, args: [String]) throws -> RedisReply {
-        let known = lock.withLock { sha }
+        let known = sha.withLock { $0 }
         if let known {
             do {
                 return try redis.command(["EVALSHA", known, "0"] + args)
@@ -26,7 +25,7 @@ public final class RedisScript: @unchecked Sendable {
         guard let loaded = try redis.command("SCRIPT", "LOAD", source).string else {
             throw RedisError(.protocolViolation, "SCRIPT LOAD of \(name) returned no SHA")
         }
-        lock.withLock { sha = loaded }
+        sha.withLock { $0 = loaded }
         return try redis.command(["EVALSHA", loaded, "0"] + args)
     }
 }

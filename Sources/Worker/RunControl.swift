@@ -1,4 +1,5 @@
 import Foundation
+import Threading
 import Queue
 import ReelworkCore
 import Store
@@ -108,29 +109,26 @@ final class RunControl: @unchecked Sendable {
 /// One slot's thread. When its run is taken over, the thread may still be blocked inside a C
 /// call; the slot is then given a new thread, and this one is retired: when (if ever) it returns,
 /// it claims nothing more.
-final class SlotThread: @unchecked Sendable {
-    // Safe: `retired` and `departed` are read and written with `lock` held.
+final class SlotThread: Sendable {
     let slot: Int
     let generation: Int
-    private let lock = NSLock()
-    private var retired = false
-    private var departed = false
+    private let state = LockedValue((retired: false, departed: false))
 
     init(slot: Int, generation: Int) {
         self.slot = slot
         self.generation = generation
     }
 
-    var isRetired: Bool { lock.withLock { retired } }
+    var isRetired: Bool { state.withLock { $0.retired } }
 
-    func retire() { lock.withLock { retired = true } }
+    func retire() { state.withLock { $0.retired = true } }
 
     /// True the first time only: the thread leaves the worker's count of running slots once,
     /// whether it ended by itself or was retired.
     func depart() -> Bool {
-        lock.withLock {
-            defer { departed = true }
-            return !departed
+        state.withLock { state in
+            defer { state.departed = true }
+            return !state.departed
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ReelworkClient
 import ReelworkCore
 import TestSupport
+import Threading
 import XCTest
 
 /// Uploads stream to storage: receiving a 400 MB file must not grow the coordinator by the file's size.
@@ -55,31 +56,21 @@ final class UploadMemoryTests: XCTestCase {
         return kb * 1024
     }
 
-    /// Samples a process's RSS every 20 ms on a background thread and keeps the peak.
-    final class PeakSampler: @unchecked Sendable {
-        // Safe: `peak` and `running` are read and written with `lock` held.
-        let pid: Int32
-        private let lock = NSLock()
-        private var peak = 0
-        private var running = true
-        private let done = DispatchSemaphore(value: 0)
+    /// Samples a process's RSS every 20 ms on a `BackgroundLoop` and keeps the peak.
+    final class PeakSampler: Sendable {
+        private let peak = LockedValue(0)
+        private let loop: BackgroundLoop<Int?>
 
-        init(pid: Int32) { self.pid = pid }
-
-        func start() {
-            Thread.detachNewThread { [self] in
-                while lock.withLock({ running }) {
-                    if let value = try? UploadMemoryTests.rss(pid) { lock.withLock { peak = max(peak, value) } }
-                    Thread.sleep(forTimeInterval: 0.02)
-                }
-                done.signal()
-            }
+        init(pid: Int32) {
+            loop = BackgroundLoop(name: "rss-sampler", interval: 0.02) { try? UploadMemoryTests.rss(pid) }
+            loop.onRound = { [peak] value in if let value { peak.withLock { $0 = max($0, value) } } }
         }
 
+        func start() { loop.start() }
+
         func stop() -> Int {
-            lock.withLock { running = false }
-            done.wait()
-            return lock.withLock { peak }
+            loop.stop()
+            return peak.withLock { $0 }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Threading
 
 /// The reelwork processes of a load run, started and stopped by PID.
 final class Fleet: @unchecked Sendable {
@@ -70,36 +71,30 @@ final class Fleet: @unchecked Sendable {
     }
 }
 
-/// Kills a random worker every 2–4 s while running.
-final class ChaosMonkey: @unchecked Sendable {
-    // Safe: `running` is read and written with `lock` held.
-    let fleet: Fleet
-    let slots: Int
-    private let lock = NSLock()
-    private var running = true
-    private(set) var kills = 0
-    private let done = DispatchSemaphore(value: 0)
+/// Kills a random worker every 2–4 s while running (a `BackgroundLoop` whose pace is the random gap).
+final class ChaosMonkey: Sendable {
+    private let killed = LockedValue(0)
+    private let loop: BackgroundLoop<Bool>
 
     init(fleet: Fleet, slots: Int) {
-        self.fleet = fleet
-        self.slots = slots
-    }
-
-    func start() {
-        Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) {
-                Thread.sleep(forTimeInterval: Double.random(in: 2...4))
-                guard lock.withLock({ running }) else { break }
-                if (try? fleet.killRandomWorker(slots: slots)) != nil { lock.withLock { kills += 1 } }
+        // The first round comes at start: it only waits, like the gap before every later kill.
+        let started = LockedValue(false)
+        loop = BackgroundLoop(name: "chaos-monkey", round: {
+            let isFirst = started.withLock { (wasStarted: inout Bool) -> Bool in
+                defer { wasStarted = true }
+                return !wasStarted
             }
-            done.signal()
-        }
+            guard !isFirst else { return false }
+            return (try? fleet.killRandomWorker(slots: slots)) != nil
+        }, pace: { _ in .after(Double.random(in: 2...4)) })
+        loop.onRound = { [killed] didKill in if didKill { killed.withLock { $0 += 1 } } }
     }
 
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
-    }
+    var kills: Int { killed.withLock { $0 } }
+
+    func start() { loop.start() }
+
+    func stop() { loop.stop() }
 }
 
 struct LoadError: Error, CustomStringConvertible {
