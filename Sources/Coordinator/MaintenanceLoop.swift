@@ -111,10 +111,13 @@ final class MaintenanceWork: @unchecked Sendable {
             let verdict = MaintenanceRepository.StallVerdict(rawValue: report.verdict) ?? .requeued
             do {
                 try repo.recordStall(jobId: report.jobId, attempt: report.attempt, stalls: report.stalls, verdict: verdict)
-            } catch where db.isHealthy {
-                // PostgreSQL refused this one report (not a lost connection): keeping it would stop
-                // every later round here.
+            } catch let error as PostgresError where error.kind == .invalidInput {
+                // A data error or a violated constraint: PostgreSQL will refuse this report every
+                // time, and keeping it would stop every later round here. Anything else (a lost
+                // connection, a deadlock, a timeout) keeps it for the next round.
                 logger.error("maintenance: cannot record the stall of job \(report.jobId) attempt \(report.attempt): \(error); dropped")
+                try queue.acknowledgeStallReports([report], on: redis)
+                continue
             }
             try queue.acknowledgeStallReports([report], on: redis)
             switch verdict {

@@ -168,14 +168,22 @@ public struct JobQueue: Sendable {
     }
 
     /// Every stall verdict `reap` made that PostgreSQL has not yet recorded (oldest rounds' included).
+    /// An entry that cannot be read is removed (it could never be recorded).
     public func stallReports(on redis: RedisConnection) throws -> [ReapResult.Expired] {
         let fields = try redis.command("HGETALL", "\(prefix):stall_reports").array ?? []
-        return stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-            let key = (fields[index].string ?? "").split(separator: ":"), value = (fields[index + 1].string ?? "").split(separator: ":")
+        var reports: [ReapResult.Expired] = [], unreadable: [String] = []
+        for index in stride(from: 0, to: fields.count - 1, by: 2) {
+            let field = fields[index].string ?? ""
+            let key = field.split(separator: ":"), value = (fields[index + 1].string ?? "").split(separator: ":")
             guard key.count == 2, value.count == 2, let id = UUID(uuidString: String(key[0])), let attempt = Int(key[1]),
-                  let stalls = Int(value[1]) else { return nil }
-            return .init(jobId: id, attempt: attempt, verdict: String(value[0]), stalls: stalls)
+                  let stalls = Int(value[1]) else {
+                unreadable.append(field)
+                continue
+            }
+            reports.append(.init(jobId: id, attempt: attempt, verdict: String(value[0]), stalls: stalls))
         }
+        if !unreadable.isEmpty { try redis.command(["HDEL", "\(prefix):stall_reports"] + unreadable) }
+        return reports
     }
 
     /// Forgets stall reports PostgreSQL now holds.

@@ -57,10 +57,13 @@ final class SlotWork: @unchecked Sendable {
         self.track = track
     }
 
-    /// The loop's pace: at once after a job or an idle wait, after the backoff after a failure.
+    /// The loop's pace: at once after a job or an idle wait, after the backoff after a failure;
+    /// nil (the thread leaves) once retired, or after a run the watchdog ended: the watchdog gives
+    /// the slot a new thread, perhaps not yet when this one returns.
     static func pace(_ round: Round) -> TimeInterval? {
         switch round {
-        case .ran, .idle: 0
+        case .ran(_, let takenOver): takenOver ? nil : 0
+        case .idle: 0
         case .failed(let backoff): backoff
         case .retired: nil
         }

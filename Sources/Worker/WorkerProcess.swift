@@ -38,12 +38,16 @@ public final class WorkerProcess: Service, @unchecked Sendable {
                                  onTakeover: { [unowned self] in replaceThread(of: $0) })
     }
 
-    /// Runs until graceful shutdown, then until every slot has stopped.
+    /// Runs until graceful shutdown (or cancellation), then until every slot has stopped.
     public func run() async throws {
         start()
-        await withGracefulShutdownHandler {
-            await stopped()
-        } onGracefulShutdown: {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await stopped()
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
             self.stop()
         }
     }
@@ -92,17 +96,19 @@ public final class WorkerProcess: Service, @unchecked Sendable {
             generations[slot, default: -1] += 1
             return SlotThread(slot: slot, generation: generations[slot]!)
         }
+        // Strong references: a retired thread may return from its C call after the service has
+        // ended, and must still find the worker it reports to.
         let work = SlotWork(slot: slotThread, workerID: workerID, config: config, logger: logger,
-                            isStopping: { [unowned self] in isStopping }, shutdownDue: { [unowned self] in graceOver },
-                            track: { [unowned self] run, running in
-                                stateLock.withLock {
-                                    if running { active[run.jobId] = run } else if active[run.jobId] === run { active[run.jobId] = nil }
+                            isStopping: { self.isStopping }, shutdownDue: { self.graceOver },
+                            track: { run, running in
+                                self.stateLock.withLock {
+                                    if running { self.active[run.jobId] = run } else if self.active[run.jobId] === run { self.active[run.jobId] = nil }
                                 }
                             })
         let loop = BackgroundLoop(name: "reelwork-slot-\(slot)" + (slotThread.generation > 0 ? "-\(slotThread.generation)" : ""),
                                   stackSize: 8 << 20, round: work.round,
                                   pace: { SlotWork.pace($0).map { .after($0) } ?? .finish })
-        loop.onExit = { [unowned self] in if slotThread.depart() { finished.leave() } }
+        loop.onExit = { if slotThread.depart() { self.finished.leave() } }
         finished.enter()
         let stopping: Bool = stateLock.withLock {
             slots[slot] = loop

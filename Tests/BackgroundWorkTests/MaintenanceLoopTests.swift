@@ -69,15 +69,23 @@ final class MaintenanceLoopTests: BackgroundWorkTestCase {
         XCTAssertEqual(try queue.stallReports(on: redis), [])
     }
 
+    func testAStallReportRedisCannotReadIsRemovedNotRetriedForever() throws {
+        try redis.command("HSET", "\(queue.prefix):stall_reports", "not-a-job", "requeued:1")
+        XCTAssertEqual(try queue.stallReports(on: redis), [])
+        XCTAssertEqual(try redis.command("HLEN", "\(queue.prefix):stall_reports").integer, 0)
+    }
+
     func testAnotherCoordinatorTakesTheLockOverWhenTheHolderStopsRenewingIt() throws {
         config.queue.reaperIntervalSeconds = 0.1
         let holder = RoundLog<MaintenanceLoop.Round>(), standby = RoundLog<MaintenanceLoop.Round>()
         let first = MaintenanceLoop(config: config, logger: logger, onRound: holder.record)
         first.start()
+        defer { first.stop() }
         try holder.awaitRound { $0.holdsLock }
 
         let second = MaintenanceLoop(config: config, logger: logger, onRound: standby.record)
         second.start()
+        defer { second.stop() }
         try standby.awaitRound { _ in true }
         XCTAssertFalse(standby.rounds.contains { $0.holdsLock }, "the lock has one holder while it is renewed")
 
@@ -87,7 +95,6 @@ final class MaintenanceLoopTests: BackgroundWorkTestCase {
         let stoppedAt = Date()
         try standby.awaitRound(timeout: 30) { $0.holdsLock }
         XCTAssertGreaterThan(Date().timeIntervalSince(stoppedAt), 1, "not before the holder's lock expired")
-        second.stop()
     }
 
     /// A job whose lease expired; a reaper pass in which Redis decides the stall, then finds the
