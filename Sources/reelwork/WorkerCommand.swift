@@ -33,19 +33,19 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "reelwork.worker")
         let worker = WorkerProcess(config: config, logger: logger)
-        // The service group turns the first SIGTERM or SIGINT into a graceful shutdown; this count
-        // sees every signal too, so the second one exits at once.
+        let group = ServiceGroup(configuration: .init(services: [.init(service: worker)], logger: logger))
+        // One signal sequence for both rules, registered before anything runs: the first SIGTERM or
+        // SIGINT shuts the group down gracefully (remembered if the group has not started yet), the
+        // second exits at once.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
-        let secondSignal = Task {
+        let signalHandler = Task {
             var seen = 0
             for await _ in signals {
                 seen += 1
-                if seen == 2 { Foundation.exit(130) }
+                if seen == 1 { await group.triggerGracefulShutdown() } else { Foundation.exit(130) }
             }
         }
-        defer { secondSignal.cancel() }
-        let group = ServiceGroup(configuration: .init(services: [.init(service: worker)], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: logger))
+        defer { signalHandler.cancel() }
         try await group.run()
     }
 }
