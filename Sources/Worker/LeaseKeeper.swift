@@ -16,7 +16,6 @@ final class LeaseKeeper: Sendable {
         var renewed = 0, lost = 0, cancelled = 0, failed = false
     }
 
-    private let config: ReelworkConfig
     private let thread: BackgroundLoop<Round>
 
     /// - Parameters:
@@ -24,7 +23,6 @@ final class LeaseKeeper: Sendable {
     ///   - onRound: sees every round's result, on the keeper's thread (tests wait on it).
     init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl],
          onRound: (@Sendable (Round) -> Void)? = nil) {
-        self.config = config
         let queue = JobQueue(config: config)
         let connections = Connections(config: config)
         thread = BackgroundLoop(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
@@ -71,35 +69,4 @@ final class LeaseKeeper: Sendable {
         }
         return round
     }
-}
-
-/// A background thread's own Redis and PostgreSQL connections, opened on first use and again after
-/// a failure. Used from that one thread only.
-final class Connections: @unchecked Sendable {
-    // Safe: confined to the one thread that owns it (a BackgroundLoop's rounds).
-    private let config: ReelworkConfig
-    private var redisConnection: RedisConnection?
-    private var postgresConnection: PGConnection?
-
-    init(config: ReelworkConfig) { self.config = config }
-
-    func redis() throws -> RedisConnection {
-        if let redisConnection, redisConnection.isHealthy { return redisConnection }
-        let opened = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 5)
-        redisConnection = opened
-        return opened
-    }
-
-    /// A worker's connection: asynchronous commits except where an outcome asks for a durable one.
-    func postgres() throws -> PGConnection {
-        if let postgresConnection, postgresConnection.isHealthy { return postgresConnection }
-        postgresConnection = nil
-        let opened = try PGConnection(config.databaseURL)
-        try RunRepository.useAsynchronousCommits(on: opened)
-        postgresConnection = opened
-        return opened
-    }
-
-    func dropRedis() { redisConnection = nil }
-    func dropPostgres() { postgresConnection = nil }
 }

@@ -5,8 +5,8 @@ import ReelworkCore
 import Store
 
 /// One slot's rounds: each claims one job and runs it, or waits briefly for work. It owns the
-/// slot's Redis and PostgreSQL connections (blocking C clients, used from the slot's thread only)
-/// and reopens them after a failure, with a backoff the slot's loop waits out between rounds.
+/// slot's Redis and PostgreSQL connections (`Connections`: blocking C clients, used from the slot's
+/// thread only), reopened after a failure with a backoff the slot's loop waits out between rounds.
 final class SlotWork: @unchecked Sendable {
     // Safe: confined to the one thread that owns it (the slot's BackgroundLoop rounds); the
     // closures it is given are themselves Sendable.
@@ -35,8 +35,8 @@ final class SlotWork: @unchecked Sendable {
     private let isStopping: @Sendable () -> Bool
     private let shutdownDue: @Sendable () -> Bool
     private let track: @Sendable (RunControl, _ running: Bool) -> Void
-    private var redis: RedisConnection?
-    private var db: PGConnection?
+    /// Redis calls may block for the idle wait, so their timeout is longer than that.
+    private let connections: Connections
     private var backoff = 0.25
 
     /// - Parameters:
@@ -52,6 +52,7 @@ final class SlotWork: @unchecked Sendable {
         log[metadataKey: "slot"] = "\(slot.slot)"
         self.logger = log
         self.queue = JobQueue(config: config)
+        self.connections = Connections(config: config, redisTimeout: 10)
         self.isStopping = isStopping
         self.shutdownDue = shutdownDue
         self.track = track
@@ -73,14 +74,7 @@ final class SlotWork: @unchecked Sendable {
         guard !isStopping() && !slot.isRetired else { return .retired }
         var control: RunControl?
         do {
-            if redis?.isHealthy != true { redis = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 10) }
-            if db?.isHealthy != true {
-                db = nil
-                let opened = try PGConnection(config.databaseURL)
-                try RunRepository.useAsynchronousCommits(on: opened)
-                db = opened
-            }
-            guard let redis, let db else { return .idle }
+            let redis = try connections.redis(), db = try connections.postgres()
             guard let claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis) else {
                 try queue.waitForWork(timeout: Self.idleWait, on: redis)
                 return .idle
@@ -98,7 +92,7 @@ final class SlotWork: @unchecked Sendable {
             logger.error("\(error); retrying in \(backoff) s")
             // The run could not record its outcome: give the job back so it is not stuck until
             // its lease expires (unless the watchdog already ended it).
-            if let control, !control.isTakenOver, let redis, redis.isHealthy {
+            if let control, !control.isTakenOver, let redis = connections.healthyRedis {
                 _ = try? queue.finish(control.claim, owner: owner, outcome: .handBack, on: redis)
             }
             defer { backoff = min(backoff * 2, Self.maxBackoff) }

@@ -17,24 +17,22 @@ final class RoundLog<Round: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Waits until a round that `matches` has ended.
     func awaitRound(timeout: TimeInterval = 10, _ matches: (Round) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        try condition.withLock {
-            while !seen.contains(where: matches) {
-                guard condition.wait(until: deadline) else {
-                    throw TestSetupError(description: "no matching round within \(timeout) s: \(seen)")
-                }
-            }
-        }
+        try waitFor(timeout: timeout, "a matching round") { $0.contains(where: matches) }
     }
 
     /// Waits until at least `count` rounds have ended.
     func awaitCount(_ count: Int, timeout: TimeInterval = 10) throws {
+        try waitFor(timeout: timeout, "\(count) rounds") { $0.count >= count }
+    }
+
+    private func waitFor(timeout: TimeInterval, _ what: String, until done: ([Round]) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         try condition.withLock {
-            while seen.count < count {
+            while !done(seen) {
                 guard condition.wait(until: deadline) else {
-                    throw TestSetupError(description: "\(seen.count) of \(count) rounds within \(timeout) s")
+                    throw TestSetupError(description: "not \(what) within \(timeout) s: \(seen.count) round(s): \(seen)")
                 }
             }
         }
