@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        // SHA-256 of API key secrets now; the webhooks' HMAC-SHA256 later (issue 12).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -34,7 +36,8 @@ let package = Package(
         // Redis client (hiredis) and the job queue.
         .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
         // PostgreSQL client (libpq), pool, migrations, repositories.
-        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", .product(name: "Logging", package: "swift-log"),
+                                              .product(name: "Crypto", package: "swift-crypto")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
         .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
@@ -104,7 +107,7 @@ let package = Package(
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport",
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator",
                                                              "BowlingScenes", "FuzzSupport", "Threading"]),
     ],
     swiftLanguageModes: [.v6]

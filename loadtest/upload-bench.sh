@@ -60,6 +60,8 @@ start() {
   export REELWORK_REDIS_URL="redis://127.0.0.1:${redis_port}/0" REELWORK_QUEUE_PREFIX="upload-$name"
   export REELWORK_STORAGE_DIR="$dir/storage-$name" REELWORK_BIND="127.0.0.1:$port" LOG_LEVEL=warning
   "$bin" migrate --dir "$migrations" >/dev/null
+  # A build from before API keys has no `keys` command and needs no key.
+  "$bin" keys create --operator 2>/dev/null | tail -1 >"$dir/key-$name" || true
   "$bin" coordinator >"$dir/coordinator-$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -77,6 +79,7 @@ upload() {
   # upload runs second pays for the other's disk writes.
   sync
   curl -sS -o "$dir/answer-$name.json" -w '%{time_total}' -X POST -T "$file" -H 'Content-Type: application/octet-stream' \
+    -H "Authorization: Bearer $(cat "$dir/key-$name")" \
     "http://127.0.0.1:$port/v1/videos"
 }
 

@@ -36,11 +36,17 @@ export REELWORK_COORDINATOR_URL="http://127.0.0.1:${http_port}"
 echo "==> migrating"
 "$bin" migrate --dir "$root/migrations"
 
+echo "==> making API keys (an operator's, the demo club's, the workers')"
+# Keys are made straight in PostgreSQL: the first one needs no running coordinator.
+operator_key=$("$bin" keys create --operator --label "run-local operator" | tail -1)
+club_key=$("$bin" keys create --club demo-club --label "run-local demo club" | tail -1)
+worker_key=$("$bin" keys create --worker --label "run-local workers" | tail -1)
+
 echo "==> starting the coordinator on ${REELWORK_BIND} and two workers"
 nohup "$bin" coordinator >"$stack/logs/coordinator.log" 2>&1 &
 echo $! >"$stack/pids/coordinator.pid"
 for i in 1 2; do
-  nohup "$bin" worker --worker-id "local-worker-$i" >"$stack/logs/worker-$i.log" 2>&1 &
+  REELWORK_API_KEY=$worker_key nohup "$bin" worker --worker-id "local-worker-$i" >"$stack/logs/worker-$i.log" 2>&1 &
   echo $! >"$stack/pids/worker-$i.pid"
 done
 for _ in $(seq 1 100); do
@@ -65,9 +71,10 @@ else
   cat "$bowling.truth.txt" 2>/dev/null || true
 fi
 
-echo "==> submitting"
-"$bin" submit "$root"/.local/samples/*.mp4 --sport tennis --club demo-club >"$stack/job-ids.txt"
-"$bin" submit "$bowling" --sport bowling --club demo-club --options "$bowling.options.json" >"$stack/bowling-job.txt"
+echo "==> submitting as demo-club"
+export REELWORK_API_KEY=$club_key
+"$bin" submit "$root"/.local/samples/*.mp4 --sport tennis >"$stack/job-ids.txt"
+"$bin" submit "$bowling" --sport bowling --options "$bowling.options.json" >"$stack/bowling-job.txt"
 cat "$stack/bowling-job.txt" >>"$stack/job-ids.txt"
 
 echo "==> progress"
@@ -83,8 +90,11 @@ echo "==> the bowling job's shots (CSV; the clip's truth is printed above, under
 cat <<MSG
 
 The stack is still running:
-  API          $REELWORK_COORDINATOR_URL   (try: curl $REELWORK_COORDINATOR_URL/v1/jobs)
-  CLI          export REELWORK_COORDINATOR_URL=$REELWORK_COORDINATOR_URL; $bin jobs list
+  API          $REELWORK_COORDINATOR_URL   (try: curl -H "Authorization: Bearer \$REELWORK_API_KEY" $REELWORK_COORDINATOR_URL/v1/jobs)
+  keys         operator   $operator_key
+               demo-club  $club_key
+               (shown once; \`$bin keys list\` lists them, \`$bin keys revoke ID\` ends one)
+  CLI          export REELWORK_COORDINATOR_URL=$REELWORK_COORDINATOR_URL REELWORK_API_KEY=$club_key; $bin jobs list
   PostgreSQL   psql $REELWORK_DATABASE_URL
   logs         $stack/logs/
   stop it      scripts/stop-local.sh

@@ -17,12 +17,7 @@ public enum CoordinatorServer {
         let swept = storage.sweepTemporaryFiles()
         if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(storage.tempDirectory.path)") }
 
-        let router = Router()
-        router.add(middleware: ErrorMiddleware())
-        HealthRoutes(backends: backends).register(on: router)
-        VideoRoutes(backends: backends, storage: storage).register(on: router)
-        JobRoutes(backends: backends).register(on: router)
-        router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
+        let router = makeRouter(backends: backends, storage: storage)
 
         // A connection that sends nothing for the idle timeout is closed, also in the middle of a
         // request body: the upload's receiver then fails and deletes its temporary file.
@@ -30,6 +25,30 @@ public enum CoordinatorServer {
         return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
                            configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
                            services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger))], logger: logger)
+    }
+}
+
+extension CoordinatorServer {
+    /// Every route, behind the error and authentication middleware. Routes outside `/v1` are open;
+    /// every `/v1` route is registered through `APIRouter` with the keys it allows.
+    static func makeRouter(backends: Backends, storage: VideoStorage) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        HealthRoutes(backends: backends).register(on: router)
+        router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
+        let api = APIRouter(router: router)
+        VideoRoutes(backends: backends, storage: storage).register(on: api)
+        let jobs = JobRoutes(backends: backends)
+        jobs.register(on: api)
+        BatchRoutes(backends: backends, jobs: jobs).register(on: api)
+        router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
+        return router
+    }
+
+    /// The method and path of every registered route (the isolation and contract tests walk them).
+    public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String)] {
+        let router = makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir))
+        return router.routes.map { (String(describing: $0.method), String(describing: $0.path)) }
     }
 }
 

@@ -14,59 +14,68 @@ struct JobRoutes {
     static let defaultClub = "default"
     static let defaultPageSize = 50
 
-    func register(on router: Router<BasicRequestContext>) {
-        router.post("/v1/jobs") { request, _ in try await create(request) }
-        router.get("/v1/jobs") { request, _ in try await list(request) }
-        router.get("/v1/jobs/:id") { _, context in try JSONResponse.make(try await job(RouteParams.uuid(context, "id"))) }
-        router.post("/v1/jobs/:id/retry") { _, context in try await retry(RouteParams.uuid(context, "id")) }
-        router.post("/v1/jobs/retry") { request, _ in try await retryMatching(request) }
-        router.post("/v1/jobs/:id/cancel") { _, context in try await cancel(RouteParams.uuid(context, "id")) }
-        router.get("/v1/queue") { _, _ in
+    func register(on api: APIRouter) {
+        api.post("/v1/jobs", .clubData) { request, _, caller in try await create(request, caller) }
+        api.get("/v1/jobs", .clubData) { request, _, caller in try await list(request, caller) }
+        api.get("/v1/jobs/:id", .clubData) { _, context, caller in
+            try JSONResponse.make(try await job(RouteParams.uuid(context, "id"), caller))
+        }
+        api.post("/v1/jobs/:id/retry", .clubData) { _, context, caller in try await retry(RouteParams.uuid(context, "id"), caller) }
+        api.post("/v1/jobs/retry", .clubData) { request, _, caller in try await retryMatching(request, caller) }
+        api.post("/v1/jobs/:id/cancel", .clubData) { _, context, caller in try await cancel(RouteParams.uuid(context, "id"), caller) }
+        // Every club's counts: the pool's state is the operators' to see.
+        api.get("/v1/queue", .operatorOnly) { _, _, _ in
             let queue = backends.queue
             let stats = try await backends.redis { try queue.stats(on: $0) }
             return try JSONResponse.make(QueueStatsView(ready: stats.ready, delayed: stats.delayed, running: stats.running,
                                                         runningByClub: stats.runningByClub))
         }
-        router.get("/v1/jobs/:id/results") { request, context in
-            try await results(RouteParams.uuid(context, "id"), format: request.uri.queryParameters.get("format"))
+        api.get("/v1/jobs/:id/results", .clubData) { request, context, caller in
+            try await results(RouteParams.uuid(context, "id"), caller, format: request.uri.queryParameters.get("format"))
         }
     }
 
     /// Records the job in PostgreSQL, then enqueues it. If Redis refuses, the job row is removed again
     /// and the client gets 503, so no job exists that nothing will run. A repeat (same
     /// `Idempotency-Key`, or by default the same video, sport, options and pipeline version in the same
-    /// club) returns the existing job with 200 instead of creating a duplicate.
-    func create(_ request: Request) async throws -> Response {
+    /// club) returns the existing job with 200 instead of creating a duplicate. The job's club is
+    /// the key's (an operator names one); a club over its waiting-jobs quota gets 429.
+    func create(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONResponse.decode(CreateJobRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
-        let sport: Sport
-        do { sport = try Sport.parse(body.sport) } catch let error as ReelworkError {
-            throw APIError(.badRequest, "unknown_sport", error.message)
-        }
-        let club = try Self.validClub(body.club ?? Self.defaultClub)
-        let options = body.options ?? .emptyObject
-        guard case .object = options else {
-            throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object")
-        }
-        try JobOptionsCheck.check(options, sport: sport, diagnostics: backends.config.diagnostics)
-        let maxAttempts = body.maxAttempts ?? backends.config.maxAttempts
-        guard (1...10).contains(maxAttempts) else {
-            throw APIError(.badRequest, "invalid_request", "'maxAttempts' must be between 1 and 10")
-        }
-        guard let priority = Priority(rawValue: body.priority ?? "normal") else {
-            throw APIError(.badRequest, "invalid_request", "'priority' must be one of: high, normal, low")
-        }
-        let idempotencyKey = request.headers[.init("Idempotency-Key")!]
-        if let key = idempotencyKey, key.isEmpty || key.count > 200 {
-            throw APIError(.badRequest, "invalid_request", "Idempotency-Key must be 1–200 characters")
-        }
+        let sport = try Self.checkedSport(body.sport)
+        let club = try caller.owningClub(requested: body.club, defaultClub: Self.defaultClub)
+        let options = try Self.checkedOptions(body.options, sport: sport, diagnostics: backends.config.diagnostics)
+        let maxAttempts = try Self.checkedMaxAttempts(body.maxAttempts, default: backends.config.maxAttempts)
+        let priority = try Self.checkedPriority(body.priority)
+        let idempotencyKey = try Self.idempotencyKey(request)
+        let maxWaiting = backends.config.clubLimits.maxWaitingJobsPerClub
+        let visibleClub = caller.visibleClub
         let (job, created): (JobView, Bool) = try await backends.sql { db in
-            guard let video = try VideoRepository(db).find(id: body.videoId) else {
+            if let batchId = body.batchId {
+                guard let batch = try BatchRepository(db).find(id: batchId, club: visibleClub), batch.club == club else {
+                    throw APIError(.notFound, "batch_not_found", "no batch with id \(batchId.uuidString.lowercased()) in club \(club)")
+                }
+                guard batch.sport == sport.rawValue else {
+                    throw APIError(.badRequest, "invalid_request", "batch \(batchId.uuidString.lowercased()) is for \(batch.sport), not \(sport.rawValue)")
+                }
+            }
+            // A club key uses its own videos (another club's id reads as a missing one); an operator
+            // may use any, and the job's club then gets its own record of those bytes.
+            let videos = VideoRepository(db)
+            guard let video = caller.visibleClub == nil ? try videos.record(sameBytesAs: body.videoId, for: club)
+                                                        : try videos.find(id: body.videoId, club: club)?.video else {
                 throw APIError(.notFound, "video_not_found", "no video with id \(body.videoId.uuidString.lowercased()); upload it first")
             }
             let dedupeKey = idempotencyKey.map { "key:" + $0 }
-                ?? "auto:" + Self.contentKey(videoHash: video.video.contentHash, sport: sport, options: options)
-            return try JobRepository(db).create(NewJob(videoId: body.videoId, club: club, sport: sport, options: options,
-                                                       maxAttempts: maxAttempts, priority: priority.rawValue, dedupeKey: dedupeKey))
+                ?? "auto:" + Self.contentKey(videoHash: video.contentHash, sport: sport, options: options)
+            do {
+                return try JobRepository(db).create(NewJob(videoId: video.id, club: club, sport: sport, options: options,
+                                                           maxAttempts: maxAttempts, priority: priority.rawValue, dedupeKey: dedupeKey,
+                                                           batchId: body.batchId),
+                                                    maxWaiting: maxWaiting)
+            } catch let quota as ClubQuotaExceeded {
+                throw APIError(.tooManyRequests, "quota_exceeded", quota.description)
+            }
         }
         guard created else { return try JSONResponse.make(job, status: .ok) }
         do {
@@ -86,16 +95,76 @@ struct JobRoutes {
         return hasher.finalize()
     }
 
-    func job(_ id: UUID) async throws -> JobView {
-        guard let job = try await backends.sql({ try JobRepository($0).find(id: id) }) else {
+    func job(_ id: UUID, _ caller: Caller) async throws -> JobView {
+        let club = caller.visibleClub
+        guard let job = try await backends.sql({ try JobRepository($0).find(id: id, club: club) }) else {
             throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
         }
         return job
     }
 
-    func list(_ request: Request) async throws -> Response {
+    static func checkedSport(_ name: String) throws -> Sport {
+        do { return try Sport.parse(name) } catch let error as ReelworkError {
+            throw APIError(.badRequest, "unknown_sport", error.message)
+        }
+    }
+
+    /// The job options a request may store: an object the sport's parser accepts.
+    static func checkedOptions(_ given: JSONValue?, sport: Sport, diagnostics: Bool) throws -> JSONValue {
+        let options = given ?? .emptyObject
+        guard case .object = options else {
+            throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object")
+        }
+        try JobOptionsCheck.check(options, sport: sport, diagnostics: diagnostics)
+        return options
+    }
+
+    static func checkedMaxAttempts(_ given: Int?, default fallback: Int) throws -> Int {
+        let maxAttempts = given ?? fallback
+        guard (1...10).contains(maxAttempts) else {
+            throw APIError(.badRequest, "invalid_request", "'maxAttempts' must be between 1 and 10")
+        }
+        return maxAttempts
+    }
+
+    static func checkedPriority(_ given: String?) throws -> Priority {
+        guard let priority = Priority(rawValue: given ?? "normal") else {
+            throw APIError(.badRequest, "invalid_request", "'priority' must be one of: high, normal, low")
+        }
+        return priority
+    }
+
+    /// The request's `Idempotency-Key`, if it sent one: a repeat with the same key gets the first answer's record.
+    static func idempotencyKey(_ request: Request) throws -> String? {
+        let key = request.headers[.init("Idempotency-Key")!]
+        if let key, key.isEmpty || key.count > 200 {
+            throw APIError(.badRequest, "invalid_request", "Idempotency-Key must be 1–200 characters")
+        }
+        return key
+    }
+
+    /// `limit` and `cursor` of a list of `items` (jobs, batches).
+    func page(_ request: Request, of items: String = "job") throws -> (limit: Int, cursor: UUID?) {
         let query = request.uri.queryParameters
-        var filter = JobFilter()
+        let maxPageSize = backends.config.limits.maxPageSize
+        var limit = min(Self.defaultPageSize, maxPageSize)
+        if let text = query.get("limit") {
+            guard let l = Int(text), (1...maxPageSize).contains(l) else {
+                throw APIError(.badRequest, "invalid_request", "'limit' must be a whole number from 1 to \(maxPageSize)")
+            }
+            limit = l
+        }
+        var cursor: UUID?
+        if let text = query.get("cursor") {
+            guard let c = UUID(uuidString: text) else { throw APIError(.badRequest, "invalid_request", "'cursor' is not a \(items) id") }
+            cursor = c
+        }
+        return (limit, cursor)
+    }
+
+    func list(_ request: Request, _ caller: Caller, batchId: UUID? = nil) async throws -> Response {
+        let query = request.uri.queryParameters
+        var filter = JobFilter(batchId: batchId)
         if let status = query.get("status") {
             guard let s = JobStatus(rawValue: status) else {
                 throw APIError(.badRequest, "invalid_request",
@@ -109,28 +178,24 @@ struct JobRoutes {
             }
         }
         if let club = query.get("club") { filter.club = try Self.validClub(club) }
-        let maxPageSize = backends.config.limits.maxPageSize
-        var limit = min(Self.defaultPageSize, maxPageSize)
-        if let text = query.get("limit") {
-            guard let l = Int(text), (1...maxPageSize).contains(l) else {
-                throw APIError(.badRequest, "invalid_request", "'limit' must be a whole number from 1 to \(maxPageSize)")
+        // A club key lists its own club's jobs; naming another club finds nothing, as if it had none.
+        if let own = caller.visibleClub {
+            if let named = filter.club, named != own {
+                return try JSONResponse.make(JobPage(jobs: [], nextCursor: nil))
             }
-            limit = l
+            filter.club = own
         }
-        var cursor: UUID?
-        if let text = query.get("cursor") {
-            guard let c = UUID(uuidString: text) else { throw APIError(.badRequest, "invalid_request", "'cursor' is not a job id") }
-            cursor = c
-        }
+        let (limit, cursor) = try page(request)
         let page = try await backends.sql { [filter, limit, cursor] in try JobRepository($0).list(filter, limit: limit, cursor: cursor) }
         return try JSONResponse.make(page)
     }
 
     /// Gives a failed or cancelled job a fresh budget of attempts and enqueues it.
-    func retry(_ id: UUID) async throws -> Response {
+    func retry(_ id: UUID, _ caller: Caller) async throws -> Response {
         let entry: QueueEntry
+        let club = caller.visibleClub
         do {
-            guard let e = try await backends.sql({ try JobRepository($0).requeueForRetry(id: id) }) else {
+            guard let e = try await backends.sql({ try JobRepository($0).requeueForRetry(id: id, club: club) }) else {
                 throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
             }
             entry = e
@@ -138,12 +203,13 @@ struct JobRoutes {
             throw APIError(.conflict, "not_retryable", error.message)
         }
         try await enqueue([entry])
-        return try JSONResponse.make(try await job(id))
+        return try JSONResponse.make(try await job(id, caller))
     }
 
     /// Retries every failed job matching the filter (club, sport, error kind, finished in a time range).
-    func retryMatching(_ request: Request) async throws -> Response {
-        let filter = try await JSONResponse.decode(RetryFilter.self, from: request, limit: backends.config.limits.maxJSONBytes)
+    /// A club key retries its own club's jobs only, whatever the filter says.
+    func retryMatching(_ request: Request, _ caller: Caller) async throws -> Response {
+        var filter = try await JSONResponse.decode(RetryFilter.self, from: request, limit: backends.config.limits.maxJSONBytes)
         if filter.isUnfiltered, filter.all != true {
             throw APIError(.badRequest, "invalid_request",
                            "no filter given: this would retry every failed job of every club; narrow it (club, sport, errorKind, since, until) or send \"all\": true")
@@ -154,6 +220,10 @@ struct JobRoutes {
             }
         }
         if let club = filter.club { _ = try Self.validClub(club) }
+        if let own = caller.visibleClub {
+            guard filter.club == nil || filter.club == own else { return try JSONResponse.make(BulkRetryResult(retried: [])) }
+            filter.club = own
+        }
         var sport: Sport?
         if let name = filter.sport {
             do { sport = try Sport.parse(name) } catch let error as ReelworkError { throw APIError(.badRequest, "unknown_sport", error.message) }
@@ -171,10 +241,11 @@ struct JobRoutes {
 
     /// Cancels a waiting job at once, or asks a running one's worker to stop (it records `cancelled`
     /// within a heartbeat).
-    func cancel(_ id: UUID) async throws -> Response {
+    func cancel(_ id: UUID, _ caller: Caller) async throws -> Response {
         let result: JobRepository.CancelResult
+        let club = caller.visibleClub
         do {
-            guard let r = try await backends.sql({ try JobRepository($0).cancel(id: id) }) else {
+            guard let r = try await backends.sql({ try JobRepository($0).cancel(id: id, club: club) }) else {
                 throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
             }
             result = r
@@ -187,7 +258,7 @@ struct JobRoutes {
             // Nothing holds its lease any more: the reaper/reconciler will see cancel_requested and close it.
             backends.logger.info("cancel of \(id): running in PostgreSQL but \(redisVerdict) in Redis")
         }
-        return try JSONResponse.make(try await job(id), status: .accepted)
+        return try JSONResponse.make(try await job(id, caller), status: .accepted)
     }
 
     /// Puts requeued jobs into Redis. PostgreSQL already says `queued`, so if this fails the reconciler
@@ -195,23 +266,20 @@ struct JobRoutes {
     func enqueue(_ entries: [QueueEntry]) async throws {
         guard !entries.isEmpty else { return }
         let queue = backends.queue
-        try await backends.redis { redis in
-            for e in entries {
-                try queue.enqueue(e.jobId, club: e.club, priority: Priority(rawValue: e.priority) ?? .normal, attempt: e.attempt, on: redis)
-            }
-        }
+        let jobs = entries.map { JobQueue.Entry(id: $0.jobId, club: $0.club, priority: Priority(rawValue: $0.priority) ?? .normal, attempt: $0.attempt) }
+        try await backends.redis { try queue.enqueue(jobs, on: $0) }
     }
 
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
     /// CSV headed by the seeds' field names.
-    func results(_ id: UUID, format: String?) async throws -> Response {
+    func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv: Bool
         switch format?.lowercased() {
         case nil, "json": csv = false
         case "csv": csv = true
         case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
         }
-        let job = try await job(id)
+        let job = try await job(id, caller)
         guard job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }

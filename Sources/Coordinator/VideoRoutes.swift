@@ -5,7 +5,9 @@ import NIOPosix
 import ReelworkCore
 import Store
 
-/// `POST /v1/videos`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`.
+/// `POST /v1/videos`, `POST /v1/videos/lookup`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`.
+/// A video record belongs to one club; the same bytes uploaded by two clubs are stored once and
+/// recorded once per club.
 struct VideoRoutes {
     let backends: Backends
     let storage: VideoStorage
@@ -22,22 +24,54 @@ struct VideoRoutes {
     /// Seconds a client turned away for too many uploads is asked to wait.
     static let busyRetryAfterSeconds = 5
 
-    func register(on router: Router<BasicRequestContext>) {
-        router.post("/v1/videos") { request, context in try await upload(request) }
-        router.get("/v1/videos/:id") { _, context in
-            let id = try RouteParams.uuid(context, "id")
-            guard let found = try await backends.sql({ try VideoRepository($0).find(id: id) }) else {
-                throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased())")
-            }
-            return try JSONResponse.make(found.video)
+    func register(on api: APIRouter) {
+        api.post("/v1/videos", .clubData) { request, _, caller in try await upload(request, caller) }
+        api.post("/v1/videos/lookup", .clubData) { request, _, caller in try await lookup(request, caller) }
+        api.get("/v1/videos/:id", .clubData) { _, context, caller in
+            try JSONResponse.make(try await find(try RouteParams.uuid(context, "id"), caller).video)
         }
-        router.get("/v1/videos/:id/content") { request, context in try await content(request, context) }
+        api.get("/v1/videos/:id/content", .videoContent) { request, context, caller in try await content(request, context, caller) }
     }
 
-    /// Streams the body to storage, probes it, checks it against the limits, and records it. The
-    /// same bytes give the same video (200 instead of 201). A bad file is answered with 4xx and
-    /// leaves nothing behind; so does any failure after the file was moved into place.
-    func upload(_ request: Request) async throws -> Response {
+    /// The video if the caller may see it; another club's answers exactly as a missing one.
+    func find(_ id: UUID, _ caller: Caller) async throws -> (video: VideoView, storageKey: String) {
+        let club = caller.visibleClub
+        guard let found = try await backends.sql({ try VideoRepository($0).find(id: id, club: club) }) else {
+            throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased())")
+        }
+        return found
+    }
+
+    /// Most hashes one lookup may name.
+    static let maxLookupHashes = 10_000
+
+    /// Which of the given SHA-256 hashes the club already has: `submit` asks once for a whole
+    /// folder and uploads only the rest.
+    func lookup(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONResponse.decode(VideoLookupRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
+        let club = try caller.owningClub(requested: body.club, defaultClub: JobRoutes.defaultClub)
+        guard body.hashes.count <= Self.maxLookupHashes else {
+            throw APIError(.badRequest, "invalid_request", "'hashes' has \(body.hashes.count) entries; at most \(Self.maxLookupHashes) per request")
+        }
+        if let bad = body.hashes.firstIndex(where: { !Self.isSHA256Hex($0) }) {
+            throw APIError(.badRequest, "invalid_request", "'hashes[\(bad)]' is not a SHA-256 hash (64 lowercase hex digits)")
+        }
+        let found = try await backends.sql { try VideoRepository($0).existing(contentHashes: body.hashes, club: club) }
+        let videos = found.map { VideoLookupMatch(contentHash: $0.key, videoId: $0.value) }.sorted { $0.contentHash < $1.contentHash }
+        return try JSONResponse.make(VideoLookupResult(videos: videos))
+    }
+
+    static func isSHA256Hex(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Streams the body to storage, probes it, checks it against the limits, and records it for the
+    /// caller's club (an operator may name one with `?club=`). The same bytes in the same club give
+    /// the same video (200 instead of 201); another club having them changes nothing. A bad file is
+    /// answered with 4xx and leaves nothing behind; so does any failure after the file was moved
+    /// into place.
+    func upload(_ request: Request, _ caller: Caller) async throws -> Response {
+        let club = try caller.owningClub(requested: request.uri.queryParameters.get("club"), defaultClub: JobRoutes.defaultClub)
         let limits = backends.config.limits
         guard gate.enter() else {
             throw APIError.busy(.serviceUnavailable, "too_many_uploads",
@@ -69,17 +103,17 @@ struct VideoRoutes {
             throw APIError(.unprocessableContent, "invalid_video", error.message)
         }
         let name = Self.originalName(request)
-        let (view, created) = try await store(received, facts: facts, name: name)
+        let (view, created) = try await store(received, facts: facts, name: name, club: club)
         return try JSONResponse.make(view, status: created ? .created : .ok)
     }
 
     /// Moves the upload under its content key and records it. If recording fails, a file this
     /// upload put in place is removed again, so storage never holds a file no row points to.
-    private func store(_ received: UploadReceiver.Received, facts: VideoFacts, name: String?) async throws -> (VideoView, Bool) {
+    private func store(_ received: UploadReceiver.Received, facts: VideoFacts, name: String?, club: String) async throws -> (VideoView, Bool) {
         let storage = self.storage, backends = self.backends
         return try await sameContent.run(received.sha256) {
             let (key, placed) = try storage.commit(tempFile: received.file, hash: received.sha256)
-            let video = NewVideo(contentHash: received.sha256, sizeBytes: received.size, storageKey: key, originalName: name, facts: facts)
+            let video = NewVideo(club: club, contentHash: received.sha256, sizeBytes: received.size, storageKey: key, originalName: name, facts: facts)
             do {
                 return try await backends.sql { try VideoRepository($0).insertOrFetch(video) }
             } catch {
@@ -98,11 +132,8 @@ struct VideoRoutes {
     }
 
     /// Serves a stored video with byte ranges, so libavformat on another machine can seek in it.
-    func content(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let id = try RouteParams.uuid(context, "id")
-        guard let found = try await backends.sql({ try VideoRepository($0).find(id: id) }) else {
-            throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased())")
-        }
+    func content(_ request: Request, _ context: APIRequestContext, _ caller: Caller) async throws -> Response {
+        let found = try await find(try RouteParams.uuid(context, "id"), caller)
         let path = storage.path(forKey: found.storageKey)
         let size = Int(found.video.sizeBytes)
         var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
@@ -145,7 +176,7 @@ enum ByteRange {
 
 /// Route parameter parsing with the API's error shape.
 enum RouteParams {
-    static func uuid(_ context: BasicRequestContext, _ name: String) throws -> UUID {
+    static func uuid(_ context: some RequestContext, _ name: String) throws -> UUID {
         let text = context.parameters.get(name) ?? ""
         guard let id = UUID(uuidString: text) else {
             throw APIError(.badRequest, "invalid_id", "'\(text)' is not a valid id (expected a UUID)")

@@ -13,7 +13,7 @@ enum ContainerDiagnosis {
     /// A message naming the problem, or nil when nothing specific can be said.
     /// Reads a few box headers only (no payload), and only when the input can seek.
     static func problem(at location: MediaLocation, guards: MediaGuards) -> String? {
-        var options = location.openOptions()
+        var options = location.openOptions(authorization: guards.httpAuthorization)
         defer { av_dict_free(&options) }
         var opened: UnsafeMutablePointer<AVIOContext>? = nil
         // The context keeps calling the callback on every read below: the handle lives until we return.

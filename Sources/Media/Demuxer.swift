@@ -27,7 +27,7 @@ final class Demuxer {
         // An empty file gives FFmpeg's generic "Invalid data"; say what it really is.
         if location.localFileSize == 0 { throw MediaError.invalidInput("the file is empty") }
 
-        var options = location.openOptions()
+        var options = location.openOptions(authorization: guards.httpAuthorization)
         defer { av_dict_free(&options) }
         guard var opened = avformat_alloc_context() else { throw MediaError.outOfMemory("a demuxer") }
         if let interrupt { opened.pointee.interrupt_callback = interrupt.callback }

@@ -9,10 +9,14 @@ public struct MediaGuards: Sendable {
     /// Asked by libavformat while it waits for I/O (and between reads); true makes the pending
     /// call give up with "Immediate exit requested". It is called often: keep it cheap.
     public var shouldStop: (@Sendable () -> Bool)?
+    /// Sent with every http(s) read, e.g. the worker's `Authorization: Bearer` key, which the
+    /// coordinator requires before it serves a video. Never sent to a local file.
+    public var httpAuthorization: String?
 
-    public init(maxPixels: Int? = nil, shouldStop: (@Sendable () -> Bool)? = nil) {
+    public init(maxPixels: Int? = nil, shouldStop: (@Sendable () -> Bool)? = nil, httpAuthorization: String? = nil) {
         self.maxPixels = maxPixels
         self.shouldStop = shouldStop
+        self.httpAuthorization = httpAuthorization
     }
 
     /// libavcodec options for a decoder opened on this input (the caller frees the dictionary).

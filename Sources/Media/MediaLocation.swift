@@ -43,7 +43,7 @@ struct MediaLocation {
 
     /// Options for avformat_open_input / avio_open2. The caller owns the dictionary
     /// and must free it with av_dict_free.
-    func openOptions() -> OpaquePointer? {
+    func openOptions(authorization: String? = nil) -> OpaquePointer? {
         var options: OpaquePointer? = nil
         // Only the protocols a plain file or URL needs: a playlist or reference inside a
         // served file (HLS, concat, mov dref) must not make FFmpeg open local files or
@@ -51,6 +51,10 @@ struct MediaLocation {
         av_dict_set(&options, "protocol_whitelist", isNetwork ? "http,https,tcp,tls" : "file", 0)
         if isNetwork {
             av_dict_set(&options, "rw_timeout", String(Self.networkReadTimeoutMicroseconds), 0)
+            // CR and LF would end the header early and start another: never from a key, but checked.
+            if let authorization, !authorization.contains(where: { $0 == "\r" || $0 == "\n" }) {
+                av_dict_set(&options, "headers", "Authorization: \(authorization)\r\n", 0)
+            }
         }
         return options
     }

@@ -61,6 +61,41 @@ public struct JobQueue: Sendable {
             .integer == 1
     }
 
+    /// One job for `enqueue(_:on:)`.
+    public struct Entry: Sendable, Equatable {
+        public var id: UUID
+        public var club: String
+        public var priority: Priority
+        public var attempt: Int
+        public var due: Date?
+
+        public init(id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, due: Date? = nil) {
+            self.id = id
+            self.club = club
+            self.priority = priority
+            self.attempt = attempt
+            self.due = due
+        }
+    }
+
+    /// Jobs per script call: a call blocks Redis while it runs, so a huge batch goes in slices.
+    public static let enqueueSlice = 1_000
+
+    /// Enqueues many jobs with one script call per `enqueueSlice` (not one round trip per job).
+    /// Jobs Redis already holds are left as they are. Returns how many were added.
+    @discardableResult
+    public func enqueue(_ entries: [Entry], on redis: RedisConnection) throws -> Int {
+        var added = 0
+        for start in stride(from: 0, to: entries.count, by: Self.enqueueSlice) {
+            var args = [prefix]
+            for e in entries[start..<min(start + Self.enqueueSlice, entries.count)] {
+                args += [Self.key(e.id), e.club, e.priority.rawValue, String(e.attempt), e.due.map { String(Self.millis($0)) } ?? "0"]
+            }
+            added += try QueueScripts.enqueueMany.run(on: redis, args: args).integer ?? 0
+        }
+        return added
+    }
+
     /// Cancels a job: 'removed' from waiting, 'signalled' to its worker if running, or 'absent'.
     public func cancel(_ id: UUID, on redis: RedisConnection) throws -> String {
         try QueueScripts.cancel.run(on: redis, args: [prefix, Self.key(id)]).string ?? "absent"

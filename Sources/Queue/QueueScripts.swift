@@ -77,18 +77,35 @@ enum QueueScripts {
 
     """
 
-    /// ARGV: P, id, club, priority, attempt, due_ms (0 = ready now).
-    /// Idempotent: a job Redis already holds (ready, delayed or running) is left as it is. Returns 1 if added.
-    static let enqueue = RedisScript(name: "enqueue", source: refusedWhenOutOfMemory + prelude + """
-    local id, club, prio, attempt, due = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
-    if redis.call('EXISTS', P .. ':job:' .. id) == 1 or redis.call('EXISTS', P .. ':lease:' .. id) == 1 then return 0 end
-    redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
-    if due > 0 then
-      redis.call('ZADD', P .. ':delayed', due, id)
-    else
-      push_ready(id, false)
+    /// Adds one job. Idempotent: a job Redis already holds (ready, delayed or running) is left as
+    /// it is. Returns 1 if added.
+    static let enqueueOne = """
+    local function enqueue_one(id, club, prio, attempt, due)
+      if redis.call('EXISTS', P .. ':job:' .. id) == 1 or redis.call('EXISTS', P .. ':lease:' .. id) == 1 then return 0 end
+      redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
+      if due > 0 then
+        redis.call('ZADD', P .. ':delayed', due, id)
+      else
+        push_ready(id, false)
+      end
+      return 1
     end
-    return 1
+
+    """
+
+    /// ARGV: P, id, club, priority, attempt, due_ms (0 = ready now).
+    static let enqueue = RedisScript(name: "enqueue", source: refusedWhenOutOfMemory + prelude + enqueueOne + """
+    return enqueue_one(ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]))
+    """)
+
+    /// ARGV: P, then id, club, priority, attempt, due_ms for each job: many jobs (a batch) in one
+    /// call, refused whole when Redis is out of memory. Returns how many were added.
+    static let enqueueMany = RedisScript(name: "enqueue_many", source: refusedWhenOutOfMemory + prelude + enqueueOne + """
+    local added = 0
+    for i = 2, #ARGV, 5 do
+      added = added + enqueue_one(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]))
+    end
+    return added
     """)
 
     /// ARGV: P, owner, now_ms, lease_ms. Pops the next job round-robin over clubs (highest priority

@@ -24,12 +24,15 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
 /// A small client for the coordinator's v1 API.
 public final class CoordinatorClient: Sendable {
     public let baseURL: URL
+    /// Sent as `Authorization: Bearer` on every request but the health check's.
+    let apiKey: String?
 
-    public init(baseURL: String) throws {
+    public init(baseURL: String, apiKey: String?) throws {
         guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ReelworkError.configuration("coordinator URL '\(baseURL)' is not an http(s) URL")
         }
         self.baseURL = url
+        self.apiKey = apiKey
     }
 
     // MARK: videos
@@ -37,11 +40,15 @@ public final class CoordinatorClient: Sendable {
     /// Uploads a file as a streamed body (never read whole into memory); `progress(sent, total)` is
     /// called as bytes go out. Returns the video (the existing one if these bytes were uploaded before).
     public func uploadVideo(file: URL, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
-        var request = URLRequest(url: url("/v1/videos", query: ["filename": file.lastPathComponent]))
-        request.httpMethod = "POST"
+        var request = request("POST", url("/v1/videos", query: ["filename": file.lastPathComponent]))
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let (data, status) = try await FileUpload.send(request, file: file, progress: progress)
         return try decode(VideoView.self, data: data, status: status)
+    }
+
+    /// Which of these SHA-256 hashes the club has uploaded already (one request for many files).
+    public func lookupVideos(hashes: [String], club: String? = nil) async throws -> VideoLookupResult {
+        try await send("POST", "/v1/videos/lookup", body: try ReelworkJSON.encoder.encode(VideoLookupRequest(hashes: hashes, club: club)))
     }
 
     public func video(_ id: UUID) async throws -> VideoView {
@@ -83,6 +90,45 @@ public final class CoordinatorClient: Sendable {
         try await send("POST", "/v1/jobs/retry", body: try ReelworkJSON.encoder.encode(filter))
     }
 
+    // MARK: batches
+
+    /// Creates a batch; with `idempotencyKey`, a repeat returns the batch the first call created.
+    public func createBatch(_ body: CreateBatchRequest, idempotencyKey: String? = nil) async throws -> BatchView {
+        try await send("POST", "/v1/batches", body: try ReelworkJSON.encoder.encode(body),
+                       headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:])
+    }
+
+    public func batch(_ id: UUID) async throws -> BatchView {
+        try await get("/v1/batches/\(id.uuidString.lowercased())")
+    }
+
+    public func batches(limit: Int? = nil, cursor: String? = nil) async throws -> BatchPage {
+        var query: [String: String] = [:]
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return try await get("/v1/batches", query: query)
+    }
+
+    /// One job per video in the batch (jobs it already has are returned, not made again).
+    public func addBatchJobs(_ batch: UUID, _ body: AddBatchJobsRequest) async throws -> AddBatchJobsResult {
+        try await send("POST", "/v1/batches/\(batch.uuidString.lowercased())/jobs", body: try ReelworkJSON.encoder.encode(body))
+    }
+
+    public func batchJobs(_ batch: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
+        var query: [String: String] = [:]
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return try await get("/v1/batches/\(batch.uuidString.lowercased())/jobs", query: query)
+    }
+
+    public func retryBatch(_ batch: UUID) async throws -> BulkRetryResult {
+        try await send("POST", "/v1/batches/\(batch.uuidString.lowercased())/retry", body: nil)
+    }
+
+    public func cancelBatch(_ batch: UUID) async throws -> BatchView {
+        try await send("POST", "/v1/batches/\(batch.uuidString.lowercased())/cancel", body: nil)
+    }
+
     public func queueStats() async throws -> QueueStatsView {
         try await get("/v1/queue")
     }
@@ -93,9 +139,7 @@ public final class CoordinatorClient: Sendable {
 
     /// The job's bowling shots or tennis swings as CSV (`GET /v1/jobs/{id}/results?format=csv`).
     public func resultsCSV(_ id: UUID) async throws -> String {
-        var request = URLRequest(url: url("/v1/jobs/\(id.uuidString.lowercased())/results", query: ["format": "csv"]))
-        request.httpMethod = "GET"
-        let (data, status) = try await exchange(request)
+        let (data, status) = try await exchange(request("GET", url("/v1/jobs/\(id.uuidString.lowercased())/results", query: ["format": "csv"])))
         try checkStatus(data: data, status: status)
         return String(decoding: data, as: UTF8.self)
     }
@@ -115,15 +159,20 @@ public final class CoordinatorClient: Sendable {
         return components.url!
     }
 
+    /// A request carrying the key.
+    func request(_ method: String, _ url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
     private func get<T: Decodable>(_ path: String, query: [String: String] = [:]) async throws -> T {
-        var request = URLRequest(url: url(path, query: query))
-        request.httpMethod = "GET"
-        return try await perform(request)
+        try await perform(request("GET", url(path, query: query)))
     }
 
     private func send<T: Decodable>(_ method: String, _ path: String, body: Data?, headers: [String: String] = [:]) async throws -> T {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
+        var request = request(method, url(path))
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body

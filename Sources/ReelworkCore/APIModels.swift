@@ -19,14 +19,17 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
 /// An uploaded video as the API shows it.
 public struct VideoView: Codable, Sendable, Equatable {
     public var id: UUID
+    /// The club whose record this is (the same bytes have one record per club).
+    public var club: String
     public var contentHash: String
     public var sizeBytes: Int64
     public var originalName: String?
     public var facts: VideoFacts
     public var createdAt: Date
 
-    public init(id: UUID, contentHash: String, sizeBytes: Int64, originalName: String?, facts: VideoFacts, createdAt: Date) {
+    public init(id: UUID, club: String, contentHash: String, sizeBytes: Int64, originalName: String?, facts: VideoFacts, createdAt: Date) {
         self.id = id
+        self.club = club
         self.contentHash = contentHash
         self.sizeBytes = sizeBytes
         self.originalName = originalName
@@ -44,15 +47,18 @@ public struct CreateJobRequest: Codable, Sendable {
     public var maxAttempts: Int?
     /// `high`, `normal` (default) or `low`: the order of a club's own jobs.
     public var priority: String?
+    /// The batch the job joins (the batch's club and sport must be the job's).
+    public var batchId: UUID?
 
     public init(videoId: UUID, sport: String, club: String? = nil, options: JSONValue? = nil, maxAttempts: Int? = nil,
-                priority: String? = nil) {
+                priority: String? = nil, batchId: UUID? = nil) {
         self.videoId = videoId
         self.sport = sport
         self.club = club
         self.options = options
         self.maxAttempts = maxAttempts
         self.priority = priority
+        self.batchId = batchId
     }
 }
 
@@ -132,13 +138,16 @@ public struct JobView: Codable, Sendable, Equatable {
     public var stalls: Int
     public var nextAttemptAt: Date?
     public var cancelRequested: Bool
+    public var batchId: UUID?
     public var attempts: [AttemptView]
     public var stages: [StageView]
 
     public init(id: UUID, videoId: UUID, club: String, sport: String, options: JSONValue, status: JobStatus, attempt: Int,
                 maxAttempts: Int, workerId: String?, createdAt: Date, updatedAt: Date, startedAt: Date?, finishedAt: Date?,
                 lastError: String?, lastErrorKind: String?, priority: String = "normal", failures: Int = 0, stalls: Int = 0,
-                nextAttemptAt: Date? = nil, cancelRequested: Bool = false, attempts: [AttemptView] = [], stages: [StageView]) {
+                nextAttemptAt: Date? = nil, cancelRequested: Bool = false, batchId: UUID? = nil, attempts: [AttemptView] = [],
+                stages: [StageView]) {
+        self.batchId = batchId
         self.id = id
         self.videoId = videoId
         self.club = club
@@ -294,4 +303,126 @@ public struct QueueStatsView: Codable, Sendable, Equatable {
 public enum PipelineVersion {
     /// 2: the sport stages (tennis swings, bowling shots) and the int8 detector.
     public static let current = "2"
+}
+
+/// `POST /v1/videos/lookup` body: which of these files (by SHA-256) does the club have?
+public struct VideoLookupRequest: Codable, Sendable {
+    public var hashes: [String]
+    /// Operators name the club; a club key's own club is used otherwise.
+    public var club: String?
+
+    public init(hashes: [String], club: String? = nil) {
+        self.hashes = hashes
+        self.club = club
+    }
+}
+
+/// One file the club has already uploaded.
+public struct VideoLookupMatch: Codable, Sendable, Equatable {
+    public var contentHash: String
+    public var videoId: UUID
+
+    public init(contentHash: String, videoId: UUID) {
+        self.contentHash = contentHash
+        self.videoId = videoId
+    }
+}
+
+/// `POST /v1/videos/lookup` answer: the hashes found, each with the club's video id.
+public struct VideoLookupResult: Codable, Sendable, Equatable {
+    public var videos: [VideoLookupMatch]
+
+    public init(videos: [VideoLookupMatch]) {
+        self.videos = videos
+    }
+}
+
+/// `POST /v1/batches` body.
+public struct CreateBatchRequest: Codable, Sendable {
+    public var sport: String
+    public var options: JSONValue?
+    public var label: String?
+    /// Operators name the club; a club key's own club is used otherwise.
+    public var club: String?
+
+    public init(sport: String, options: JSONValue? = nil, label: String? = nil, club: String? = nil) {
+        self.sport = sport
+        self.options = options
+        self.label = label
+        self.club = club
+    }
+}
+
+/// A batch with its jobs counted by state and its frames summed over the jobs' current attempts.
+public struct BatchView: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var club: String
+    public var sport: String
+    public var options: JSONValue
+    public var label: String?
+    public var createdAt: Date
+    public var total: Int
+    /// Jobs by status (`queued`, `running`, `retry_scheduled`, `succeeded`, `failed`, `cancelled`).
+    public var counts: [String: Int]
+    public var framesDone: Int
+    public var framesPlanned: Int
+    /// When its first job started; when its last job ended, once every job has.
+    public var startedAt: Date?
+    public var finishedAt: Date?
+
+    public init(id: UUID, club: String, sport: String, options: JSONValue, label: String?, createdAt: Date, total: Int,
+                counts: [String: Int], framesDone: Int, framesPlanned: Int, startedAt: Date?, finishedAt: Date?) {
+        self.id = id
+        self.club = club
+        self.sport = sport
+        self.options = options
+        self.label = label
+        self.createdAt = createdAt
+        self.total = total
+        self.counts = counts
+        self.framesDone = framesDone
+        self.framesPlanned = framesPlanned
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    /// True once it has jobs and every one has ended.
+    public var isComplete: Bool { total > 0 && finishedAt != nil }
+}
+
+/// A page of batches, newest first.
+public struct BatchPage: Codable, Sendable, Equatable {
+    public var batches: [BatchView]
+    public var nextCursor: String?
+
+    public init(batches: [BatchView], nextCursor: String?) {
+        self.batches = batches
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /v1/batches/{id}/jobs` body: one job per video, with the batch's sport and options.
+public struct AddBatchJobsRequest: Codable, Sendable {
+    public var videoIds: [UUID]
+    public var priority: String?
+    public var maxAttempts: Int?
+
+    public init(videoIds: [UUID], priority: String? = nil, maxAttempts: Int? = nil) {
+        self.videoIds = videoIds
+        self.priority = priority
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// `POST /v1/batches/{id}/jobs` answer: the job of each video, in the order asked.
+public struct AddBatchJobsResult: Codable, Sendable, Equatable {
+    /// Job ids, one per requested video, in the request's order.
+    public var jobIds: [UUID]
+    /// How many of them this request created (the rest existed: a repeat or a resumed submit).
+    public var created: Int
+
+    public init(jobIds: [UUID], created: Int) {
+        self.jobIds = jobIds
+        self.created = created
+    }
 }

@@ -23,6 +23,11 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var limits: InputLimits
     /// Accept the diagnostic `noop` pipeline (load tests and failure tests; off in production).
     public var diagnostics: Bool
+    /// Per-club quotas and per-key request rates (the coordinator enforces them).
+    public var clubLimits: ClubLimits
+    /// The key this process presents to the coordinator (`Authorization: Bearer`): the CLI's, or a
+    /// worker's for reading video content over HTTP.
+    public var apiKey: String?
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -60,6 +65,7 @@ public struct ReelworkConfig: Sendable, Equatable {
         public static let workerID = "REELWORK_WORKER_ID"
         public static let videoSource = "REELWORK_VIDEO_SOURCE"
         public static let diagnostics = "REELWORK_DIAGNOSTICS"
+        public static let apiKey = "REELWORK_API_KEY"
     }
 
     /// Reads the environment, validating numbers; a bad value is an error that names the variable.
@@ -91,7 +97,9 @@ public struct ReelworkConfig: Sendable, Equatable {
             queue: try QueueSettings.fromEnvironment(env),
             vision: try VisionSettings.fromEnvironment(env),
             limits: try InputLimits.fromEnvironment(env),
-            diagnostics: try flag(Env.diagnostics, env[Env.diagnostics]))
+            diagnostics: try flag(Env.diagnostics, env[Env.diagnostics]),
+            clubLimits: try ClubLimits.fromEnvironment(env),
+            apiKey: env[Env.apiKey].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     private static func flag(_ name: String, _ text: String?) throws -> Bool {

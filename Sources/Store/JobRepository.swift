@@ -6,11 +6,13 @@ public struct JobFilter: Sendable {
     public var status: JobStatus?
     public var sport: Sport?
     public var club: String?
+    public var batchId: UUID?
 
-    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil) {
+    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil) {
         self.status = status
         self.sport = sport
         self.club = club
+        self.batchId = batchId
     }
 }
 
@@ -24,8 +26,11 @@ public struct NewJob: Sendable {
     public var priority: String
     /// Same key in the same club → the same job (Idempotency-Key, or a hash of what the job computes).
     public var dedupeKey: String
+    public var batchId: UUID?
 
-    public init(videoId: UUID, club: String, sport: Sport, options: JSONValue, maxAttempts: Int, priority: String, dedupeKey: String) {
+    public init(videoId: UUID, club: String, sport: Sport, options: JSONValue, maxAttempts: Int, priority: String, dedupeKey: String,
+                batchId: UUID? = nil) {
+        self.batchId = batchId
         self.videoId = videoId
         self.club = club
         self.sport = sport
@@ -55,13 +60,43 @@ public struct JobRepository {
     }
 
     /// Records a job, or returns the existing one with the same club and dedupe key (`created` false).
-    public func create(_ job: NewJob) throws -> (job: JobView, created: Bool) {
+    /// With `maxWaiting`, a new job that would leave the club more than that many waiting jobs is
+    /// not created (`ClubQuotaExceeded`); a repeat of an existing job is still answered.
+    public func create(_ job: NewJob, maxWaiting: Int? = nil) throws -> (job: JobView, created: Bool) {
+        guard let maxWaiting else { return try insert(job) }
+        return try db.transaction { db in
+            let repository = JobRepository(db)
+            try repository.lockQuota(club: job.club)
+            let outcome = try repository.insert(job)
+            if outcome.created { try repository.checkQuota(club: job.club, maxWaiting: maxWaiting, adding: 1) }
+            return outcome
+        }
+    }
+
+    /// Serialises quota checks of one club until the transaction ends, so two requests cannot both
+    /// take the last place.
+    func lockQuota(club: String) throws {
+        try db.query("SELECT pg_advisory_xact_lock(hashtext('reelwork.club_quota'), hashtext($1))", [club])
+    }
+
+    /// Throws `ClubQuotaExceeded` when the club now has more than `maxWaiting` waiting jobs
+    /// (counting the `adding` just inserted, which the caller's rollback removes again).
+    func checkQuota(club: String, maxWaiting: Int, adding: Int) throws {
+        let waiting = try db.query("""
+            SELECT count(*) AS n FROM jobs WHERE club = $1 AND status IN ('queued', 'retry_scheduled')
+            """, [club]).rows[0].int("n")
+        if waiting > maxWaiting {
+            throw ClubQuotaExceeded(club: club, waiting: waiting - adding, adding: adding, limit: maxWaiting)
+        }
+    }
+
+    private func insert(_ job: NewJob) throws -> (job: JobView, created: Bool) {
         let inserted = try db.query("""
-            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key)
-            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8)
+            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id)
+            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8, $9)
             ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
             RETURNING *
-            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey])
+            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey, job.batchId])
         if let row = inserted.rows.first { return (try Self.view(row), true) }
         guard let id = try db.query("SELECT id FROM jobs WHERE club = $1 AND dedupe_key = $2", [job.club, job.dedupeKey]).rows.first,
               let existing = try find(id: try id.uuid("id")) else {
@@ -75,9 +110,12 @@ public struct JobRepository {
         try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id])
     }
 
-    /// The job with every attempt and every attempt's stages, or nil.
-    public func find(id: UUID) throws -> JobView? {
-        guard let row = try db.query("SELECT * FROM jobs WHERE id = $1", [id]).rows.first else { return nil }
+    /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
+    /// job is nil, exactly like one that does not exist.
+    public func find(id: UUID, club: String? = nil) throws -> JobView? {
+        guard let row = try db.query("SELECT * FROM jobs WHERE id = $1 AND ($2::text IS NULL OR club = $2)", [id, club]).rows.first else {
+            return nil
+        }
         let stages = try db.query("SELECT * FROM job_stages WHERE job_id = $1 ORDER BY attempt, position", [id]).rows
             .map(StageRepository.view)
         let attempts = try db.query("SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt", [id]).rows.map { r in
@@ -98,6 +136,7 @@ public struct JobRepository {
         if let s = filter.status { add("status = ?", s.rawValue) }
         if let s = filter.sport { add("sport = ?", s.rawValue) }
         if let c = filter.club { add("club = ?", c) }
+        if let b = filter.batchId { add("batch_id = ?", b) }
         if let cursor { add("(created_at, id) < (SELECT created_at, id FROM jobs WHERE id = ?)", cursor) }
         params.append(limit + 1)
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -108,27 +147,30 @@ public struct JobRepository {
     }
 
     /// Puts a failed or cancelled job back in the queue with a fresh error and stall budget.
-    /// Returns the entry to enqueue; nil if the job does not exist; throws `.conflict` otherwise.
-    public func requeueForRetry(id: UUID) throws -> QueueEntry? {
+    /// Returns the entry to enqueue; nil if the job does not exist (or is not `club`'s); throws
+    /// `.conflict` otherwise.
+    public func requeueForRetry(id: UUID, club: String? = nil) throws -> QueueEntry? {
         let updated = try db.query("""
             UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
                             finished_at = NULL, next_attempt_at = NULL
-            WHERE id = $1 AND status IN ('failed', 'cancelled') RETURNING id, club, priority, attempt
-            """, [id])
+            WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
+            RETURNING id, club, priority, attempt
+            """, [id, club])
         if let row = updated.rows.first { return try Self.entry(row) }
-        guard let job = try find(id: id) else { return nil }
+        guard let job = try find(id: id, club: club) else { return nil }
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
     }
 
     /// Requeues every failed job matching the filter (fresh budgets); returns what to enqueue.
-    public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?) throws -> [QueueEntry] {
+    public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
+                              batchId: UUID? = nil) throws -> [QueueEntry] {
         try db.query("""
             UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
             WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
               AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
-              AND ($5::timestamptz IS NULL OR finished_at < $5)
+              AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
             RETURNING id, club, priority, attempt
-            """, [club, sport?.rawValue, errorKind, since, until]).rows.map(Self.entry)
+            """, [club, sport?.rawValue, errorKind, since, until, batchId]).rows.map(Self.entry)
     }
 
     public enum CancelResult: Equatable, Sendable {
@@ -138,18 +180,20 @@ public struct JobRepository {
         case requested
     }
 
-    /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job.
-    public func cancel(id: UUID) throws -> CancelResult? {
+    /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job (or it
+    /// is not `club`'s).
+    public func cancel(id: UUID, club: String? = nil) throws -> CancelResult? {
         let waiting = try db.query("""
             UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
-            WHERE id = $1 AND status IN ('queued', 'retry_scheduled')
-            """, [id])
+            WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2)
+            """, [id, club])
         if waiting.affectedRows == 1 { return .cancelled }
         let running = try db.query("""
-            UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE id = $1 AND status = 'running'
-            """, [id])
+            UPDATE jobs SET cancel_requested = true, updated_at = now()
+            WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR club = $2)
+            """, [id, club])
         if running.affectedRows == 1 { return .requested }
-        guard let job = try find(id: id) else { return nil }
+        guard let job = try find(id: id, club: club) else { return nil }
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is already \(job.status.rawValue)")
     }
 
@@ -183,6 +227,6 @@ public struct JobRepository {
                        lastError: row["last_error"], lastErrorKind: row["last_error_kind"], priority: try row.string("priority"),
                        failures: try row.int("failures"), stalls: try row.int("stalls"),
                        nextAttemptAt: row.optionalDate("next_attempt_at"), cancelRequested: try row.bool("cancel_requested"),
-                       attempts: attempts, stages: stages)
+                       batchId: row.optionalUUID("batch_id"), attempts: attempts, stages: stages)
     }
 }

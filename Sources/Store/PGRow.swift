@@ -80,6 +80,7 @@ public struct PGRow: Sendable {
 
     /// nil when the column is missing, NULL or not a timestamp.
     public func optionalDate(_ c: String) -> Date? { self[c].flatMap(PGTimestamp.parse) }
+    public func optionalUUID(_ c: String) -> UUID? { self[c].flatMap(UUID.init(uuidString:)) }
 
     private func convert<T>(_ c: String, to what: String, _ parse: (String) -> T?) throws -> T {
         let text = try string(c)

@@ -3,13 +3,16 @@ import ReelworkCore
 
 /// A video about to be recorded: its bytes are already in storage under `storageKey`.
 public struct NewVideo: Sendable {
+    /// The club the record belongs to (the same bytes get one record per club).
+    public var club: String
     public var contentHash: String
     public var sizeBytes: Int64
     public var storageKey: String
     public var originalName: String?
     public var facts: VideoFacts
 
-    public init(contentHash: String, sizeBytes: Int64, storageKey: String, originalName: String?, facts: VideoFacts) {
+    public init(club: String, contentHash: String, sizeBytes: Int64, storageKey: String, originalName: String?, facts: VideoFacts) {
+        self.club = club
         self.contentHash = contentHash
         self.sizeBytes = sizeBytes
         self.storageKey = storageKey
@@ -26,32 +29,71 @@ public struct VideoRepository {
         self.db = db
     }
 
-    /// Records the video, or returns the one already recorded with the same content hash.
-    /// `created` tells which; the same bytes always map to one video.
+    /// Records the video, or returns the club's record with the same content hash. `created`
+    /// tells which; the same bytes map to one video per club.
     public func insertOrFetch(_ video: NewVideo) throws -> (video: VideoView, created: Bool) {
         let f = video.facts
         let inserted = try db.query("""
             INSERT INTO videos (id, content_hash, size_bytes, storage_key, original_name, container, codec,
-                                width, height, fps, duration_seconds, frame_count, rotation, frame_count_source)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            ON CONFLICT (content_hash) DO NOTHING
+                                width, height, fps, duration_seconds, frame_count, rotation, frame_count_source, club)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            ON CONFLICT (club, content_hash) DO NOTHING
             RETURNING *
             """, [UUID(), video.contentHash, video.sizeBytes, video.storageKey, video.originalName, f.container, f.codec,
-                  f.width, f.height, f.fps, f.durationSeconds, f.frameCount, f.rotation, f.frameCountSource.rawValue])
+                  f.width, f.height, f.fps, f.durationSeconds, f.frameCount, f.rotation, f.frameCountSource.rawValue, video.club])
         if let row = inserted.rows.first { return (try Self.view(row), true) }
-        guard let existing = try find(contentHash: video.contentHash) else {
+        guard let existing = try find(contentHash: video.contentHash, club: video.club) else {
             throw ReelworkError.conflict("video \(video.contentHash) vanished while being recorded; upload it again")
         }
         return (existing.video, false)
     }
 
-    public func find(id: UUID) throws -> (video: VideoView, storageKey: String)? {
-        try db.query("SELECT * FROM videos WHERE id = $1", [id]).rows.first.map { (try Self.view($0), try $0.string("storage_key")) }
+    /// The video with this id, if `club` may see it (nil: any club's, for operators and workers).
+    /// Another club's video is nil, exactly like one that does not exist.
+    public func find(id: UUID, club: String?) throws -> (video: VideoView, storageKey: String)? {
+        try db.query("SELECT * FROM videos WHERE id = $1 AND ($2::text IS NULL OR club = $2)", [id, club]).rows.first
+            .map { (try Self.view($0), try $0.string("storage_key")) }
     }
 
-    public func find(contentHash: String) throws -> (video: VideoView, storageKey: String)? {
-        try db.query("SELECT * FROM videos WHERE content_hash = $1", [contentHash]).rows.first
+    public func find(contentHash: String, club: String) throws -> (video: VideoView, storageKey: String)? {
+        try db.query("SELECT * FROM videos WHERE content_hash = $1 AND club = $2", [contentHash, club]).rows.first
             .map { (try Self.view($0), try $0.string("storage_key")) }
+    }
+
+    /// `club`'s own record of the same bytes as video `id` (any club's), made from it if the club has
+    /// none: an operator creating a job for a club from another club's upload gives that club its
+    /// own record, as if it had uploaded the file itself.
+    public func record(sameBytesAs id: UUID, for club: String) throws -> VideoView? {
+        let rows = try db.query("""
+            WITH source AS (SELECT * FROM videos WHERE id = $1),
+                 copied AS (
+                    INSERT INTO videos (id, club, content_hash, size_bytes, storage_key, original_name, container, codec, width,
+                                        height, fps, duration_seconds, frame_count, rotation, frame_count_source)
+                    SELECT $2, $3, content_hash, size_bytes, storage_key, original_name, container, codec, width,
+                           height, fps, duration_seconds, frame_count, rotation, frame_count_source FROM source
+                    ON CONFLICT (club, content_hash) DO NOTHING
+                    RETURNING *)
+            SELECT * FROM copied
+            UNION ALL
+            SELECT v.* FROM videos v JOIN source s ON v.content_hash = s.content_hash WHERE v.club = $3
+            """, [id, UUID(), club]).rows
+        if let row = rows.first { return try Self.view(row) }
+        // Another request made the club's record after this statement's snapshot: it is there now.
+        guard let source = try find(id: id, club: nil) else { return nil }
+        return try find(contentHash: source.video.contentHash, club: club)?.video
+    }
+
+    /// Which of `hashes` (SHA-256 hex, checked by the caller) the club has recorded, as hash →
+    /// video id: one query for many files.
+    public func existing(contentHashes hashes: [String], club: String) throws -> [String: UUID] {
+        guard !hashes.isEmpty else { return [:] }
+        var found: [String: UUID] = [:]
+        for row in try db.query("""
+            SELECT content_hash, id FROM videos WHERE club = $1 AND content_hash = ANY(string_to_array($2, ','))
+            """, [club, hashes.joined(separator: ",")]).rows {
+            found[try row.string("content_hash")] = try row.uuid("id")
+        }
+        return found
     }
 
     static func view(_ row: PGRow) throws -> VideoView {
@@ -60,7 +102,7 @@ public struct VideoRepository {
             frameCountSource: VideoFacts.FrameCountSource(rawValue: try row.string("frame_count_source")) ?? .container,
             fps: try row.double("fps"), width: try row.int("width"), height: try row.int("height"),
             codec: try row.string("codec"), rotation: try row.int("rotation"), container: try row.string("container"))
-        return VideoView(id: try row.uuid("id"), contentHash: try row.string("content_hash"),
+        return VideoView(id: try row.uuid("id"), club: try row.string("club"), contentHash: try row.string("content_hash"),
                          sizeBytes: Int64(try row.int("size_bytes")), originalName: row["original_name"],
                          facts: facts, createdAt: try row.date("created_at"))
     }

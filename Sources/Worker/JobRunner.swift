@@ -61,6 +61,7 @@ struct JobRunner {
         let claim = control.claim, owner = control.owner
         var decode = DecodeOptions(threads: config.decodeThreads)
         decode.guards.shouldStop = { control.stopReason != nil }
+        decode.guards.httpAuthorization = config.apiKey.map { "Bearer \($0)" }
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
         let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, control: control)

@@ -13,6 +13,8 @@ struct ConfigOptions: ParsableArguments {
     var storageDir: String?
     @Option(name: .customLong("coordinator-url"), help: "The coordinator's base URL (\(ReelworkConfig.Env.coordinatorURL)).")
     var coordinatorURL: String?
+    @Option(name: .customLong("api-key"), help: "The API key to present to the coordinator (\(ReelworkConfig.Env.apiKey)); `reelwork keys create` makes one.")
+    var apiKey: String?
 
     /// Environment first, then flags on top.
     func resolve() throws -> ReelworkConfig {
@@ -21,6 +23,7 @@ struct ConfigOptions: ParsableArguments {
         if let redisURL { config.redisURL = redisURL }
         if let storageDir { config.storageDir = storageDir }
         if let coordinatorURL { config.coordinatorURL = coordinatorURL }
+        if let apiKey { config.apiKey = apiKey }
         return config
     }
 }

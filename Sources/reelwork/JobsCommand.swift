@@ -11,9 +11,15 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 struct ClientOptions: ParsableArguments {
     @Option(name: .customLong("coordinator-url"), help: "The coordinator's base URL (REELWORK_COORDINATOR_URL).")
     var coordinatorURL: String?
+    @Option(name: .customLong("api-key"), help: "The API key to present (REELWORK_API_KEY); `reelwork keys create` makes one.")
+    var apiKey: String?
 
     func client() throws -> CoordinatorClient {
-        try CoordinatorClient(baseURL: coordinatorURL ?? ReelworkConfig.fromEnvironment().coordinatorURL)
+        let config = try ReelworkConfig.fromEnvironment()
+        guard let key = apiKey ?? config.apiKey else {
+            throw ValidationError("no API key: set REELWORK_API_KEY or pass --api-key (an operator makes one with `reelwork keys create`)")
+        }
+        return try CoordinatorClient(baseURL: coordinatorURL ?? config.coordinatorURL, apiKey: key)
     }
 }
 

@@ -10,10 +10,9 @@ struct SubmitCommand: AsyncParsableCommand {
 
     @Argument(help: "Video files to analyse.") var files: [String]
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
-    @Option(help: "The club the jobs belong to.") var club: String = "default"
+    @Option(help: "The club the jobs belong to (operator keys only; a club key's jobs are its club's).") var club: String?
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
-    @Option(name: .customLong("coordinator-url"), help: "The coordinator's base URL (REELWORK_COORDINATOR_URL).")
-    var coordinatorURL: String?
+    @OptionGroup var connection: ClientOptions
 
     func validate() throws {
         _ = try Sport.parse(sport)
@@ -23,8 +22,7 @@ struct SubmitCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try ReelworkConfig.fromEnvironment()
-        let client = try CoordinatorClient(baseURL: coordinatorURL ?? config.coordinatorURL)
+        let client = try connection.client()
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
         var failures = 0
         for (index, path) in files.enumerated() {

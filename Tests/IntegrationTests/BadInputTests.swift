@@ -20,7 +20,7 @@ final class BadInputTests: CoordinatorTestCase {
 
     /// Uploads raw bytes and returns (status, error code, message).
     func upload(_ body: Data?) throws -> (Int, String, String) {
-        let (data, status, _) = try HTTP.request("POST", uploadURL, body: body, headers: ["Content-Type": "application/octet-stream"])
+        let (data, status, _) = try HTTP.request("POST", uploadURL, key: stack.operatorKey, body: body, headers: ["Content-Type": "application/octet-stream"])
         let error = HTTP.apiError(data)
         return (status, error?.code ?? "", error?.message ?? String(decoding: data, as: UTF8.self))
     }
@@ -64,7 +64,7 @@ final class BadInputTests: CoordinatorTestCase {
         stack = try TestStack()
         try stack.startCoordinator(extraEnvironment: ["REELWORK_MAX_UPLOAD_BYTES": "50000"])
         let clip = try makeClip("big.mp4")
-        let (data, status, _) = try HTTP.request("POST", uploadURL, body: try Data(contentsOf: clip) + Data(count: 60_000))
+        let (data, status, _) = try HTTP.request("POST", uploadURL, key: stack.operatorKey, body: try Data(contentsOf: clip) + Data(count: 60_000))
         XCTAssertEqual(status, 413)
         XCTAssertEqual(HTTP.apiError(data)?.code, "too_large")
         try assertNothingStored()
@@ -82,21 +82,21 @@ final class BadInputTests: CoordinatorTestCase {
             ("empty body", "", 400, "empty_body"),
         ]
         for (label, body, status, code) in cases {
-            let (data, gotStatus, _) = try HTTP.request("POST", jobsURL, body: Data(body.utf8), headers: ["Content-Type": "application/json"])
+            let (data, gotStatus, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: Data(body.utf8), headers: ["Content-Type": "application/json"])
             let error = HTTP.apiError(data)
             XCTAssertEqual(gotStatus, status, "\(label): \(String(decoding: data, as: UTF8.self))")
             XCTAssertEqual(error?.code, code, label)
             XCTAssertFalse(error?.message.isEmpty ?? true, label)
         }
-        let (data, _, _) = try HTTP.request("POST", jobsURL, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
+        let (data, _, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
         XCTAssertTrue(HTTP.apiError(data)?.message.contains("tennis, bowling, archery, basketball") ?? false, "lists the valid sports")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0")
         XCTAssertEqual(try JobQueue(prefix: stack.queuePrefix).stats(on: stack.redis()).ready, 0)
 
-        let (missing, missingStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)")!)
+        let (missing, missingStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)")!, key: stack.operatorKey)
         XCTAssertEqual(missingStatus, 404)
         XCTAssertEqual(HTTP.apiError(missing)?.code, "job_not_found")
-        let (badID, badIDStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/not-a-uuid")!)
+        let (badID, badIDStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/not-a-uuid")!, key: stack.operatorKey)
         XCTAssertEqual(badIDStatus, 400)
         XCTAssertEqual(HTTP.apiError(badID)?.code, "invalid_id")
     }
@@ -142,7 +142,7 @@ final class BadInputTests: CoordinatorTestCase {
         let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
         XCTAssertEqual(try stack.waitForTerminal(job.id).status, .failed)
 
-        let (conflict, conflictStatus, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)/retry")!)
+        let (conflict, conflictStatus, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)/retry")!, key: stack.operatorKey)
         XCTAssertEqual(conflictStatus, 404, String(decoding: conflict, as: UTF8.self))
 
         try original.write(to: stored)   // the operator restored the file

@@ -7,11 +7,13 @@ import Threading
 
 /// Raw HTTP for tests that need what the typed client hides (status codes, headers, odd bodies).
 enum HTTP {
-    static func request(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) throws
+    /// `key` goes out as `Authorization: Bearer`, which every `/v1` endpoint requires.
+    static func request(_ method: String, _ url: URL, key: String? = nil, body: Data? = nil, headers: [String: String] = [:]) throws
         -> (Data, Int, [String: String]) {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
         let semaphore = DispatchSemaphore(value: 0)
         let answer = LockedValue<Result<(Data, Int, [String: String]), any Error>?>(nil)
@@ -28,8 +30,8 @@ enum HTTP {
         return try answer.withLock { $0! }.get()
     }
 
-    static func get(_ url: URL, headers: [String: String] = [:]) throws -> (Data, Int, [String: String]) {
-        try request("GET", url, headers: headers)
+    static func get(_ url: URL, key: String? = nil, headers: [String: String] = [:]) throws -> (Data, Int, [String: String]) {
+        try request("GET", url, key: key, headers: headers)
     }
 
     /// The `{error: {code, message}}` of an answer.

@@ -21,7 +21,7 @@ final class HostileRequestTests: CoordinatorTestCase {
     }
 
     func send(_ method: String, _ url: URL, _ body: Data?, headers: [String: String] = [:]) throws -> Answer {
-        let (data, status, fields) = try HTTP.request(method, url, body: body, headers: headers)
+        let (data, status, fields) = try HTTP.request(method, url, key: stack.operatorKey, body: body, headers: headers)
         let error = HTTP.apiError(data)
         return Answer(status: status, code: error?.code ?? "", message: error?.message ?? String(decoding: data, as: UTF8.self),
                       headers: fields)
@@ -201,7 +201,7 @@ final class HostileRequestTests: CoordinatorTestCase {
         let clip = try Data(contentsOf: try stack.makeClip("ok.mp4", "testsrc2=size=160x120:rate=10", seconds: 1))
         // An upload in progress: its headers and some of its body sent, the rest still to come.
         let first = try RawConnection(port: stack.port)
-        try first.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: \(clip.count)\r\n\r\n")
+        try first.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(stack.operatorKey)\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: \(clip.count)\r\n\r\n")
         try first.send(clip.prefix(100))
         XCTAssertTrue(stack.waitUntil(timeout: 10) { !temporaryFiles().isEmpty }, "the first upload is being received")
 
@@ -220,7 +220,7 @@ final class HostileRequestTests: CoordinatorTestCase {
     func testAClientThatStopsSendingLosesItsConnectionAndItsHalfUploadIsDeleted() throws {
         try restartCoordinator([InputLimits.Env.idleTimeoutSeconds: "1"])
         let stalled = try RawConnection(port: stack.port)
-        try stalled.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n\r\n")
+        try stalled.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(stack.operatorKey)\r\nContent-Length: 10000000\r\n\r\n")
         try stalled.send(Data(repeating: 7, count: 50_000))
         XCTAssertTrue(stack.waitUntil(timeout: 10) { !temporaryFiles().isEmpty }, "the upload started")
         let started = Date()

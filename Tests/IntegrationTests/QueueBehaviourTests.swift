@@ -182,10 +182,12 @@ final class QueueBehaviourTests: QueueStackTestCase {
         try stack.startCoordinator(requireHealthy: false)
         let health = try HTTP.get(URL(string: "\(stack.coordinatorURL)/healthz")!)
         XCTAssertEqual(health.1, 503)
-        XCTAssertTrue(String(decoding: health.0, as: UTF8.self).contains("127.0.0.1:1"), "names what is down")
+        let said = String(decoding: health.0, as: UTF8.self)
+        XCTAssertTrue(said.contains(#""redis":"unavailable""#) && said.contains(#""postgres":"ok""#), "names what is down: \(said)")
+        XCTAssertFalse(said.contains("127.0.0.1"), "an open endpoint tells no addresses or error text: \(said)")
 
         let video = try stack.uploadTinyClip()   // uploads need PostgreSQL only
-        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!,
+        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, key: stack.operatorKey,
                                                  body: Data(#"{"videoId":"\#(video.uuidString)","sport":"tennis"}"#.utf8))
         XCTAssertEqual(status, 503, String(decoding: data, as: UTF8.self))
         XCTAssertEqual(HTTP.apiError(data)?.code, "queue_unavailable")

@@ -57,7 +57,7 @@ final class RequestFuzzTests: CoordinatorTestCase {
         var statuses: [Int: Int] = [:]
         func send(_ label: String, _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws {
             guard let url = URL(string: base + path) else { return }
-            let (data, status, _) = try HTTP.request(method, url, body: body.map { Data($0.utf8) }, headers: headers)
+            let (data, status, _) = try HTTP.request(method, url, key: stack.operatorKey, body: body.map { Data($0.utf8) }, headers: headers)
             statuses[status, default: 0] += 1
             assertAnswered("\(label) \(method) \(path) \(body ?? "")", data, status)
         }

@@ -14,7 +14,7 @@ final class SportJobTests: CoordinatorTestCase {
     /// POSTs a job and returns (status, error code, message).
     func createJob(video: UUID, sport: String, options: JSONValue) throws -> (Int, String, String) {
         let body = try ReelworkJSON.encoder.encode(CreateJobRequest(videoId: video, sport: sport, options: options))
-        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, body: body,
+        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, key: stack.operatorKey, body: body,
                                                  headers: ["Content-Type": "application/json"])
         let error = HTTP.apiError(data)
         return (status, error?.code ?? "", error?.message ?? "")
@@ -78,10 +78,10 @@ final class SportJobTests: CoordinatorTestCase {
         XCTAssertEqual(csv, ResultTable.tennisSwings.columns.map(\.name).joined(separator: ",") + "\r\n", "the header alone")
 
         let base = "\(stack.coordinatorURL)/v1/jobs"
-        let (data, status, _) = try HTTP.get(URL(string: "\(base)/\(archery.id.uuidString.lowercased())/results?format=csv")!)
+        let (data, status, _) = try HTTP.get(URL(string: "\(base)/\(archery.id.uuidString.lowercased())/results?format=csv")!, key: stack.operatorKey)
         XCTAssertEqual(status, 400)
         XCTAssertTrue(HTTP.apiError(data)?.message.contains("not for archery") ?? false)
-        let (xml, xmlStatus, _) = try HTTP.get(URL(string: "\(base)/\(tennis.id.uuidString.lowercased())/results?format=xml")!)
+        let (xml, xmlStatus, _) = try HTTP.get(URL(string: "\(base)/\(tennis.id.uuidString.lowercased())/results?format=xml")!, key: stack.operatorKey)
         XCTAssertEqual(xmlStatus, 400)
         XCTAssertTrue(HTTP.apiError(xml)?.message.contains("'format' must be json or csv") ?? false)
 

@@ -23,6 +23,8 @@ final class TestStack {
     let directory: URL
     let storageDir: URL
     let port: Int
+    /// An operator key made at setup; every process of the stack presents it (REELWORK_API_KEY).
+    private(set) var operatorKey = ""
     private(set) var coordinator: Process?
     private(set) var workers: [Process] = []
     private var logs: [URL] = []
@@ -61,6 +63,17 @@ final class TestStack {
         try PGConnection(admin).execute("CREATE DATABASE \(databaseName)")
         let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
         XCTAssertEqual(migrate.status, 0, migrate.output)
+        operatorKey = try createKey(["--operator", "--label", "test stack"])
+    }
+
+    /// Makes a key with `reelwork keys create ARGS` and returns its secret (the last line of stdout).
+    func createKey(_ arguments: [String]) throws -> String {
+        let made = try run(["keys", "create"] + arguments)
+        guard made.status == 0, let key = made.stdout.split(separator: "\n").last.map(String.init), key.hasPrefix("rw_") else {
+            XCTFail("keys create \(arguments) failed: \(made.output)")
+            throw ReelworkError.configuration("no key")
+        }
+        return key
     }
 
     /// The environment every process of this stack gets.
@@ -74,6 +87,9 @@ final class TestStack {
         env["REELWORK_QUEUE_PREFIX"] = queuePrefix
         env["REELWORK_DIAGNOSTICS"] = "1"   // the tests drive the queue with the no-op pipeline
         env["LOG_LEVEL"] = "info"
+        if !operatorKey.isEmpty { env["REELWORK_API_KEY"] = operatorKey }
+        // Tests send hundreds of requests a second from one key; the limit has its own test.
+        env["REELWORK_RATE_LIMIT_PER_SECOND"] = "1000000"
         return env.merging(settings) { $1 }
     }
 
@@ -134,8 +150,9 @@ final class TestStack {
         return worker
     }
 
-    func client() throws -> CoordinatorClient {
-        try CoordinatorClient(baseURL: coordinatorURL)
+    /// A client presenting `key` (the stack's operator key unless told otherwise).
+    func client(key: String? = nil) throws -> CoordinatorClient {
+        try CoordinatorClient(baseURL: coordinatorURL, apiKey: key ?? operatorKey)
     }
 
     func db() throws -> PGConnection {
@@ -226,10 +243,16 @@ final class TestStack {
 
     /// A small real clip, uploaded once; noop jobs refer to it.
     func uploadTinyClip() throws -> UUID {
-        let clip = directory.appendingPathComponent("tiny-\(UUID().uuidString.prefix(6)).mp4")
-        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        let clip = try makeTinyClip()
         let client = try self.client()
         return try awaitSync { try await client.uploadVideo(file: clip) }.id
+    }
+
+    /// A one-second 160×120 H.264 clip (the same bytes each time).
+    func makeTinyClip() throws -> URL {
+        let clip = directory.appendingPathComponent("tiny-\(UUID().uuidString.prefix(6)).mp4")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        return clip
     }
 
     /// Submits a diagnostic job that runs `seconds` (distinct `tag`s keep repeats from being deduplicated).

@@ -35,7 +35,7 @@ final class UploadFuzzTests: CoordinatorTestCase {
         for (index, source) in try sources().enumerated() {
             for damaged in DamagedFiles.cases(of: source.data, name: source.name, count: 300, seed: UInt64(10 + index)) {
                 let started = Date()
-                let (data, status, _) = try HTTP.request("POST", url, body: damaged.data, headers: ["Content-Type": "application/octet-stream"])
+                let (data, status, _) = try HTTP.request("POST", url, key: stack.operatorKey, body: damaged.data, headers: ["Content-Type": "application/octet-stream"])
                 let seconds = Date().timeIntervalSince(started)
                 if seconds > slowest.seconds { slowest = (seconds, damaged.label) }
                 statuses[status, default: 0] += 1

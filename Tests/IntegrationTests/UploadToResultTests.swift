@@ -121,17 +121,17 @@ final class UploadToResultTests: CoordinatorTestCase {
         let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
         let url = URL(string: "\(stack.coordinatorURL)/v1/videos/\(video.id.uuidString.lowercased())/content")!
 
-        let (part, partStatus, partHeaders) = try HTTP.get(url, headers: ["Range": "bytes=100-199"])
+        let (part, partStatus, partHeaders) = try HTTP.get(url, key: stack.operatorKey, headers: ["Range": "bytes=100-199"])
         XCTAssertEqual(partStatus, 206)
         XCTAssertEqual(part, bytes[100...199])
         XCTAssertEqual(partHeaders["Content-Range"], "bytes 100-199/\(bytes.count)")
 
-        let (tail, _, _) = try HTTP.get(url, headers: ["Range": "bytes=-10"])
+        let (tail, _, _) = try HTTP.get(url, key: stack.operatorKey, headers: ["Range": "bytes=-10"])
         XCTAssertEqual(tail, bytes.suffix(10))
-        let (whole, wholeStatus, _) = try HTTP.get(url)
+        let (whole, wholeStatus, _) = try HTTP.get(url, key: stack.operatorKey)
         XCTAssertEqual(wholeStatus, 200)
         XCTAssertEqual(whole, bytes)
-        let (_, badStatus, badHeaders) = try HTTP.get(url, headers: ["Range": "bytes=\(bytes.count + 5)-"])
+        let (_, badStatus, badHeaders) = try HTTP.get(url, key: stack.operatorKey, headers: ["Range": "bytes=\(bytes.count + 5)-"])
         XCTAssertEqual(badStatus, 416)
         XCTAssertEqual(badHeaders["Content-Range"], "bytes */\(bytes.count)")
     }

@@ -50,6 +50,17 @@ final class JobQueueTests: XCTestCase {
         XCTAssertEqual(try queue.stats(on: redis).ready, 0)
     }
 
+    func testManyJobsAreEnqueuedInSlicesAndOnesRedisHoldsAreLeftAlone() throws {
+        let held = UUID()
+        XCTAssertTrue(try queue.enqueue(held, club: "a", on: redis))
+        let entries = [JobQueue.Entry(id: held, club: "a")]
+            + (1..<2_500).map { JobQueue.Entry(id: UUID(), club: $0 % 2 == 0 ? "a" : "b", priority: .low) }
+        XCTAssertEqual(try queue.enqueue(entries, on: redis), 2_499, "three slices, the held job not added twice")
+        XCTAssertEqual(try queue.stats(on: redis).ready, 2_500)
+        let first = try XCTUnwrap(try queue.claim(owner: "w", lease: 30, on: redis))
+        XCTAssertEqual(first.jobId, held, "the job held before keeps its place")
+    }
+
     func testClubsAreServedRoundRobinAndPriorityOrdersAClubsOwnJobs() throws {
         let a = (0..<5).map { _ in UUID() }
         for id in a { try queue.enqueue(id, club: "A", on: redis) }

@@ -110,7 +110,7 @@ final class FencingTests: MigratedDatabaseTestCase {
         let counted = VideoFacts(durationSeconds: 3, frameCount: 88, frameCountSource: .decoded, fps: 30, width: 1280, height: 720,
                                  codec: "h264", rotation: 0, container: "mpegts")
         XCTAssertTrue(try RunRepository(db).complete(second, document: swings([]), facts: counted))
-        let video = try XCTUnwrap(VideoRepository(db).find(id: second.videoId)).video
+        let video = try XCTUnwrap(VideoRepository(db).find(id: second.videoId, club: nil)).video
         XCTAssertEqual(video.facts.frameCount, 88)
         XCTAssertEqual(video.facts.frameCountSource, .decoded)
     }

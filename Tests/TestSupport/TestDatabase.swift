@@ -71,7 +71,7 @@ extension PGConnection {
     public func startedRun(sport: Sport, options: JSONValue = .emptyObject, attempt: Int = 1, job: UUID? = nil) throws -> ClaimedRun {
         let jobId = try job ?? {
             let facts = VideoFacts(durationSeconds: 3, frameCount: 90, fps: 30, width: 1280, height: 720, codec: "h264", rotation: 0, container: "mp4")
-            let video = try VideoRepository(self).insertOrFetch(NewVideo(contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
+            let video = try VideoRepository(self).insertOrFetch(NewVideo(club: "c", contentHash: UUID().uuidString, sizeBytes: 1, storageKey: "k",
                                                                          originalName: nil, facts: facts)).video
             return try JobRepository(self).create(NewJob(videoId: video.id, club: "c", sport: sport, options: options,
                                                          maxAttempts: 3, priority: "normal", dedupeKey: UUID().uuidString)).job.id

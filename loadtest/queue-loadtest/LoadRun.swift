@@ -90,7 +90,7 @@ final class LoadRun {
         try store.prepare()
         let size = Int64(try Data(contentsOf: clip).count)
         let key = try store.commit(tempFile: clip, hash: hash).key
-        let video = NewVideo(contentHash: hash, sizeBytes: size, storageKey: key, originalName: "clip.mp4", facts: facts)
+        let video = NewVideo(club: "bench", contentHash: hash, sizeBytes: size, storageKey: key, originalName: "clip.mp4", facts: facts)
         return try VideoRepository(PGConnection(databaseURL)).insertOrFetch(video).video.id
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import ReelworkCore
+import Store
+
+/// Turns a request's `Authorization: Bearer KEY` into a caller, or a 401 that says what is wrong
+/// without repeating the key. An unknown key and a revoked one get the same answer.
+struct Authenticator: Sendable {
+    let backends: Backends
+
+    /// Headers clients put keys in by mistake; named in the 401 so the fix is obvious.
+    static let misplacedKeyHeaders = ["X-API-Key", "Api-Key", "X-Auth-Token"]
+
+    func caller(for request: Request) async throws -> Caller {
+        guard let header = request.headers[.authorization] else {
+            if let misplaced = Self.misplacedKeyHeaders.first(where: { request.headers[.init($0)!] != nil }) {
+                throw Self.refusal("the key was sent in \(misplaced); send it as 'Authorization: Bearer KEY'")
+            }
+            throw Self.refusal("this endpoint needs an API key: send 'Authorization: Bearer KEY' (an operator makes keys with `reelwork keys create`)")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw Self.refusal("the Authorization header must be 'Bearer KEY'")
+        }
+        let presented = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let record: APIKeyRecord?
+        do {
+            record = try await backends.sql { try APIKeyRepository($0).lookup(presented: presented) }
+        } catch let error as APIKeyFormatError {
+            throw Self.refusal("the API key is malformed: \(error.description)")
+        }
+        guard let record else { throw Self.refusal("the API key is not valid (unknown, or revoked)") }
+        return Caller(record)
+    }
+
+    static func refusal(_ message: String) -> APIError {
+        var error = APIError(.unauthorized, "unauthorized", message)
+        error.headers[.wwwAuthenticate] = "Bearer"
+        return error
+    }
+}

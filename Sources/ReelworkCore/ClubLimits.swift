@@ -1,0 +1,32 @@
+/// What one club or one key may ask of a shared coordinator, so one busy club cannot crowd out
+/// the others. Each is a setting with a default (the README's table lists them).
+public struct ClubLimits: Sendable, Equatable {
+    /// Jobs a club may have waiting (queued, or scheduled for a retry) at once; more get 429
+    /// `quota_exceeded`. Protects the queue's memory and the other clubs' wait.
+    public var maxWaitingJobsPerClub = 10_000
+    /// Requests one key may make per second, counted across coordinators in Redis; more get 429
+    /// with `Retry-After`. Protects the coordinators and PostgreSQL from one runaway client.
+    public var requestsPerSecondPerKey = 100
+
+    public init() {}
+
+    public enum Env {
+        public static let maxWaitingJobsPerClub = "REELWORK_MAX_WAITING_JOBS_PER_CLUB"
+        public static let requestsPerSecondPerKey = "REELWORK_RATE_LIMIT_PER_SECOND"
+    }
+
+    /// Reads the environment; a value that is not a whole number from 1 up is an error naming the variable.
+    public static func fromEnvironment(_ env: [String: String]) throws -> ClubLimits {
+        var limits = ClubLimits()
+        func whole(_ name: String, _ value: inout Int) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Int(text), (1...100_000_000).contains(v) else {
+                throw ReelworkError.configuration("\(name)='\(text)' must be a whole number from 1 to 100000000")
+            }
+            value = v
+        }
+        try whole(Env.maxWaitingJobsPerClub, &limits.maxWaitingJobsPerClub)
+        try whole(Env.requestsPerSecondPerKey, &limits.requestsPerSecondPerKey)
+        return limits
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import ReelworkCore
+
+/// A batch about to be recorded.
+public struct NewBatch: Sendable {
+    public var club: String
+    public var sport: Sport
+    public var options: JSONValue
+    public var label: String?
+    /// The client's Idempotency-Key: the same key in the same club gives the same batch.
+    public var dedupeKey: String?
+
+    public init(club: String, sport: Sport, options: JSONValue, label: String?, dedupeKey: String?) {
+        self.club = club
+        self.sport = sport
+        self.options = options
+        self.label = label
+        self.dedupeKey = dedupeKey
+    }
+}
+
+/// One job a batch should hold: the video and the key that makes a repeat find the same job.
+public struct BatchJobSpec: Sendable {
+    public var videoId: UUID
+    public var dedupeKey: String
+
+    public init(videoId: UUID, dedupeKey: String) {
+        self.videoId = videoId
+        self.dedupeKey = dedupeKey
+    }
+}
+
+/// Reads and writes `batches` and the jobs in them. Adding many jobs is one INSERT, whatever
+/// their number.
+public struct BatchRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) {
+        self.db = db
+    }
+
+    /// Records a batch, or returns the club's batch with the same dedupe key (`created` false).
+    public func create(_ batch: NewBatch) throws -> (batch: BatchView, created: Bool) {
+        let inserted = try db.query("""
+            INSERT INTO batches (id, club, sport, options, label, dedupe_key) VALUES ($1, $2, $3, $4::jsonb, $5, $6)
+            ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+            RETURNING id
+            """, [UUID(), batch.club, batch.sport.rawValue, batch.options.jsonString(), batch.label, batch.dedupeKey]).rows
+        let id: UUID
+        if let row = inserted.first {
+            id = try row.uuid("id")
+        } else {
+            guard let row = try db.query("SELECT id FROM batches WHERE club = $1 AND dedupe_key = $2", [batch.club, batch.dedupeKey]).rows.first else {
+                throw ReelworkError.conflict("a batch with the same key vanished while this one was created; try again")
+            }
+            id = try row.uuid("id")
+        }
+        guard let view = try find(id: id, club: batch.club) else {
+            throw ReelworkError.conflict("batch \(id.uuidString.lowercased()) vanished while it was created; try again")
+        }
+        return (view, !inserted.isEmpty)
+    }
+
+    /// The batch with its counts, if `club` may see it (nil: any club's).
+    public func find(id: UUID, club: String?) throws -> BatchView? {
+        try db.query(Self.summary + " WHERE b.id = $1 AND ($2::text IS NULL OR b.club = $2)", [id, club]).rows.first.map(Self.view)
+    }
+
+    /// A page of batches, newest first; `cursor` is the last batch of the previous page.
+    public func list(club: String?, limit: Int, cursor: UUID?) throws -> BatchPage {
+        let rows = try db.query(Self.summary + """
+             WHERE ($1::text IS NULL OR b.club = $1)
+               AND ($2::uuid IS NULL OR (b.created_at, b.id) < (SELECT created_at, id FROM batches WHERE id = $2))
+             ORDER BY b.created_at DESC, b.id DESC LIMIT $3
+            """, [club, cursor, limit + 1]).rows
+        let batches = try rows.prefix(limit).map(Self.view)
+        return BatchPage(batches: batches, nextCursor: rows.count > limit ? batches.last?.id.uuidString.lowercased() : nil)
+    }
+
+    /// The club's own videos among `ids`, as id → content hash (one query).
+    public func videoHashes(_ ids: [UUID], club: String) throws -> [UUID: String] {
+        var found: [UUID: String] = [:]
+        for row in try db.query("""
+            SELECT id, content_hash FROM videos WHERE club = $1 AND id = ANY(string_to_array($2, ',')::uuid[])
+            """, [club, ids.map(\.pgText).joined(separator: ",")]).rows {
+            found[try row.uuid("id")] = try row.string("content_hash")
+        }
+        return found
+    }
+
+    /// Creates the batch's missing jobs in one statement, under the club's waiting-jobs quota
+    /// (`ClubQuotaExceeded`, nothing created), and returns every spec's job id in order plus the
+    /// queue entries of the jobs this call created. Dedupe keys must not contain commas.
+    public func addJobs(to batch: BatchView, _ specs: [BatchJobSpec], maxAttempts: Int, priority: String,
+                        maxWaiting: Int) throws -> (jobIds: [UUID], created: [QueueEntry]) {
+        try db.transaction { db in
+            let jobs = JobRepository(db)
+            try jobs.lockQuota(club: batch.club)
+            let keys = specs.map(\.dedupeKey).joined(separator: ",")
+            let created = try db.query("""
+                INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id)
+                SELECT gen_random_uuid(), t.video_id, $1, $2, $3::jsonb, 'queued', $4, $5, t.dedupe_key, $6
+                FROM unnest(string_to_array($7, ',')::uuid[], string_to_array($8, ',')) AS t(video_id, dedupe_key)
+                ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+                RETURNING id, club, priority, attempt, next_attempt_at
+                """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id,
+                      specs.map(\.videoId.pgText).joined(separator: ","), keys]).rows.map(JobRepository.entry)
+            if !created.isEmpty { try jobs.checkQuota(club: batch.club, maxWaiting: maxWaiting, adding: created.count) }
+            var idByKey: [String: UUID] = [:]
+            for row in try db.query("SELECT id, dedupe_key FROM jobs WHERE club = $1 AND dedupe_key = ANY(string_to_array($2, ','))",
+                                    [batch.club, keys]).rows {
+                idByKey[try row.string("dedupe_key")] = try row.uuid("id")
+            }
+            let ids = try specs.map { spec in
+                guard let id = idByKey[spec.dedupeKey] else {
+                    throw ReelworkError.conflict("the job for video \(spec.videoId.uuidString.lowercased()) vanished while it was created; try again")
+                }
+                return id
+            }
+            return (ids, created)
+        }
+    }
+
+    /// Cancels the batch's waiting jobs at once and asks its running ones to stop. Returns the ids
+    /// of the waiting ones (Redis must forget them) and of the running ones.
+    public func cancel(batchId: UUID) throws -> (cancelled: [UUID], requested: [UUID]) {
+        let cancelled = try db.query("""
+            UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+            WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING id
+            """, [batchId]).rows.map { try $0.uuid("id") }
+        let requested = try db.query("""
+            UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
+            """, [batchId]).rows.map { try $0.uuid("id") }
+        return (cancelled, requested)
+    }
+
+    /// A batch row with its jobs counted by status and its frames summed over the current attempts.
+    static let summary = """
+        SELECT b.*, s.counts, s.started_at, s.finished_at, s.frames_done, s.frames_planned
+        FROM batches b
+        CROSS JOIN LATERAL (
+            SELECT coalesce(jsonb_object_agg(st.status, st.n) FILTER (WHERE st.status IS NOT NULL), '{}'::jsonb)::text AS counts,
+                   (SELECT min(started_at) FROM jobs WHERE batch_id = b.id) AS started_at,
+                   CASE WHEN bool_and(st.status IN ('succeeded', 'failed', 'cancelled'))
+                        THEN (SELECT max(finished_at) FROM jobs WHERE batch_id = b.id) END AS finished_at,
+                   -- A finished stage's last progress write may be throttled away: it did all it planned.
+                   (SELECT coalesce(sum(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done)
+                                             ELSE g.frames_done END), 0) FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt
+                    WHERE j.batch_id = b.id) AS frames_done,
+                   (SELECT coalesce(sum(g.frames_planned), 0) FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt
+                    WHERE j.batch_id = b.id) AS frames_planned
+            FROM (SELECT status, count(*) AS n FROM jobs WHERE batch_id = b.id GROUP BY status) st
+        ) s
+        """
+
+    static func view(_ row: PGRow) throws -> BatchView {
+        let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))
+        let counts = try ReelworkJSON.decoder.decode([String: Int].self, from: Data(try row.string("counts").utf8))
+        return BatchView(id: try row.uuid("id"), club: try row.string("club"), sport: try row.string("sport"), options: options,
+                         label: row["label"], createdAt: try row.date("created_at"), total: counts.values.reduce(0, +),
+                         counts: counts, framesDone: try row.int("frames_done"), framesPlanned: try row.int("frames_planned"),
+                         startedAt: row.optionalDate("started_at"), finishedAt: row.optionalDate("finished_at"))
+    }
+}

@@ -1,0 +1,194 @@
+import Coordinator
+import Foundation
+import Logging
+import ReelworkClient
+import ReelworkCore
+import Store
+import Threading
+import XCTest
+
+/// Guarantee 7 on every endpoint: the test walks the coordinator's registered routes, so a route
+/// added later without a key check or a club filter fails here without anyone remembering to
+/// extend the test. Club alpha owns a video, a succeeded job and a failed job; club beta's key
+/// asks for them by id on every route and must get exactly what an id that does not exist gets.
+final class ClubIsolationTests: XCTestCase {
+    var stack: TestStack!
+    var alphaKey = "", betaKey = "", workerKey = ""
+    var alphaVideo: VideoView!
+    var alphaJob: JobView!, alphaFailedJob: JobView!
+    var alphaBatch: BatchView!
+
+    override func setUpWithError() throws {
+        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1"])
+        alphaKey = try stack.createKey(["--club", "alpha"])
+        betaKey = try stack.createKey(["--club", "beta"])
+        workerKey = try stack.createKey(["--worker"])
+        try stack.startCoordinator()
+        try stack.startWorker()
+        let alpha = try stack.client(key: alphaKey)
+        let clip = try stack.makeTinyClip()
+        alphaVideo = try awaitSync { try await alpha.uploadVideo(file: clip) }
+        alphaJob = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
+                                                                               options: .object(["noop": .object([:])]))) }
+        alphaFailedJob = try awaitSync { try await alpha.createJob(CreateJobRequest(
+            videoId: self.alphaVideo.id, sport: "tennis", options: .object(["noop": .object(["invalidAttempts": .number(1)])]))) }
+        alphaBatch = try awaitSync { try await alpha.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]))) }
+        _ = try awaitSync { try await alpha.addBatchJobs(self.alphaBatch.id, AddBatchJobsRequest(videoIds: [self.alphaVideo.id])) }
+        XCTAssertEqual(try stack.waitForTerminal(alphaJob.id).status, .succeeded)
+        XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed)
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+    }
+
+    /// The routes as the coordinator registers them (its own router, built from the same code).
+    func registeredRoutes() throws -> [(method: String, path: String)] {
+        let config = try ReelworkConfig.fromEnvironment(stack.environment)
+        return try CoordinatorServer.routeList(config: config, logger: Logger(label: "test")).filter { $0.path.hasPrefix("/v1/") }
+    }
+
+    /// Alpha's record for each kind of id a path can name (the segment before the parameter).
+    func fixture(for segment: String) -> String? {
+        switch segment {
+        case "videos": return alphaVideo.id.uuidString.lowercased()
+        case "jobs": return alphaJob.id.uuidString.lowercased()
+        case "batches": return alphaBatch.id.uuidString.lowercased()
+        default: return nil
+        }
+    }
+
+    /// The path with each `:param` (or `{param}`) replaced by alpha's record, or by a fresh id.
+    func concrete(_ path: String, alphas: Bool) -> String? {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for i in segments.indices where segments[i].hasPrefix(":") || segments[i].hasPrefix("{") {
+            guard i > 0, let id = fixture(for: segments[i - 1]) else { return nil }
+            segments[i] = alphas ? id : UUID().uuidString.lowercased()
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// A body that names alpha's records where a route takes one.
+    func body(_ method: String, _ path: String) -> Data? {
+        guard method == "POST" else { return nil }
+        switch path {
+        case "/v1/jobs": return Data(#"{"videoId":"\#(alphaVideo.id.uuidString)","sport":"tennis","options":{"noop":{"seconds":0.01}}}"#.utf8)
+        case "/v1/videos/lookup": return Data(#"{"hashes":["\#(alphaVideo.contentHash)"]}"#.utf8)
+        case "/v1/jobs/retry": return Data(#"{"all":true}"#.utf8)
+        case "/v1/batches": return Data(#"{"sport":"tennis"}"#.utf8)
+        case "/v1/batches/{id}/jobs": return Data(#"{"videoIds":["\#(alphaVideo.id.uuidString)"]}"#.utf8)
+        case "/v1/videos": return try? Data(contentsOf: stack.makeTinyClip())
+        default: return Data("{}".utf8)
+        }
+    }
+
+    func send(_ method: String, _ path: String, key: String?, headers: [String: String] = [:]) throws -> (data: Data, status: Int) {
+        let (data, status, _) = try HTTP.request(method, URL(string: stack.coordinatorURL + path)!, key: key, body: body(method, path),
+                                                 headers: headers)
+        return (data, status)
+    }
+
+    /// Alpha's ids, which must not appear in anything beta is answered unless beta sent them itself
+    /// (an error may repeat the id it was asked for, exactly as it does for a missing one).
+    func alphaIds(notIn request: String) -> [String] {
+        [alphaVideo.id, alphaJob.id, alphaFailedJob.id, alphaBatch.id].map { $0.uuidString.lowercased() }.filter { !request.lowercased().contains($0) }
+    }
+
+    func test_EveryRouteNeedsAKeyAndAWorkerKeyOnlyReadsVideoContent() throws {
+        let revoked = try stack.createKey(["--club", "alpha", "--label", "to revoke"])
+        let revokedId = try XCTUnwrap(APIKeyRepository(stack.db()).list().first { $0.label == "to revoke" }?.id)
+        XCTAssertEqual(try stack.run(["keys", "revoke", revokedId.uuidString]).status, 0)
+        let routes = try registeredRoutes()
+        XCTAssertGreaterThanOrEqual(routes.count, 10, "the walk found the routes: \(routes)")
+        for (method, pattern) in routes {
+            let path = try XCTUnwrap(concrete(pattern, alphas: true), "\(method) \(pattern) names an id this test has no fixture for: add one")
+            let label = "\(method) \(pattern)"
+            for (key, headers, why) in [(nil, [:], "no key"), (revoked, [:], "a revoked key"), ("rw_club_short", [:], "a malformed key"),
+                                        (nil, ["X-API-Key": alphaKey], "the key in the wrong header")] as [(String?, [String: String], String)] {
+                let answer = try send(method, path, key: key, headers: headers)
+                XCTAssertEqual(answer.status, 401, "\(label) with \(why)")
+                XCTAssertEqual(HTTP.apiError(answer.data)?.code, "unauthorized", "\(label) with \(why)")
+            }
+            let asWorker = try send(method, path, key: workerKey)
+            if pattern.hasSuffix("/**") {
+                XCTAssertEqual(asWorker.status, 404, "\(label): the catch-all answers unknown paths")
+            } else if method == "GET", pattern.hasSuffix("/content") {
+                XCTAssertEqual(asWorker.status, 200, "\(label): workers read what they analyse")
+            } else {
+                XCTAssertEqual(asWorker.status, 403, "\(label): a worker key reads video content only")
+            }
+        }
+    }
+
+    func test_AnotherClubsIdAnswersExactlyAsAMissingOne() throws {
+        var checked = 0
+        for (method, pattern) in try registeredRoutes() {
+            let label = "\(method) \(pattern)"
+            let alphaPath = try XCTUnwrap(concrete(pattern, alphas: true), "\(label) names an id this test has no fixture for: add one")
+            let asBeta = try send(method, alphaPath, key: betaKey)
+            let betaText = String(decoding: asBeta.data, as: UTF8.self)
+            let sent = alphaPath + String(decoding: body(method, pattern) ?? Data(), as: UTF8.self)
+            for secret in alphaIds(notIn: sent) {
+                XCTAssertFalse(betaText.lowercased().contains(secret), "\(label): beta's answer mentions alpha's \(secret): \(betaText.prefix(300))")
+            }
+            guard alphaPath != pattern else { continue }   // no id in the path: the body check above is the test
+            let missing = try send(method, try XCTUnwrap(concrete(pattern, alphas: false)), key: betaKey)
+            XCTAssertEqual(asBeta.status, 404, "\(label): another club's id")
+            XCTAssertEqual(asBeta.status, missing.status, "\(label): the same answer as a missing id")
+            XCTAssertEqual(HTTP.apiError(asBeta.data)?.code, HTTP.apiError(missing.data)?.code, label)
+            // Alpha gets something else, so the 404 above came from the club filter, not a broken fixture.
+            XCTAssertNotEqual(try send(method, alphaPath, key: alphaKey).status, 404, "\(label) as alpha")
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 6, "routes with ids were walked")
+        XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed, "beta's retry of everything left alpha's job alone")
+
+        let operatorSees = try send("GET", "/v1/jobs/\(alphaJob.id.uuidString.lowercased())", key: stack.operatorKey)
+        XCTAssertEqual(operatorSees.status, 200, "an operator sees every club")
+    }
+
+    func test_AClubKeyCannotActForAnotherClub() throws {
+        let named = Data(#"{"videoId":"\#(alphaVideo.id.uuidString)","sport":"tennis","club":"alpha"}"#.utf8)
+        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, key: betaKey, body: named)
+        XCTAssertEqual(status, 403, String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(HTTP.apiError(data)?.code, "forbidden")
+        let upload = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/videos?club=alpha")!, key: betaKey,
+                                      body: try Data(contentsOf: stack.makeTinyClip()))
+        XCTAssertEqual(upload.1, 403)
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs WHERE club = 'beta'").rows[0].int("n"), 0)
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM videos WHERE club = 'beta'").rows[0].int("n"), 0)
+    }
+
+    func test_TheSameBytesFromTwoClubsAreStoredOnceAndRecordedTwice() throws {
+        let clip = try stack.makeTinyClip()
+        let bytes = try Data(contentsOf: clip)
+        let url = URL(string: "\(stack.coordinatorURL)/v1/videos")!
+        let first = try HTTP.request("POST", url, key: betaKey, body: bytes)
+        let gamma = try stack.createKey(["--club", "gamma"])
+        let second = try HTTP.request("POST", url, key: gamma, body: bytes)
+        XCTAssertEqual(first.1, 201)
+        XCTAssertEqual(second.1, 201, "no hint that another club has these bytes")
+        let again = try HTTP.request("POST", url, key: gamma, body: bytes)
+        XCTAssertEqual(again.1, 200, "the club's own repeat is recognised")
+        let videos = try [first.0, second.0, again.0].map { try ReelworkJSON.decoder.decode(VideoView.self, from: $0) }
+        XCTAssertNotEqual(videos[0].id, videos[1].id)
+        XCTAssertEqual(videos[1].id, videos[2].id)
+        XCTAssertEqual(Set(videos.map(\.contentHash)).count, 1)
+        let keys = try stack.db().query("SELECT DISTINCT storage_key FROM videos WHERE content_hash = $1", [videos[0].contentHash]).rows
+        XCTAssertEqual(keys.count, 1)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: stack.storageDir.path)
+            .filter { $0.contains(videos[0].contentHash) }
+        XCTAssertEqual(files.count, 1, "stored once: \(files)")
+
+        // Lookup answers for the asking club only.
+        let lookup = try stack.client(key: gamma)
+        let found = try awaitSync { try await lookup.lookupVideos(hashes: [videos[0].contentHash, String(repeating: "0", count: 64)]) }
+        XCTAssertEqual(found.videos.map(\.videoId), [videos[1].id])
+    }
+
+    func test_HealthSaysWhatIsDownWithoutAKeyOrDetails() throws {
+        let (data, status, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/healthz")!)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(try ReelworkJSON.decoder.decode(HealthView.self, from: data), HealthView(status: "ok", redis: "ok", postgres: "ok"))
+    }
+}
