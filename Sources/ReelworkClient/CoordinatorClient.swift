@@ -39,8 +39,10 @@ public final class CoordinatorClient: Sendable {
 
     /// Uploads a file as a streamed body (never read whole into memory); `progress(sent, total)` is
     /// called as bytes go out. Returns the video (the existing one if these bytes were uploaded before).
-    public func uploadVideo(file: URL, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
-        var request = request("POST", url("/v1/videos", query: ["filename": file.lastPathComponent]))
+    public func uploadVideo(file: URL, club: String? = nil, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
+        var query = ["filename": file.lastPathComponent]
+        query["club"] = club
+        var request = request("POST", url("/v1/videos", query: query))
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let (data, status) = try await FileUpload.send(request, file: file, progress: progress)
         return try decode(VideoView.self, data: data, status: status)

@@ -5,43 +5,146 @@ import ReelworkCore
 
 struct SubmitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "submit", abstract: "Upload clips and create one job per clip; prints the job ids.",
-        discussion: "Progress goes to stderr; stdout gets one job id per line, so `reelwork submit … | xargs reelwork jobs watch` works.")
+        commandName: "submit", abstract: "Upload clips (or whole folders) as one batch and create one job per clip; prints the job ids.",
+        discussion: """
+            Each file is hashed first and the coordinator is asked, once for all of them, which ones this club has \
+            already uploaded: only the rest are sent, several at once. The same command run again (after Ctrl-C, \
+            say) finishes only what is missing, in the same batch: its journal is kept under \
+            $XDG_STATE_HOME/reelwork/submit. Files that are not videos are skipped with a line saying why. \
+            Progress goes to stderr; stdout gets one job id per line.
+            """)
 
-    @Argument(help: "Video files to analyse.") var files: [String]
+    @Argument(help: "Video files, or folders with --recursive.") var paths: [String]
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
     @Option(help: "The club the jobs belong to (operator keys only; a club key's jobs are its club's).") var club: String?
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
+    @Option(help: "A label for the batch.") var label: String?
+    @Flag(help: "Walk folders for videos.") var recursive = false
+    @Option(help: "Uploads at once (1-16).") var parallel: Int = 4
     @OptionGroup var connection: ClientOptions
 
     func validate() throws {
         _ = try Sport.parse(sport)
-        for file in files where !FileManager.default.isReadableFile(atPath: file) {
-            throw ValidationError("cannot read \(file)")
-        }
+        guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be from 1 to 16") }
     }
 
     func run() async throws {
         let client = try connection.client()
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
-        var failures = 0
+        let (files, skipped) = try SubmitFiles.collect(paths, recursive: recursive)
+        for skip in skipped { Terminal.writeErr("skipped \(skip.path): \(skip.reason)\n") }
+        guard !files.isEmpty else { throw UserFacingError("no videos to send") }
+
+        let key = SubmitJournal.key(parts: [client.baseURL.absoluteString, club ?? "", sport, options.jsonString(), label ?? ""], files: files)
+        var journal = SubmitJournal.load(key: key) ?? SubmitJournal()
+        let interrupted = Self.onInterrupt()
+        defer { interrupted.cancel() }
+
+        // 1. Hashes (kept while a file's size and modification time stay the same).
         for (index, path) in files.enumerated() {
-            let name = URL(fileURLWithPath: path).lastPathComponent
-            let label = "[\(index + 1)/\(files.count)] \(name)"
-            do {
-                let video = try await client.uploadVideo(file: URL(fileURLWithPath: path)) { sent, total in
-                    let fraction = total > 0 ? Double(sent) / Double(total) : 0
-                    Terminal.status("\(label) \(Terminal.bar(fraction)) \(Terminal.bytes(sent))/\(Terminal.bytes(total))")
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            if let known = journal.files[path], known.size == size, known.modified == modified { continue }
+            Terminal.status("hashing \(index + 1)/\(files.count) \(URL(fileURLWithPath: path).lastPathComponent)")
+            journal.files[path] = .init(size: size, modified: modified, hash: try SubmitFiles.hash(path), videoId: nil)
+        }
+        try journal.save(key: key)
+
+        // 2. The batch (the journal key is its Idempotency-Key, so a lost journal finds it again).
+        if journal.batchId == nil {
+            journal.batchId = try await client.createBatch(CreateBatchRequest(sport: sport, options: options, label: label, club: club),
+                                                           idempotencyKey: "submit-\(key)").id
+            try journal.save(key: key)
+        }
+        guard let batchId = journal.batchId else { return }
+
+        // 3. Which files the club has already: one request for all of them.
+        let unknown = files.filter { journal.files[$0]?.videoId == nil }
+        if !unknown.isEmpty {
+            let hashes = Array(Set(unknown.compactMap { journal.files[$0]?.hash }))
+            var found: [String: UUID] = [:]
+            for start in stride(from: 0, to: hashes.count, by: 10_000) {
+                let slice = Array(hashes[start..<min(start + 10_000, hashes.count)])
+                for match in try await client.lookupVideos(hashes: slice, club: club).videos { found[match.contentHash] = match.videoId }
+            }
+            for path in unknown { if let id = found[journal.files[path]!.hash] { journal.files[path]!.videoId = id } }
+            try journal.save(key: key)
+        }
+
+        // 4. Uploads, `parallel` at once.
+        let toSend = files.filter { journal.files[$0]?.videoId == nil }
+        let already = files.count - toSend.count
+        if already > 0 { Terminal.writeErr("\(already) of \(files.count) file(s) already on the coordinator\n") }
+        var failures = 0
+        if !toSend.isEmpty {
+            let board = UploadBoard(totalFiles: toSend.count, totalBytes: toSend.reduce(0) { $0 + (journal.files[$1]?.size ?? 0) })
+            let ticker = Task { while !Task.isCancelled { board.redraw(); try? await Task.sleep(nanoseconds: 200_000_000) } }
+            defer { ticker.cancel() }
+            let club = self.club
+            try await withThrowingTaskGroup(of: (String, Result<UUID, any Error>).self) { group in
+                var next = toSend.makeIterator()
+                func start(_ path: String) {
+                    group.addTask {
+                        let name = URL(fileURLWithPath: path).lastPathComponent
+                        do {
+                            let video = try await client.uploadVideo(file: URL(fileURLWithPath: path), club: club) { sent, total in
+                                board.progress(name, sent: sent, total: total)
+                            }
+                            return (path, .success(video.id))
+                        } catch {
+                            return (path, .failure(error))
+                        }
+                    }
                 }
-                let job = try await client.createJob(CreateJobRequest(videoId: video.id, sport: sport, club: club, options: options))
-                Terminal.status("\(label) uploaded \(Terminal.bytes(video.sizeBytes)), \(String(format: "%.1f", video.facts.durationSeconds)) s → job \(job.id.uuidString.lowercased())", final: true)
-                print(job.id.uuidString.lowercased())
-            } catch {
-                failures += 1
-                Terminal.status("\(label) failed: \(error)", final: true)
+                for _ in 0..<parallel { if let path = next.next() { start(path) } }
+                while let (path, result) = try await group.next() {
+                    let name = URL(fileURLWithPath: path).lastPathComponent
+                    switch result {
+                    case .success(let id):
+                        journal.files[path]?.videoId = id
+                        try journal.save(key: key)
+                        board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "uploaded")
+                    case .failure(let error):
+                        failures += 1
+                        board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "failed: \(error)")
+                    }
+                    if let path = next.next() { start(path) }
+                }
             }
         }
-        if failures > 0 { throw ExitCode(1) }
+
+        // 5. The batch's jobs, in slices the server accepts in one request each.
+        let videos = files.compactMap { journal.files[$0]?.videoId }.filter { journal.jobs[$0] == nil }
+        var seen = Set<UUID>()
+        let distinct = videos.filter { seen.insert($0).inserted }
+        for start in stride(from: 0, to: distinct.count, by: 5_000) {
+            let slice = Array(distinct[start..<min(start + 5_000, distinct.count)])
+            let added = try await client.addBatchJobs(batchId, AddBatchJobsRequest(videoIds: slice))
+            for (video, job) in zip(slice, added.jobIds) { journal.jobs[video] = job }
+            try journal.save(key: key)
+        }
+        for path in files {
+            if let video = journal.files[path]?.videoId, let job = journal.jobs[video] { print(job.uuidString.lowercased()) }
+        }
+        let batch = try await client.batch(batchId)
+        Terminal.writeErr(Terminal.table(BatchText.header, [BatchText.row(batch)]) + "\n")
+        Terminal.writeErr("batch \(batch.id.uuidString.lowercased()): `reelwork batches watch \(batch.id.uuidString.lowercased())` follows it\n")
+        if failures > 0 {
+            throw UserFacingError("\(failures) upload(s) failed; run the same command again to send what is missing")
+        }
+    }
+
+    /// Ctrl-C: what is done is in the journal; say how to go on, then stop.
+    static func onInterrupt() -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT)
+        source.setEventHandler {
+            Terminal.writeErr("\ninterrupted: run the same command again to finish what is missing (in the same batch)\n")
+            Foundation.exit(130)
+        }
+        source.resume()
+        return source
     }
 }
 

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import ReelworkClient
+import ReelworkCore
+
+struct BatchesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batches", abstract: "List, inspect, watch, retry and cancel batches.",
+        subcommands: [List.self, Show.self, Watch.self, Retry.self, Cancel.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List batches, newest first.")
+        @OptionGroup var client: ClientOptions
+        @Option(help: "Page size.") var limit: Int = 50
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func run() async throws {
+            let page = try await client.client().batches(limit: limit)
+            if format == .json { return try printJSON(page) }
+            print(Terminal.table(BatchText.header, page.batches.map(BatchText.row)))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A batch's counts and its jobs.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Batch id.") var id: String
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func run() async throws {
+            let api = try client.client()
+            let batch = try await api.batch(try parseID(id, "batch"))
+            if format == .json { return try printJSON(batch) }
+            print(Terminal.table(BatchText.header, [BatchText.row(batch)]))
+            let jobs = try await api.batchJobs(batch.id, limit: 500).jobs
+            print()
+            print(Terminal.table(["job", "status", "attempt", "error"],
+                                 jobs.map { [Terminal.shortID($0.id), $0.status.rawValue, String($0.attempt), $0.lastError ?? ""] }))
+        }
+    }
+
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Redraw a batch's progress until every job has ended.",
+            discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Batch id.") var id: String
+        @Option(help: "Seconds between refreshes.") var interval: Double = 1
+
+        func run() async throws {
+            let api = try client.client()
+            let batchId = try parseID(id, "batch")
+            var last = ""
+            while true {
+                let batch = try await api.batch(batchId)
+                let line = BatchText.progressLine(batch)
+                if line != last { Terminal.status(line, final: !Terminal.isInteractive) }
+                last = line
+                if batch.isComplete {
+                    if Terminal.isInteractive { Terminal.status(line, final: true) }
+                    if batch.counts["succeeded", default: 0] != batch.total { throw ExitCode(1) }
+                    return
+                }
+                try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Retry a batch's failed jobs.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Batch id.") var id: String
+
+        func run() async throws {
+            let retried = try await client.client().retryBatch(try parseID(id, "batch")).retried
+            print("\(retried.count) failed job(s) queued again")
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel a batch's waiting jobs and stop its running ones.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Batch id.") var id: String
+
+        func run() async throws {
+            let batch = try await client.client().cancelBatch(try parseID(id, "batch"))
+            print(BatchText.progressLine(batch))
+        }
+    }
+}
+
+func parseID(_ text: String, _ what: String) throws -> UUID {
+    guard let id = UUID(uuidString: text) else { throw ValidationError("'\(text)' is not a \(what) id") }
+    return id
+}
+
+/// How batches read in a terminal.
+enum BatchText {
+    static let header = ["batch", "label", "sport", "jobs", "succeeded", "failed", "waiting", "running", "frames", "created"]
+
+    static func row(_ b: BatchView) -> [String] {
+        [Terminal.shortID(b.id), b.label ?? "", b.sport, String(b.total), String(b.counts["succeeded", default: 0]),
+         String(b.counts["failed", default: 0]), String(waiting(b)), String(b.counts["running", default: 0]),
+         "\(b.framesDone)/\(b.framesPlanned)", ReelworkJSON.formatDate(b.createdAt)]
+    }
+
+    static func waiting(_ b: BatchView) -> Int {
+        b.counts["queued", default: 0] + b.counts["retry_scheduled", default: 0]
+    }
+
+    static func progressLine(_ b: BatchView) -> String {
+        let ended = b.counts["succeeded", default: 0] + b.counts["failed", default: 0] + b.counts["cancelled", default: 0]
+        let fraction = b.total > 0 ? Double(ended) / Double(b.total) : 0
+        return "batch \(Terminal.shortID(b.id)) \(Terminal.bar(fraction)) \(ended)/\(b.total) ended: "
+            + "\(b.counts["succeeded", default: 0]) succeeded, \(b.counts["failed", default: 0]) failed, "
+            + "\(b.counts["cancelled", default: 0]) cancelled, \(b.counts["running", default: 0]) running, \(waiting(b)) waiting"
+    }
+}

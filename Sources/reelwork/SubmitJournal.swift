@@ -1,0 +1,51 @@
+import Foundation
+import Media
+import ReelworkCore
+
+/// What a `submit` has done so far, kept under the user's state directory so the same command
+/// run again (after Ctrl-C, a crash or a lost network) finishes only what is missing, in the
+/// same batch. Written after every step, atomically.
+struct SubmitJournal: Codable {
+    /// Per file (absolute path): its size and modification time when hashed, its hash, and once
+    /// known the club's video id.
+    struct FileEntry: Codable {
+        var size: Int64
+        var modified: Double
+        var hash: String
+        var videoId: UUID?
+    }
+
+    var batchId: UUID?
+    var files: [String: FileEntry] = [:]
+    /// Video id → job id, once the batch has the job.
+    var jobs: [UUID: UUID] = [:]
+
+    /// `$XDG_STATE_HOME/reelwork/submit` (default `~/.local/state/reelwork/submit`).
+    static var directory: URL {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        return base.appendingPathComponent("reelwork/submit")
+    }
+
+    /// The same command (coordinator, club, sport, options, label, files) gives the same key: it
+    /// names the journal and is the batch's Idempotency-Key, so even a journal lost after the
+    /// batch was made finds that batch again.
+    static func key(parts: [String], files: [String]) -> String {
+        let hasher = ContentHasher()
+        hasher.update(Array((parts + ["--"] + files).joined(separator: "\n").utf8))
+        return String(hasher.finalize().prefix(32))
+    }
+
+    static func url(for key: String) -> URL { directory.appendingPathComponent("\(key).json") }
+
+    static func load(key: String) -> SubmitJournal? {
+        guard let data = FileManager.default.contents(atPath: url(for: key).path) else { return nil }
+        return try? ReelworkJSON.decoder.decode(SubmitJournal.self, from: data)
+    }
+
+    func save(key: String) throws {
+        try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+        try ReelworkJSON.encoder.encode(self).write(to: Self.url(for: key), options: .atomic)
+    }
+}
