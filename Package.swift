@@ -15,8 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
-        // SHA-256 of API key secrets now; the webhooks' HMAC-SHA256 later (issue 12).
+        // SHA-256 of API key secrets; HMAC-SHA256 of webhook signatures.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // Outgoing HTTP: webhook deliveries.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -35,8 +37,18 @@ let package = Package(
         .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"]),
         // Redis client (hiredis) and the job queue.
         .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
+        // Webhooks: secrets, Standard Webhooks signatures, the URL policy, the retry schedule, the
+        // payload, and the HTTP sender. No database: the outbox is Store's, the dispatcher the coordinator's.
+        .target(name: "Webhooks", dependencies: [
+            "ReelworkCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // PostgreSQL client (libpq), pool, migrations, repositories.
-        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", .product(name: "Logging", package: "swift-log"),
+        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", "Webhooks", .product(name: "Logging", package: "swift-log"),
                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
         .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
@@ -51,7 +63,7 @@ let package = Package(
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading",
+            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,11 +104,15 @@ let package = Package(
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport"]),
-        // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock.
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks"]),
+        // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock,
+        // webhook dispatch.
         .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
-                                                                "TestSupport"]),
+                                                                "TestSupport", "Webhooks"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
+        // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
+        // against a receiver that verifies with the `standardwebhooks` PyPI package.
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
                     exclude: ["Fixtures"]),
@@ -108,7 +124,7 @@ let package = Package(
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator",
-                                                             "BowlingScenes", "FuzzSupport", "Threading"]),
+                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,8 @@ source scripts/lib/services.sh
 rw_install_deps
 scripts/setup-models.sh
 scripts/setup-test-photos.sh
+# The webhook tests' receiver verifies signatures with the pinned `standardwebhooks` PyPI package.
+scripts/setup-webhook-receiver.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

@@ -24,7 +24,8 @@ public enum CoordinatorServer {
         let idle = TimeAmount.milliseconds(Int64(Int(clampedRounding: config.limits.idleTimeoutSeconds * 1000)))
         return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
                            configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
-                           services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger))], logger: logger)
+                           services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger)),
+                                      WebhookDispatcher(config: config, logger: logger)], logger: logger)
     }
 }
 
@@ -41,6 +42,7 @@ extension CoordinatorServer {
         let jobs = JobRoutes(backends: backends)
         jobs.register(on: api)
         BatchRoutes(backends: backends, jobs: jobs).register(on: api)
+        WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

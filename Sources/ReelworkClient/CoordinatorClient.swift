@@ -131,6 +131,48 @@ public final class CoordinatorClient: Sendable {
         try await send("POST", "/v1/batches/\(batch.uuidString.lowercased())/cancel", body: nil)
     }
 
+    // MARK: webhooks
+
+    /// Registers an endpoint; the answer holds its signing secret, shown this once.
+    public func createWebhook(_ body: CreateWebhookRequest) async throws -> WebhookSecretView {
+        try await send("POST", "/v1/webhooks", body: try ReelworkJSON.encoder.encode(body))
+    }
+
+    public func webhooks(club: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> WebhookEndpointPage {
+        var query: [String: String] = [:]
+        query["club"] = club
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return try await get("/v1/webhooks", query: query)
+    }
+
+    public func webhook(_ id: UUID) async throws -> WebhookEndpointRecord {
+        try await get("/v1/webhooks/\(id.uuidString.lowercased())")
+    }
+
+    public func deleteWebhook(_ id: UUID) async throws {
+        let (data, status) = try await exchange(request("DELETE", url("/v1/webhooks/\(id.uuidString.lowercased())")))
+        try checkStatus(data: data, status: status)
+    }
+
+    /// A new signing secret; the old one keeps signing for the coordinator's grace period.
+    public func rotateWebhookSecret(_ id: UUID) async throws -> WebhookSecretView {
+        try await send("POST", "/v1/webhooks/\(id.uuidString.lowercased())/rotate", body: nil)
+    }
+
+    public func webhookDeliveries(_ id: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> WebhookDeliveryPage {
+        var query: [String: String] = [:]
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return try await get("/v1/webhooks/\(id.uuidString.lowercased())/deliveries", query: query)
+    }
+
+    /// Sends a finished delivery again (the same `webhook-id`).
+    public func redeliverWebhook(_ id: UUID, delivery: String) async throws -> WebhookDeliveryRecord {
+        let encoded = delivery.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "_-"))) ?? delivery
+        return try await send("POST", "/v1/webhooks/\(id.uuidString.lowercased())/deliveries/\(encoded)/redeliver", body: nil)
+    }
+
     public func queueStats() async throws -> QueueStatsView {
         try await get("/v1/queue")
     }

@@ -426,3 +426,43 @@ public struct AddBatchJobsResult: Codable, Sendable, Equatable {
         self.created = created
     }
 }
+
+/// `POST /v1/webhooks` body: where to send which events.
+public struct CreateWebhookRequest: Codable, Sendable {
+    /// An http or https URL without a user name or password, on a public address (unless the
+    /// coordinator allows private ones: REELWORK_WEBHOOK_ALLOW_PRIVATE).
+    public var url: String
+    /// At least one of `job.succeeded`, `job.failed`, `job.cancelled`, `batch.completed`.
+    public var events: [String]
+    /// Operators name the club; a club key's own club is used otherwise.
+    public var club: String?
+
+    public init(url: String, events: [String], club: String? = nil) {
+        self.url = url
+        self.events = events
+        self.club = club
+    }
+}
+
+/// The answer to `POST /v1/webhooks` (201) and `POST /v1/webhooks/{id}/rotate`: the endpoint and
+/// its new signing secret (`whsec_…`), which is shown this once and never again.
+public struct WebhookSecretView: Codable, Sendable, Equatable {
+    public var webhook: WebhookEndpointRecord
+    public var secret: String
+
+    public init(webhook: WebhookEndpointRecord, secret: String) {
+        self.webhook = webhook
+        self.secret = secret
+    }
+}
+
+/// A page of webhook endpoints, newest first (`GET /v1/webhooks`).
+public struct WebhookEndpointPage: Codable, Sendable, Equatable {
+    public var webhooks: [WebhookEndpointRecord]
+    public var nextCursor: String?
+
+    public init(webhooks: [WebhookEndpointRecord], nextCursor: String?) {
+        self.webhooks = webhooks
+        self.nextCursor = nextCursor
+    }
+}

@@ -28,6 +28,11 @@ public struct ReelworkConfig: Sendable, Equatable {
     /// The key this process presents to the coordinator (`Authorization: Bearer`): the CLI's, or a
     /// worker's for reading video content over HTTP.
     public var apiKey: String?
+    /// Where clients reach the coordinator (`REELWORK_PUBLIC_URL`), when it is not `coordinatorURL`
+    /// (which may be an address only workers can reach). Read it through `linkBaseURL`.
+    public var publicURL: String?
+    /// Sending webhooks: URL policy, retry schedule, timeouts.
+    public var webhooks: WebhookSettings
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -66,6 +71,7 @@ public struct ReelworkConfig: Sendable, Equatable {
         public static let videoSource = "REELWORK_VIDEO_SOURCE"
         public static let diagnostics = "REELWORK_DIAGNOSTICS"
         public static let apiKey = "REELWORK_API_KEY"
+        public static let publicURL = "REELWORK_PUBLIC_URL"
     }
 
     /// Reads the environment, validating numbers; a bad value is an error that names the variable.
@@ -99,10 +105,31 @@ public struct ReelworkConfig: Sendable, Equatable {
             limits: try InputLimits.fromEnvironment(env),
             diagnostics: try flag(Env.diagnostics, env[Env.diagnostics]),
             clubLimits: try ClubLimits.fromEnvironment(env),
-            apiKey: env[Env.apiKey].flatMap { $0.isEmpty ? nil : $0 })
+            apiKey: env[Env.apiKey].flatMap { $0.isEmpty ? nil : $0 },
+            publicURL: try env[Env.publicURL].flatMap { $0.isEmpty ? nil : try publicURL($0) },
+            webhooks: try WebhookSettings.fromEnvironment(env))
     }
 
-    private static func flag(_ name: String, _ text: String?) throws -> Bool {
+    /// Where links for clients (webhook payloads) start: `publicURL`, else `coordinatorURL`, without
+    /// a trailing slash.
+    public var linkBaseURL: String {
+        var base = publicURL ?? coordinatorURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// `text` (REELWORK_PUBLIC_URL) if it is an http or https URL with a host and no query,
+    /// fragment or credentials.
+    static func publicURL(_ text: String) throws -> String {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else {
+            throw ReelworkError.configuration(
+                "\(Env.publicURL)='\(text)' must be an http or https URL with a host and no query, fragment or credentials, e.g. https://reelwork.example.org")
+        }
+        return text
+    }
+
+    static func flag(_ name: String, _ text: String?) throws -> Bool {
         switch text?.lowercased() {
         case nil, "", "0", "false", "no", "off": return false
         case "1", "true", "yes", "on": return true

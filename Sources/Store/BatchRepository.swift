@@ -105,7 +105,11 @@ public struct BatchRepository {
                 RETURNING id, club, priority, attempt, next_attempt_at
                 """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id,
                       specs.map(\.videoId.pgText).joined(separator: ","), keys]).rows.map(JobRepository.entry)
-            if !created.isEmpty { try jobs.checkQuota(club: batch.club, maxWaiting: maxWaiting, adding: created.count) }
+            if !created.isEmpty {
+                try jobs.checkQuota(club: batch.club, maxWaiting: maxWaiting, adding: created.count)
+                // New jobs in a completed batch: it completes, and is announced, again.
+                try BatchCompletion.reopen([batch.id], on: db)
+            }
             var idByKey: [String: UUID] = [:]
             for row in try db.query("SELECT id, dedupe_key FROM jobs WHERE club = $1 AND dedupe_key = ANY(string_to_array($2, ','))",
                                     [batch.club, keys]).rows {
@@ -121,17 +125,25 @@ public struct BatchRepository {
         }
     }
 
-    /// Cancels the batch's waiting jobs at once and asks its running ones to stop. Returns the ids
-    /// of the waiting ones (Redis must forget them) and of the running ones.
+    /// Cancels the batch's waiting jobs at once (with their webhooks) and asks its running ones to
+    /// stop. Returns the ids of the waiting ones (Redis must forget them) and of the running ones.
+    /// With none running, the batch is complete here (`BatchCompletion`).
     public func cancel(batchId: UUID) throws -> (cancelled: [UUID], requested: [UUID]) {
-        let cancelled = try db.query("""
-            UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
-            WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING id
-            """, [batchId]).rows.map { try $0.uuid("id") }
-        let requested = try db.query("""
-            UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
-            """, [batchId]).rows.map { try $0.uuid("id") }
-        return (cancelled, requested)
+        try db.transaction { db in
+            try BatchCompletion.lock(batch: batchId, on: db)
+            let cancelled = try db.query("""
+                WITH changed AS (
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                    WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING *
+                )\(WebhookOutbox.jobEvents(from: "changed"))
+                SELECT id FROM changed
+                """, [batchId]).rows.map { try $0.uuid("id") }
+            let requested = try db.query("""
+                UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
+                """, [batchId]).rows.map { try $0.uuid("id") }
+            if !cancelled.isEmpty { try BatchCompletion.recordIfComplete(batchId, on: db) }
+            return (cancelled, requested)
+        }
     }
 
     /// A batch row with its jobs counted by status and its frames summed over the current attempts.

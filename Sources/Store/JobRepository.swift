@@ -62,13 +62,15 @@ public struct JobRepository {
     /// Records a job, or returns the existing one with the same club and dedupe key (`created` false).
     /// With `maxWaiting`, a new job that would leave the club more than that many waiting jobs is
     /// not created (`ClubQuotaExceeded`); a repeat of an existing job is still answered.
+    /// A new job in a completed batch opens it again (`BatchCompletion.reopen`).
     public func create(_ job: NewJob, maxWaiting: Int? = nil) throws -> (job: JobView, created: Bool) {
-        guard let maxWaiting else { return try insert(job) }
+        guard maxWaiting != nil || job.batchId != nil else { return try insert(job) }
         return try db.transaction { db in
             let repository = JobRepository(db)
-            try repository.lockQuota(club: job.club)
+            if let maxWaiting { try repository.lockQuota(club: job.club) }
             let outcome = try repository.insert(job)
-            if outcome.created { try repository.checkQuota(club: job.club, maxWaiting: maxWaiting, adding: 1) }
+            if outcome.created, let maxWaiting { try repository.checkQuota(club: job.club, maxWaiting: maxWaiting, adding: 1) }
+            if outcome.created, let batch = job.batchId { try BatchCompletion.reopen([batch], on: db) }
             return outcome
         }
     }
@@ -105,9 +107,14 @@ public struct JobRepository {
         return (existing, false)
     }
 
-    /// Removes a job that never reached the queue (its enqueue failed), so no half-created job remains.
+    /// Removes a job that never reached the queue (its enqueue failed), so no half-created job
+    /// remains. Its batch, open again because of it, is complete again if every other job had ended.
     public func deleteUnstarted(id: UUID) throws {
-        try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id])
+        try db.transaction { db in
+            let batch = try BatchCompletion.lock(batchOfJob: id, on: db)
+            let deleted = try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id]).affectedRows
+            if deleted == 1, let batch { try BatchCompletion.recordIfComplete(batch, on: db) }
+        }
     }
 
     /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
@@ -146,31 +153,41 @@ public struct JobRepository {
         return JobPage(jobs: jobs, nextCursor: rows.count > limit ? jobs.last?.id.uuidString.lowercased() : nil)
     }
 
-    /// Puts a failed or cancelled job back in the queue with a fresh error and stall budget.
+    /// Puts a failed or cancelled job back in the queue with a fresh error and stall budget; its
+    /// batch, if it was complete, is open again (`BatchCompletion.reopen`).
     /// Returns the entry to enqueue; nil if the job does not exist (or is not `club`'s); throws
     /// `.conflict` otherwise.
     public func requeueForRetry(id: UUID, club: String? = nil) throws -> QueueEntry? {
-        let updated = try db.query("""
-            UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
-                            finished_at = NULL, next_attempt_at = NULL
-            WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
-            RETURNING id, club, priority, attempt
-            """, [id, club])
-        if let row = updated.rows.first { return try Self.entry(row) }
+        let updated = try db.transaction { db in
+            let rows = try db.query("""
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                                finished_at = NULL, next_attempt_at = NULL
+                WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
+                RETURNING id, club, priority, attempt, batch_id
+                """, [id, club]).rows
+            try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
+            return rows
+        }
+        if let row = updated.first { return try Self.entry(row) }
         guard let job = try find(id: id, club: club) else { return nil }
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
     }
 
-    /// Requeues every failed job matching the filter (fresh budgets); returns what to enqueue.
+    /// Requeues every failed job matching the filter (fresh budgets) and opens their completed
+    /// batches again; returns what to enqueue.
     public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
                               batchId: UUID? = nil) throws -> [QueueEntry] {
-        try db.query("""
-            UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
-            WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
-              AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
-              AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
-            RETURNING id, club, priority, attempt
-            """, [club, sport?.rawValue, errorKind, since, until, batchId]).rows.map(Self.entry)
+        try db.transaction { db in
+            let rows = try db.query("""
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
+                WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
+                  AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
+                  AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
+                RETURNING id, club, priority, attempt, batch_id
+                """, [club, sport?.rawValue, errorKind, since, until, batchId]).rows
+            try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
+            return try rows.map(Self.entry)
+        }
     }
 
     public enum CancelResult: Equatable, Sendable {
@@ -181,13 +198,22 @@ public struct JobRepository {
     }
 
     /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job (or it
-    /// is not `club`'s).
+    /// is not `club`'s). A waiting job ends here, with its webhooks and, if it was its batch's last
+    /// open job, the batch's completion.
     public func cancel(id: UUID, club: String? = nil) throws -> CancelResult? {
-        let waiting = try db.query("""
-            UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
-            WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2)
-            """, [id, club])
-        if waiting.affectedRows == 1 { return .cancelled }
+        let ended = try db.transaction { db in
+            let batch = try BatchCompletion.lock(batchOfJob: id, on: db)
+            let ended = try db.query("""
+                WITH changed AS (
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                    WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
+                )\(WebhookOutbox.jobEvents(from: "changed"))
+                SELECT count(*) AS n FROM changed
+                """, [id, club]).rows[0].int("n") == 1
+            if ended, let batch { try BatchCompletion.recordIfComplete(batch, on: db) }
+            return ended
+        }
+        if ended { return .cancelled }
         let running = try db.query("""
             UPDATE jobs SET cancel_requested = true, updated_at = now()
             WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR club = $2)

@@ -23,13 +23,19 @@ public struct MaintenanceRepository {
             case .cancelled: (.cancelled, nil, nil)
             case .failed: (.failed, "stalled \(stalls) times: the worker running it stopped renewing its lease (killed, hung or cut off)", "stalled")
             }
+            // A failed or cancelled verdict ends the job: its batch may complete with it.
+            let batch = status.isTerminal ? try BatchCompletion.lock(batchOfJob: jobId, on: tx) : nil
+            // The job's webhooks are recorded in the same statement (only a terminal status has any).
             let updated = try tx.query("""
-                UPDATE jobs SET status = $3, stalls = GREATEST(stalls + 1, $4), updated_at = now(),
-                                finished_at = CASE WHEN $3 IN ('failed', 'cancelled') THEN now() END,
-                                last_error = COALESCE($5, last_error), last_error_kind = COALESCE($6, last_error_kind)
-                WHERE id = $1 AND attempt = $2 AND status = 'running'
+                WITH changed AS (
+                    UPDATE jobs SET status = $3, stalls = GREATEST(stalls + 1, $4), updated_at = now(),
+                                    finished_at = CASE WHEN $3 IN ('failed', 'cancelled') THEN now() END,
+                                    last_error = COALESCE($5, last_error), last_error_kind = COALESCE($6, last_error_kind)
+                    WHERE id = $1 AND attempt = $2 AND status = 'running' RETURNING *
+                )\(WebhookOutbox.jobEvents(from: "changed"))
+                SELECT count(*) AS n FROM changed
                 """, [jobId, attempt, status.rawValue, stalls, error, kind])
-            guard updated.affectedRows == 1 else {
+            guard try updated.rows[0].int("n") == 1 else {
                 // A late report (PostgreSQL was away when the reaper decided): the next attempt started meanwhile.
                 try tx.query("UPDATE jobs SET stalls = GREATEST(stalls, $3) WHERE id = $1 AND attempt > $2", [jobId, attempt, stalls])
                 try tx.query("""
@@ -46,6 +52,7 @@ public struct MaintenanceRepository {
                 UPDATE job_stages SET status = 'failed', error = 'worker lost', error_kind = 'stalled', finished_at = now()
                 WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running')
                 """, [jobId, attempt])
+            if let batch { try BatchCompletion.recordIfComplete(batch, on: tx) }
             return true
         }
     }

@@ -9,23 +9,29 @@ import XCTest
 
 /// Guarantee 7 on every endpoint: the test walks the coordinator's registered routes, so a route
 /// added later without a key check or a club filter fails here without anyone remembering to
-/// extend the test. Club alpha owns a video, a succeeded job and a failed job; club beta's key
-/// asks for them by id on every route and must get exactly what an id that does not exist gets.
+/// extend the test. Club alpha owns a video, a succeeded job, a failed job, a batch, and a webhook
+/// endpoint with the deliveries of its jobs' ends; club beta's key asks for them by id on every
+/// route and must get exactly what an id that does not exist gets.
 final class ClubIsolationTests: XCTestCase {
     var stack: TestStack!
     var alphaKey = "", betaKey = "", workerKey = ""
     var alphaVideo: VideoView!
     var alphaJob: JobView!, alphaFailedJob: JobView!
     var alphaBatch: BatchView!
+    var alphaWebhook: WebhookEndpointRecord!
+    var alphaDelivery = ""
 
     override func setUpWithError() throws {
-        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1"])
+        // Alpha's endpoint is a closed local port: its deliveries exist (and fail), which is all the walk needs.
+        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1", "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1"])
         alphaKey = try stack.createKey(["--club", "alpha"])
         betaKey = try stack.createKey(["--club", "beta"])
         workerKey = try stack.createKey(["--worker"])
         try stack.startCoordinator()
         try stack.startWorker()
         let alpha = try stack.client(key: alphaKey)
+        alphaWebhook = try awaitSync { try await alpha.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/hook", events: ["job.succeeded"])) }
+            .webhook
         let clip = try stack.makeTinyClip()
         alphaVideo = try awaitSync { try await alpha.uploadVideo(file: clip) }
         alphaJob = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
@@ -36,6 +42,8 @@ final class ClubIsolationTests: XCTestCase {
         _ = try awaitSync { try await alpha.addBatchJobs(self.alphaBatch.id, AddBatchJobsRequest(videoIds: [self.alphaVideo.id])) }
         XCTAssertEqual(try stack.waitForTerminal(alphaJob.id).status, .succeeded)
         XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed)
+        // Recorded with the job's end, in the same transaction.
+        alphaDelivery = try XCTUnwrap(awaitSync { try await alpha.webhookDeliveries(self.alphaWebhook.id) }.deliveries.first?.id)
     }
 
     override func tearDown() {
@@ -54,6 +62,8 @@ final class ClubIsolationTests: XCTestCase {
         case "videos": return alphaVideo.id.uuidString.lowercased()
         case "jobs": return alphaJob.id.uuidString.lowercased()
         case "batches": return alphaBatch.id.uuidString.lowercased()
+        case "webhooks": return alphaWebhook.id.uuidString.lowercased()
+        case "deliveries": return alphaDelivery
         default: return nil
         }
     }
@@ -91,7 +101,8 @@ final class ClubIsolationTests: XCTestCase {
     /// Alpha's ids, which must not appear in anything beta is answered unless beta sent them itself
     /// (an error may repeat the id it was asked for, exactly as it does for a missing one).
     func alphaIds(notIn request: String) -> [String] {
-        [alphaVideo.id, alphaJob.id, alphaFailedJob.id, alphaBatch.id].map { $0.uuidString.lowercased() }.filter { !request.lowercased().contains($0) }
+        ([alphaVideo.id, alphaJob.id, alphaFailedJob.id, alphaBatch.id, alphaWebhook.id].map { $0.uuidString.lowercased() } + [alphaDelivery.lowercased()])
+            .filter { !request.lowercased().contains($0) }
     }
 
     func test_EveryRouteNeedsAKeyAndAWorkerKeyOnlyReadsVideoContent() throws {
@@ -136,8 +147,9 @@ final class ClubIsolationTests: XCTestCase {
             XCTAssertEqual(asBeta.status, 404, "\(label): another club's id")
             XCTAssertEqual(asBeta.status, missing.status, "\(label): the same answer as a missing id")
             XCTAssertEqual(HTTP.apiError(asBeta.data)?.code, HTTP.apiError(missing.data)?.code, label)
-            // Alpha gets something else, so the 404 above came from the club filter, not a broken fixture.
-            XCTAssertNotEqual(try send(method, alphaPath, key: alphaKey).status, 404, "\(label) as alpha")
+            // Alpha gets something else, so the 404 above came from the club filter, not a broken fixture
+            // (a DELETE is checked with a GET of its path, so the walk does not remove alpha's record).
+            XCTAssertNotEqual(try send(method == "DELETE" ? "GET" : method, alphaPath, key: alphaKey).status, 404, "\(label) as alpha")
             checked += 1
         }
         XCTAssertGreaterThanOrEqual(checked, 6, "routes with ids were walked")

@@ -1,0 +1,82 @@
+import Foundation
+
+/// How the coordinator sends webhooks. Defaults are named here; each has an environment variable
+/// (the README lists them) and a bad value is an error naming it.
+public struct WebhookSettings: Sendable, Equatable {
+    /// Standard Webhooks' schedule: at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+    /// (about a day and a half in all), each delay counted from the attempt before.
+    public static let standardRetrySchedule: [TimeInterval] = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]
+    /// More steps than this would be a schedule that never gives up in practice.
+    public static let maxRetrySteps = 50
+    /// A week: no step of a schedule may wait longer.
+    public static let maxRetryStepSeconds: TimeInterval = 7 * 86_400
+
+    /// Accept endpoint URLs that resolve to loopback, private, link-local or other internal
+    /// addresses (tests and local stacks). Off in production: a club could otherwise make the
+    /// coordinator call services on its own network.
+    public var allowPrivate = false
+    /// The wait before each attempt of a delivery, the first being 0; when it runs out the delivery
+    /// is abandoned.
+    public var retrySchedule = standardRetrySchedule
+    /// One attempt may take this long (connect, send, and read the answer) before it counts as failed.
+    public var timeoutSeconds = 15.0
+    /// A `Retry-After` longer than this is cut to it, so a receiver cannot park a delivery for ever.
+    public var maxRetryAfterSeconds = 36_000.0
+    /// How often the dispatcher looks for due deliveries when it found none.
+    public var pollIntervalSeconds = 1.0
+    /// After a rotation, how long the old secret still signs (both signatures are sent).
+    public var rotationGraceSeconds = 86_400.0
+
+    public init() {}
+
+    public enum Env {
+        public static let allowPrivate = "REELWORK_WEBHOOK_ALLOW_PRIVATE"
+        public static let retrySchedule = "REELWORK_WEBHOOK_RETRY_SCHEDULE"
+        public static let timeoutSeconds = "REELWORK_WEBHOOK_TIMEOUT_SECONDS"
+        public static let maxRetryAfterSeconds = "REELWORK_WEBHOOK_MAX_RETRY_AFTER_SECONDS"
+        public static let pollIntervalSeconds = "REELWORK_WEBHOOK_POLL_SECONDS"
+        public static let rotationGraceSeconds = "REELWORK_WEBHOOK_ROTATION_GRACE_SECONDS"
+    }
+
+    /// Reads the environment; a bad value is an error naming the variable and what it must be.
+    public static func fromEnvironment(_ env: [String: String]) throws -> WebhookSettings {
+        var s = WebhookSettings()
+        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Double(text), v.isFinite, range.contains(v) else {
+                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(format(range.lowerBound)) to \(format(range.upperBound))")
+            }
+            value = v
+        }
+        s.allowPrivate = try ReelworkConfig.flag(Env.allowPrivate, env[Env.allowPrivate])
+        if let text = env[Env.retrySchedule], !text.isEmpty { s.retrySchedule = try parseSchedule(text) }
+        try seconds(Env.timeoutSeconds, &s.timeoutSeconds, in: 0.1...600)
+        try seconds(Env.maxRetryAfterSeconds, &s.maxRetryAfterSeconds, in: 0...maxRetryStepSeconds)
+        try seconds(Env.pollIntervalSeconds, &s.pollIntervalSeconds, in: 0.01...60)
+        try seconds(Env.rotationGraceSeconds, &s.rotationGraceSeconds, in: 0...maxRetryStepSeconds)
+        return s
+    }
+
+    /// Parses `0,5,300,…`: seconds before each attempt, the first 0 (a delivery is tried as soon as
+    /// it is recorded), every step from 0 to a week, at most `maxRetrySteps` steps.
+    public static func parseSchedule(_ text: String) throws -> [TimeInterval] {
+        let name = Env.retrySchedule
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard items.count <= maxRetrySteps else {
+            throw ReelworkError.configuration("\(name) has \(items.count) steps; at most \(maxRetrySteps) are allowed")
+        }
+        let delays = try items.enumerated().map { index, item in
+            guard let v = Double(item), v.isFinite, (0...maxRetryStepSeconds).contains(v) else {
+                throw ReelworkError.configuration(
+                    "\(name)='\(text)': step \(index + 1) ('\(item)') must be a number of seconds from 0 to \(format(maxRetryStepSeconds))")
+            }
+            return v
+        }
+        guard delays.first == 0 else {
+            throw ReelworkError.configuration("\(name)='\(text)' must start with 0: the first attempt is made as soon as the event is recorded")
+        }
+        return delays
+    }
+
+    private static func format(_ n: Double) -> String { Int(exactly: n).map(String.init) ?? String(n) }
+}

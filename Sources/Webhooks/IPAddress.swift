@@ -1,0 +1,58 @@
+/// An IPv4 or IPv6 address as bytes, with the ranges a webhook must not be sent to.
+public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+    case v4(UInt8, UInt8, UInt8, UInt8)
+    /// Sixteen bytes, network order.
+    case v6([UInt8])
+
+    /// Why this address is internal, or nil for an ordinary public address. IPv6 forms that carry
+    /// an IPv4 address (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`)
+    /// are judged by the IPv4 address inside, so `::ffff:127.0.0.1` is loopback too.
+    public var internalRange: String? {
+        switch self {
+        case let .v4(a, b, c, d):
+            switch (a, b) {
+            case (0, _): return a == 0 && b == 0 && c == 0 && d == 0 ? "unspecified (0.0.0.0)" : "\"this network\" (0.0.0.0/8)"
+            case (127, _): return "loopback (127.0.0.0/8)"
+            case (10, _): return "private (10.0.0.0/8)"
+            case (172, 16...31): return "private (172.16.0.0/12)"
+            case (192, 168): return "private (192.168.0.0/16)"
+            case (169, 254): return "link-local (169.254.0.0/16)"
+            case (100, 64...127): return "shared carrier-grade NAT (100.64.0.0/10)"
+            case (192, 0) where c == 0: return "IETF protocol assignments (192.0.0.0/24)"
+            case (198, 18...19): return "benchmarking (198.18.0.0/15)"
+            case (224...239, _): return "multicast (224.0.0.0/4)"
+            case (240...255, _): return a == 255 && b == 255 && c == 255 && d == 255 ? "broadcast (255.255.255.255)" : "reserved (240.0.0.0/4)"
+            default: return nil
+            }
+        case .v6(let bytes):
+            if let inner = embeddedV4 { return inner.internalRange.map { "\($0), inside the IPv6 address \(self)" } }
+            if bytes.allSatisfy({ $0 == 0 }) { return "unspecified (::)" }
+            if bytes.dropLast().allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return "loopback (::1)" }
+            if bytes[0] & 0xfe == 0xfc { return "unique local, private (fc00::/7)" }
+            if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80 { return "link-local (fe80::/10)" }
+            if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0xc0 { return "site-local (fec0::/10)" }
+            if bytes[0] == 0xff { return "multicast (ff00::/8)" }
+            return nil
+        }
+    }
+
+    /// The IPv4 address an IPv6 address carries in one of the forms that route to it.
+    var embeddedV4: IPAddress? {
+        guard case .v6(let b) = self, b.count == 16 else { return nil }
+        let tail = IPAddress.v4(b[12], b[13], b[14], b[15])
+        let zeros = b[0..<10].allSatisfy { $0 == 0 }
+        if zeros && b[10] == 0xff && b[11] == 0xff { return tail }                    // ::ffff:a.b.c.d (mapped)
+        if zeros && b[10] == 0 && b[11] == 0 && !(b[12] == 0 && b[13] == 0 && b[14] == 0) { return tail }  // ::a.b.c.d (compatible), not ::1 or ::
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b && b[4..<12].allSatisfy({ $0 == 0 }) { return tail }  // 64:ff9b::/96
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .v4(a, b, c, d): return "\(a).\(b).\(c).\(d)"
+        case .v6(let bytes):
+            let groups = stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            return groups.joined(separator: ":")
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import ReelworkCore
+import Store
+import TestSupport
+import Threading
+import XCTest
+
+/// `batch.completed` in PostgreSQL: announced exactly once each time a batch's last open job ends,
+/// in the transaction that ends it, whichever write ends it; again after a retry or new jobs open
+/// the batch and it completes again; and exactly once when its last jobs end at the same moment in
+/// several transactions (the case a naive "are all jobs done?" misses, each transaction seeing the
+/// other's job still running).
+final class BatchCompletionTests: MigratedDatabaseTestCase {
+    private let document = AnalysisDocument(video: nil, stages: [], warnings: [], result: .emptyObject)
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        _ = try WebhookRepository(db).create(club: "c", url: "https://hooks.example.org/c", events: [.batchCompleted])
+    }
+
+    /// A batch of club "c" with `count` waiting jobs, each of its own video.
+    private func batch(jobs count: Int) throws -> (batch: BatchView, jobs: [UUID]) {
+        let batches = BatchRepository(db)
+        let batch = try batches.create(NewBatch(club: "c", sport: .tennis, options: .emptyObject, label: "season", dedupeKey: nil)).batch
+        return (batch, try addJobs(count, to: batch))
+    }
+
+    /// `count` new jobs in `batch`, each of a new video.
+    private func addJobs(_ count: Int, to batch: BatchView) throws -> [UUID] {
+        let facts = VideoFacts(durationSeconds: 1, frameCount: 30, fps: 30, width: 160, height: 120, codec: "h264", rotation: 0, container: "mp4")
+        let specs = try (0..<count).map { _ in
+            let video = try VideoRepository(db).insertOrFetch(NewVideo(club: "c", contentHash: UUID().uuidString, sizeBytes: 1,
+                                                                       storageKey: "k", originalName: nil, facts: facts)).video
+            return BatchJobSpec(videoId: video.id, dedupeKey: UUID().uuidString)
+        }
+        return try BatchRepository(db).addJobs(to: batch, specs, maxAttempts: 3, priority: "normal", maxWaiting: 1_000_000).jobIds
+    }
+
+    /// The `data` of every `batch.completed` delivery recorded for `batch`, oldest first.
+    private func announcements(_ batch: BatchView) throws -> [JSONValue] {
+        try db.query("""
+            SELECT data::text AS d FROM webhook_deliveries
+            WHERE event_type = 'batch.completed' AND lower(data->'batch'->>'id') = $1 ORDER BY created_at, id
+            """, [batch.id]).rows.map { try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try $0.string("d").utf8)) }
+    }
+
+    private func run(_ job: UUID, attempt: Int = 1, on connection: PGConnection? = nil) throws -> ClaimedRun {
+        try (connection ?? db).startedRun(sport: .tennis, attempt: attempt, job: job)
+    }
+
+    func testTheLastJobToEndAnnouncesTheBatchOnceWithItsSummary() throws {
+        let (batch, jobs) = try batch(jobs: 4)
+        XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "not a video", kind: .invalidInput, retryAt: nil))
+        XCTAssertEqual(try JobRepository(db).cancel(id: jobs[2]), .cancelled)
+        XCTAssertEqual(try announcements(batch), [], "a job is still open")
+
+        XCTAssertTrue(try MaintenanceRepository(db).recordStall(jobId: try run(jobs[3]).jobId, attempt: 1, stalls: 4, verdict: .failed))
+        let data = try announcements(batch)
+        XCTAssertEqual(data.count, 1)
+        let id = batch.id.uuidString.lowercased()
+        XCTAssertEqual(data.first?["batch"]?["id"], .string(batch.id.uuidString), "as GET /v1/batches/{id} shows it")
+        XCTAssertEqual(data.first?["batch"]?["total"], .number(4))
+        XCTAssertEqual(data.first?["batch"]?["counts"], .object(["succeeded": .number(1), "failed": .number(2), "cancelled": .number(1)]))
+        XCTAssertEqual(data.first?["batch"]?["label"], .string("season"))
+        XCTAssertNotNil(data.first?["batch"]?["finishedAt"])
+        XCTAssertEqual(data.first?["completion"], .number(1))
+        XCTAssertEqual(data.first?["links"], .object(["batch": .string("/v1/batches/\(id)"), "jobs": .string("/v1/batches/\(id)/jobs")]))
+    }
+
+    /// Every write that can end a job, ending a batch's last open job: one announcement, and a
+    /// repeat of the write (or a stale one) adds none.
+    func testEveryWriteThatEndsTheLastJobAnnouncesTheBatchOnce() throws {
+        let writers: [(String, (UUID, BatchView) throws -> Void)] = [
+            ("a run's success", { job, _ in
+                let run = try self.run(job)
+                XCTAssertTrue(try RunRepository(self.db).complete(run, document: self.document, facts: nil))
+                XCTAssertFalse(try RunRepository(self.db).complete(run, document: self.document, facts: nil))
+            }),
+            ("a run's failure", { job, _ in XCTAssertTrue(try RunRepository(self.db).fail(try self.run(job), message: "x", kind: .internal, retryAt: nil)) }),
+            ("a run's cancel", { job, _ in XCTAssertTrue(try RunRepository(self.db).cancelled(try self.run(job))) }),
+            ("a waiting job's cancel", { job, _ in XCTAssertEqual(try JobRepository(self.db).cancel(id: job), .cancelled) }),
+            ("the batch's cancel", { _, batch in XCTAssertEqual(try BatchRepository(self.db).cancel(batchId: batch.id).cancelled.count, 1) }),
+            ("a stall past the limit", { job, _ in
+                XCTAssertTrue(try MaintenanceRepository(self.db).recordStall(jobId: try self.run(job).jobId, attempt: 1, stalls: 4, verdict: .failed))
+                XCTAssertFalse(try MaintenanceRepository(self.db).recordStall(jobId: job, attempt: 1, stalls: 4, verdict: .failed))
+            }),
+            ("a cancel found at the next claim", { job, _ in
+                _ = try self.run(job)
+                XCTAssertEqual(try JobRepository(self.db).cancel(id: job), .requested)
+                XCTAssertEqual(try RunRepository(self.db).start(jobId: job, attempt: 2, worker: "w2"), .finished(.cancelled))
+                XCTAssertEqual(try RunRepository(self.db).start(jobId: job, attempt: 3, worker: "w3"), .finished(.cancelled))
+            }),
+            ("the removal of a job whose enqueue failed", { job, _ in try JobRepository(self.db).deleteUnstarted(id: job) }),
+        ]
+        for (name, end) in writers {
+            let (batch, jobs) = try batch(jobs: 2)
+            XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
+            XCTAssertEqual(try announcements(batch).count, 0, name)
+            try end(jobs[1], batch)
+            XCTAssertEqual(try announcements(batch).count, 1, name)
+        }
+    }
+
+    func testWritesThatDoNotEndTheLastJobAnnounceNothing() throws {
+        let (batch, jobs) = try batch(jobs: 1)
+        let runs = RunRepository(db)
+        XCTAssertTrue(try runs.fail(try run(jobs[0]), message: "blip", kind: .transient, retryAt: Date().addingTimeInterval(60)))
+        XCTAssertTrue(try runs.handBack(try run(jobs[0], attempt: 2)))
+        XCTAssertTrue(try MaintenanceRepository(db).recordStall(jobId: try run(jobs[0], attempt: 3).jobId, attempt: 3, stalls: 1, verdict: .requeued))
+        XCTAssertEqual(try announcements(batch), [])
+        let empty = try BatchRepository(db).create(NewBatch(club: "c", sport: .tennis, options: .emptyObject, label: nil, dedupeKey: nil)).batch
+        XCTAssertEqual(try BatchRepository(db).cancel(batchId: empty.id).cancelled, [])
+        XCTAssertEqual(try announcements(empty), [], "a batch without jobs never completes")
+    }
+
+    /// A write on a completed batch that opens no job (here the removal of a job cancelled before
+    /// it ever ran, which `deleteUnstarted` allows) finds it complete again: it was announced already.
+    func testACompletedBatchIsNotAnnouncedAgainWithoutBeingOpened() throws {
+        let (batch, jobs) = try batch(jobs: 2)
+        XCTAssertEqual(try JobRepository(db).cancel(id: jobs[1]), .cancelled)
+        XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
+        XCTAssertEqual(try announcements(batch).count, 1)
+        try JobRepository(db).deleteUnstarted(id: jobs[1])
+        XCTAssertNil(try JobRepository(db).find(id: jobs[1]), "removed")
+        XCTAssertEqual(try announcements(batch).count, 1)
+    }
+
+    /// A retry (of one job, or of the batch's failed jobs) or new jobs open a completed batch
+    /// again: it is announced again when it completes again, with the next `completion` number.
+    func testABatchOpenedAgainIsAnnouncedAgainWhenItCompletesAgain() throws {
+        let (batch, jobs) = try batch(jobs: 2)
+        XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryAt: nil))
+        XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1)])
+
+        XCTAssertNotNil(try JobRepository(db).requeueForRetry(id: jobs[1]))
+        XCTAssertEqual(try announcements(batch).count, 1, "open again: nothing until it ends")
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1], attempt: 2), message: "x", kind: .internal, retryAt: nil))
+        XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1), .number(2)])
+
+        XCTAssertEqual(try JobRepository(db).requeueFailed(club: nil, sport: nil, errorKind: nil, since: nil, until: nil, batchId: batch.id).count, 1)
+        XCTAssertTrue(try RunRepository(db).complete(try run(jobs[1], attempt: 3), document: document, facts: nil))
+        let third = try announcements(batch)
+        XCTAssertEqual(third.map { $0["completion"] }, [.number(1), .number(2), .number(3)])
+        XCTAssertEqual(third.last?["batch"]?["counts"], .object(["succeeded": .number(2)]))
+
+        XCTAssertEqual(try addJobs(1, to: batch).count, 1)
+        XCTAssertEqual(try announcements(batch).count, 3, "a new job: open again")
+        XCTAssertEqual(try BatchRepository(db).cancel(batchId: batch.id).cancelled.count, 1)
+        XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1), .number(2), .number(3), .number(4)])
+    }
+
+    /// The last jobs of a batch ending at the same moment in separate transactions, round after
+    /// round: every batch is announced exactly once (never twice, never not at all).
+    func testJobsEndingAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
+        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 4, waiting: 0)
+    }
+
+    /// The same with cancels of waiting jobs, which always end under the batch's lock.
+    func testCancelsAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
+        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 0, waiting: 4)
+    }
+
+    /// The same with a run's end (one statement, no lock when it is not the last) racing cancels
+    /// of waiting jobs (under the batch's lock).
+    func testRunEndsAndCancelsAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
+        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 2, waiting: 2)
+    }
+
+    private func assertConcurrentEndsAnnounceOnce(rounds: Int, running: Int, waiting: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        // Widens the race: a statement that ends a job, and one that looks at a batch to mark it
+        // completed (whether it marks it or not), each wait 20 ms at their end, before their
+        // transaction goes on to commit. Ends started together then all look for open jobs while
+        // the others have not committed: without the mechanism, every one of them would miss.
+        try db.execute("""
+            CREATE FUNCTION test_linger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); RETURN NULL; END $$;
+            CREATE TRIGGER test_linger AFTER UPDATE OF status ON jobs FOR EACH ROW
+                WHEN (NEW.status IN ('succeeded', 'failed', 'cancelled')) EXECUTE FUNCTION test_linger();
+            CREATE TRIGGER test_linger AFTER UPDATE ON batches FOR EACH STATEMENT EXECUTE FUNCTION test_linger();
+            """)
+        let url = database.url, document = document
+        var counts: [Int] = []
+        for _ in 0..<rounds {
+            let (batch, jobs) = try batch(jobs: running + waiting)
+            let runs = try jobs.prefix(running).map { try run($0) }
+            let waitingJobs = Array(jobs.dropFirst(running))
+            let gate = StartingGate(parties: jobs.count)
+            let errors = LockedValue<[String]>([])
+            // A thread each (a dispatch queue would run only as many at once as there are cores).
+            let done = DispatchGroup()
+            for index in jobs.indices {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    // Connected before the gate (a failure still passes it, so no thread waits for ever).
+                    let connected = Result { try PGConnection(url) }
+                    gate.wait()
+                    do {
+                        let connection = try connected.get()
+                        if index < running {
+                            guard try RunRepository(connection).complete(runs[index], document: document, facts: nil) else {
+                                throw TestSetupError(description: "run \(index) no longer owned its job")
+                            }
+                        } else {
+                            guard try JobRepository(connection).cancel(id: waitingJobs[index - running]) == .cancelled else {
+                                throw TestSetupError(description: "job \(index) was not cancelled")
+                            }
+                        }
+                    } catch {
+                        errors.withLock { $0.append("\(error)") }
+                    }
+                }.start()
+            }
+            done.wait()
+            XCTAssertEqual(errors.withLock { $0 }, [], file: file, line: line)
+            XCTAssertEqual(try BatchRepository(db).find(id: batch.id, club: nil)?.isComplete, true, file: file, line: line)
+            counts.append(try announcements(batch).count)
+        }
+        XCTAssertEqual(counts, Array(repeating: 1, count: rounds), "announcements per batch", file: file, line: line)
+    }
+
+    /// A run's end that is not its batch's last does not wait for the batch's lock (the queue's
+    /// hot path stays one statement); the last one does, and announces after it.
+    func testOnlyTheLastRunEndOfABatchWaitsForItsLock() throws {
+        let (batch, jobs) = try batch(jobs: 2)
+        let first = try run(jobs[0]), last = try run(jobs[1])
+        let holder = try database.connect()
+        try holder.execute("BEGIN")
+        try holder.query("SELECT id FROM batches WHERE id = $1 FOR UPDATE", [batch.id])
+        let ender = try database.connect()
+        try ender.execute("SET lock_timeout = '1s'")
+
+        XCTAssertTrue(try RunRepository(ender).complete(first, document: document, facts: nil), "not the last: no wait")
+        XCTAssertThrowsError(try RunRepository(ender).complete(last, document: document, facts: nil), "the last waits for the lock") { error in
+            XCTAssertEqual((error as? PostgresError)?.sqlState, "55P03", "\(error)")
+        }
+        XCTAssertEqual(try JobRepository(db).find(id: jobs[1])?.status, .running, "undone whole")
+        try holder.execute("ROLLBACK")
+        XCTAssertTrue(try RunRepository(ender).complete(last, document: document, facts: nil))
+        XCTAssertEqual(try announcements(batch).count, 1)
+    }
+}
+
+/// Lets `parties` threads through at once: each `wait()` blocks until all have arrived.
+private final class StartingGate: @unchecked Sendable {
+    // Safe: `arrived` is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private let parties: Int
+    private var arrived = 0
+
+    init(parties: Int) { self.parties = parties }
+
+    func wait() {
+        condition.lock()
+        arrived += 1
+        if arrived == parties { condition.broadcast() }
+        while arrived < parties { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Webhooks
+import XCTest
+
+/// Only http(s) URLs without credentials whose host resolves to public addresses are accepted; every
+/// internal range is refused with a message naming it, IPv4 inside IPv6 included, unless private
+/// addresses are allowed.
+final class WebhookURLPolicyTests: XCTestCase {
+    /// A policy whose resolver answers `addresses` for every host.
+    private func policy(resolvingTo addresses: [IPAddress], allowPrivate: Bool = false) -> WebhookURLPolicy {
+        WebhookURLPolicy(allowPrivate: allowPrivate, resolve: { _ in addresses })
+    }
+
+    private func v6(_ text: String) -> IPAddress {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        _ = text.withCString { inet_pton(AF_INET6, $0, &bytes) }
+        return .v6(bytes)
+    }
+
+    func testTheFormIsCheckedWithAMessageNamingTheProblem() {
+        let open = policy(resolvingTo: [.v4(93, 184, 216, 34)])
+        let refused: [(String, String)] = [
+            ("ftp://example.org/hook", "scheme is 'ftp'; only http and https"),
+            ("file:///etc/passwd", "scheme is 'file'"),
+            ("javascript:alert(1)", "scheme is 'javascript'"),
+            ("https://user:hunter2@example.org/hook", "contains a user name or password"),
+            ("https://token@example.org/hook", "contains a user name or password"),
+            ("https:///hook", "has no host"),
+            ("https://example.org:0/hook", "port '0'"),
+            ("https://example.org:70000/hook", "port '70000'"),
+            ("https://example.org:99999999999999999999/hook", "port"),
+            ("https://exa mple.org/hook", "a space or a control character"),
+            ("https://example.org/hook\n", "a space or a control character"),
+            ("example.org/hook", "no scheme"),
+            ("", "it is empty"),
+            ("https://example.org/" + String(repeating: "a", count: 2100), "at most 2048"),
+        ]
+        for (url, message) in refused {
+            XCTAssertThrowsError(try open.check(url), url) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(url): \(error)")
+                XCTAssertFalse("\(error)".contains("hunter2"), "credentials are never repeated: \(error)")
+            }
+        }
+        for url in ["https://example.org/hook", "http://example.org:8080/a?b=c", "HTTPS://Example.ORG", "https://[2606:2800::1]:443/x"] {
+            XCTAssertNoThrow(try open.check(url), url)
+        }
+    }
+
+    func testEveryInternalRangeIsRefusedAndPublicAddressesPass() {
+        let internalAddresses: [(IPAddress, String)] = [
+            (.v4(127, 0, 0, 1), "loopback"), (.v4(127, 255, 1, 2), "loopback"), (.v4(10, 1, 2, 3), "private (10.0.0.0/8)"),
+            (.v4(172, 16, 0, 1), "private (172.16.0.0/12)"), (.v4(172, 31, 255, 255), "private (172.16.0.0/12)"),
+            (.v4(192, 168, 1, 1), "private (192.168.0.0/16)"), (.v4(169, 254, 169, 254), "link-local"),
+            (.v4(0, 0, 0, 0), "unspecified"), (.v4(0, 1, 2, 3), "this network"), (.v4(100, 64, 0, 1), "carrier-grade NAT"),
+            (.v4(100, 127, 255, 255), "carrier-grade NAT"), (.v4(224, 0, 0, 1), "multicast"), (.v4(239, 255, 255, 250), "multicast"),
+            (.v4(255, 255, 255, 255), "broadcast"), (.v4(240, 0, 0, 1), "reserved"),
+            (v6("::1"), "loopback (::1)"), (v6("::"), "unspecified (::)"), (v6("fc00::1"), "unique local"), (v6("fd12:3456::1"), "unique local"),
+            (v6("fe80::1"), "link-local (fe80::/10)"), (v6("ff02::1"), "multicast (ff00::/8)"),
+            (v6("::ffff:127.0.0.1"), "loopback (127.0.0.0/8), inside the IPv6 address"),
+            (v6("::ffff:10.0.0.1"), "private (10.0.0.0/8), inside"), (v6("::ffff:169.254.169.254"), "link-local"),
+            (v6("::127.0.0.1"), "loopback"), (v6("64:ff9b::a9fe:a9fe"), "link-local"),
+        ]
+        for (address, range) in internalAddresses {
+            XCTAssertThrowsError(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)") { error in
+                XCTAssertTrue("\(error)".contains(range), "\(address): \(error)")
+                XCTAssertTrue("\(error)".contains("REELWORK_WEBHOOK_ALLOW_PRIVATE"), "\(error)")
+            }
+            XCTAssertNoThrow(try policy(resolvingTo: [address], allowPrivate: true).check("https://hooks.example.org/x"), "\(address)")
+        }
+        for address in [IPAddress.v4(93, 184, 216, 34), .v4(100, 63, 255, 255), .v4(100, 128, 0, 0), .v4(172, 32, 0, 1), .v4(8, 8, 8, 8),
+                        v6("2606:2800:220:1::1"), v6("::ffff:93.184.216.34")] {
+            XCTAssertNoThrow(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)")
+        }
+    }
+
+    func testOneInternalAddressAmongPublicOnesIsEnoughToRefuse() {
+        XCTAssertThrowsError(try policy(resolvingTo: [.v4(93, 184, 216, 34), .v4(10, 0, 0, 5)]).check("https://mixed.example.org/")) { error in
+            XCTAssertTrue("\(error)".contains("resolves to 10.0.0.5"), "\(error)")
+        }
+    }
+
+    /// The system resolver: every spelling of loopback is caught, and a name that does not resolve says so.
+    func testTheSystemResolverCatchesEverySpellingOfLoopback() {
+        let real = WebhookURLPolicy(allowPrivate: false)
+        for url in ["http://localhost:8080/x", "http://127.0.0.1/x", "http://127.1/x", "http://2130706433/x", "http://0x7f.0.0.1/x",
+                    "http://[::1]:9000/x", "http://[::ffff:127.0.0.1]/x", "http://0.0.0.0/x"] {
+            XCTAssertThrowsError(try real.check(url), url) { error in
+                guard case .internalAddress = error as? WebhookURLError else { return XCTFail("\(url): \(error)") }
+            }
+        }
+        XCTAssertThrowsError(try real.check("https://no-such-host.invalid/x")) { error in
+            guard case .unresolvable(let host, _) = error as? WebhookURLError else { return XCTFail("\(error)") }
+            XCTAssertEqual(host, "no-such-host.invalid")
+            XCTAssertTrue("\(error)".contains("cannot be resolved"), "\(error)")
+        }
+        XCTAssertNoThrow(try WebhookURLPolicy(allowPrivate: true).check("http://localhost:8080/x"))
+    }
+}
