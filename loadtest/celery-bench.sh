@@ -22,17 +22,23 @@ python=$(loadtest/celery/setup.sh)
 
 dir="$root/.local/bench/celery"
 rm -rf "$dir" && mkdir -p "$dir"
-trap 'rw_stop_redis "$dir/redis" || true' EXIT INT TERM
+# Ctrl-C or TERM ends the script (noop_bench.py stops its own worker); Redis is stopped on exit.
+trap 'rw_stop_redis "$dir/redis" || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 redis_port=$(rw_free_port)
 rw_start_redis "$dir/redis" "$redis_port"
 # A db of its own on top of the key prefix, so it can share a Redis with our queue (db 0).
 redis="redis://127.0.0.1:${redis_port}/1"
 
-echo "==> ${runs} runs of ${jobs} no-op Celery tasks, ${workers} workers (${pool} pool)"
+# The machine is shared: the load average says how busy it was around the runs.
+echo "==> ${runs} runs of ${jobs} no-op Celery tasks, ${workers} workers (${pool} pool); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq 1 "$runs"); do
   "$python" loadtest/celery/noop_bench.py --redis-url "$redis" --jobs "$jobs" --workers "$workers" \
     --pool "$pool" --log "$dir/worker-$i.log" | tee "$dir/run-$i.txt"
 done
-printf 'celery median over %s runs: ' "$runs"
-grep -ho 'jobs_per_s=[0-9.]*' "$dir"/run-*.txt | cut -d= -f2 | sort -n \
-  | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] " jobs/s"}'
+median() {   # FIELD: the median of FIELD=VALUE over the runs
+  grep -ho "$1=[0-9.]*" "$dir"/run-*.txt | cut -d= -f2 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+echo "celery median over ${runs} runs: $(median jobs_per_s) jobs/s, $(median cpu_ms_per_job) ms CPU per job"
+echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
