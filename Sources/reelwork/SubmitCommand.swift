@@ -72,9 +72,13 @@ struct SubmitCommand: AsyncParsableCommand {
             try journal.save(key: key)
         }
 
-        // 4. Uploads, `parallel` at once.
-        let toSend = files.filter { journal.files[$0]?.videoId == nil }
-        let already = files.count - toSend.count
+        // 4. Uploads, `parallel` at once: one per distinct content (two copies of a clip are one video).
+        var firstWithHash: [String: String] = [:]
+        let toSend = files.filter { path in
+            guard let entry = journal.files[path], entry.videoId == nil else { return false }
+            return firstWithHash.updateValue(firstWithHash[entry.hash] ?? path, forKey: entry.hash) == nil
+        }
+        let already = files.count - files.filter { journal.files[$0]?.videoId == nil }.count
         if already > 0 { Terminal.writeErr("\(already) of \(files.count) file(s) already on the coordinator\n") }
         var failures = 0
         if !toSend.isEmpty {
@@ -102,7 +106,8 @@ struct SubmitCommand: AsyncParsableCommand {
                     let name = URL(fileURLWithPath: path).lastPathComponent
                     switch result {
                     case .success(let id):
-                        journal.files[path]?.videoId = id
+                        let hash = journal.files[path]?.hash
+                        for copy in files where journal.files[copy]?.hash == hash { journal.files[copy]?.videoId = id }
                         try journal.save(key: key)
                         board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "uploaded")
                     case .failure(let error):
