@@ -72,7 +72,7 @@ let package = Package(
         ]),
         // The queue's load and chaos driver (loadtest/queue-bench.sh runs it beside redis-benchmark and pgbench).
         .executableTarget(name: "queue-loadtest", dependencies: [
-            "ReelworkCore", "Store", "Queue", "Media", "Threading",
+            "ReelworkCore", "ReelworkClient", "Store", "Queue", "Media", "Threading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
