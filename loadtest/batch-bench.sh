@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The batch benchmark (issue 12): N no-op jobs created through the coordinator's API in batches of
 # 500 (POST /v1/batches, then one POST /v1/batches/{id}/jobs per batch), claimed and run by
-# `reelwork worker` processes, state in a durable PostgreSQL; and, in the same script, on the same
-# Redis, Celery 5 running the same number of no-op tasks with the same concurrency (Celery keeps no
-# per-stage state: it only stores each task's result). Runs alternate (Reelwork, then Celery) so
-# both see the same machine; it prints each run, the medians and their ratio. Servers are stopped
-# on exit.
+# `reelwork worker` processes, state in a durable PostgreSQL; beside it, in the same script and on
+# the same servers, the same jobs created one per request (queue-bench.sh's mode), and Celery 5
+# running the same number of no-op tasks with the same concurrency on the same Redis (Celery keeps
+# no per-stage state: it only stores each task's result). Runs alternate (batches, one per request,
+# Celery) so all three see the same machine; it prints each run, the medians and the ratios, and
+# pgbench's select-only rate first, to compare this machine's state with other days. Servers are
+# stopped on exit.
 #   loadtest/batch-bench.sh [RUNS] [JOBS]     # defaults: 5 runs, 20000 jobs; WORKERS=2 SLOTS=6
 #   CELERY_WORKERS (default WORKERS × SLOTS: the same number of jobs at once), CELERY_POOL=prefork
 set -euo pipefail
@@ -44,12 +46,18 @@ rw_start_redis "$dir/redis" "$redis_port"
 psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
 admin="postgres://postgres@127.0.0.1:${pg_port}/postgres"
 
-reelwork_run() {   # RUN; sets rate and cpu
-  local out="$dir/reelwork-$1.txt"
+echo
+echo "==> this machine today: pgbench select-only, 8 clients, 10 s"
+psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "CREATE DATABASE pgbench"
+pgbench -q -i -s 4 -h 127.0.0.1 -p "$pg_port" -U postgres pgbench >/dev/null 2>&1
+echo "$(pgbench -n -S -c 8 -j 2 -T 10 -h 127.0.0.1 -p "$pg_port" -U postgres pgbench 2>/dev/null | awk '/^tps/ {print $3; exit}') tps"
+
+reelwork_run() {   # NAME RUN DRIVER-ARGS...; sets rate and cpu
+  local out="$dir/$1-$2.txt"
   "$bin/queue-loadtest" --binary "$bin/reelwork" --admin-database-url "$admin" --redis-url "redis://127.0.0.1:${redis_port}/0" \
-    --workers "$workers" --slots "$slots" --jobs "$jobs" --batch-size "$batch" --submitters 4 \
-    --coordinator-port "$(rw_free_port)" >"$out" 2>&1 || { cat "$out"; echo "queue-loadtest failed (run $1)" >&2; exit 1; }
-  grep -q FAILED "$out" && { cat "$out"; echo "an invariant failed (run $1)" >&2; exit 1; }
+    --workers "$workers" --slots "$slots" --jobs "$jobs" --coordinator-port "$(rw_free_port)" "${@:3}" >"$out" 2>&1 \
+    || { cat "$out"; echo "queue-loadtest failed ($1, run $2)" >&2; exit 1; }
+  grep -q FAILED "$out" && { cat "$out"; echo "an invariant failed ($1, run $2)" >&2; exit 1; }
   rate=$(awk '/^  throughput/ { print $2 }' "$out")
   cpu=$(awk '/^  CPU/ { print $2 }' "$out")
 }
@@ -63,25 +71,29 @@ celery_run() {   # RUN; sets rate and cpu
   cpu=$(grep -o 'cpu_ms_per_job=[0-9.]*' "$out" | cut -d= -f2)
 }
 
-echo "==> ${runs} alternating runs of ${jobs} no-op jobs: Reelwork (batches of ${batch}, ${workers} workers × ${slots} slots)"
-echo "    and Celery (${celery_workers} ${celery_pool} workers); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-# CPU: milliseconds of CPU per job spent by the whole stack (each side's processes, its servers and
-# its driver): a figure the neighbours' load moves much less than the rate.
-printf '%-4s %16s %14s %16s %14s %8s\n' run "reelwork jobs/s" "(CPU ms/job)" "celery jobs/s" "(CPU ms/job)" ratio
-ours=() theirs=() our_cpu=() their_cpu=() ratios=()
+echo
+echo "==> ${runs} alternating runs of ${jobs} no-op jobs (${workers} Reelwork workers × ${slots} slots, ${celery_workers} Celery ${celery_pool} workers)"
+echo "    load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# Each column: jobs/s end to end, and in brackets the milliseconds of CPU per job spent by the whole
+# stack (its processes, its servers and its driver), a figure the neighbours' load moves much
+# less than the rate.
+printf '%-4s %22s %22s %22s %16s\n' run "batches of $batch" "one job per request" "celery" "batches / celery"
+batched=() single=() celery=() batched_cpu=() single_cpu=() celery_cpu=() ratios=()
 for i in $(seq 1 "$runs"); do
-  reelwork_run "$i"; r=$rate rc=$cpu
+  reelwork_run batches "$i" --batch-size "$batch" --submitters 4; b=$rate bc=$cpu
+  reelwork_run single "$i" --submitters 16; s=$rate sc=$cpu
   celery_run "$i"; c=$rate cc=$cpu
-  ours+=("$r") theirs+=("$c") our_cpu+=("$rc") their_cpu+=("$cc")
-  ratios+=("$(awk -v r="$r" -v c="$c" 'BEGIN { printf "%.2f", r / c }')")
-  printf '%-4s %16s %14s %16s %14s %8s\n' "$i" "$r" "$rc" "$c" "$cc" "${ratios[-1]}"
+  batched+=("$b") single+=("$s") celery+=("$c") batched_cpu+=("$bc") single_cpu+=("$sc") celery_cpu+=("$cc")
+  ratios+=("$(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.2f", b / c }')")
+  printf '%-4s %14s (%5s ms) %14s (%5s ms) %14s (%5s ms) %16s\n' "$i" "$b" "$bc" "$s" "$sc" "$c" "$cc" "${ratios[-1]}"
 done
 median() { printf '%s\n' "$@" | rw_median; }
-mr=$(median "${ours[@]}")
-mc=$(median "${theirs[@]}")
-echo "median: reelwork ${mr} jobs/s ($(median "${our_cpu[@]}") ms CPU per job), celery ${mc} jobs/s ($(median "${their_cpu[@]}") ms CPU per job)"
-echo "reelwork / celery: $(awk -v r="$mr" -v c="$mc" 'BEGIN { printf "%.2f", r / c }') (medians), $(median "${ratios[@]}") (median of the run-by-run ratios)"
+mb=$(median "${batched[@]}") ms=$(median "${single[@]}") mc=$(median "${celery[@]}")
+printf '%-4s %14s (%5s ms) %14s (%5s ms) %14s (%5s ms)\n' median "$mb" "$(median "${batched_cpu[@]}")" \
+  "$ms" "$(median "${single_cpu[@]}")" "$mc" "$(median "${celery_cpu[@]}")"
+echo "batches / celery: $(awk -v b="$mb" -v c="$mc" 'BEGIN { printf "%.2f", b / c }') (medians), $(median "${ratios[@]}") (median of the run-by-run ratios)"
+echo "batches / one job per request: $(awk -v b="$mb" -v s="$ms" 'BEGIN { printf "%.2f", b / s }') (medians)"
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "the last Reelwork run in full:"
-cat "$dir/reelwork-${runs}.txt"
+echo "the last batch run in full:"
+cat "$dir/batches-${runs}.txt"
