@@ -10,6 +10,7 @@ source scripts/lib/services.sh
 rw_install_deps
 scripts/setup-models.sh
 scripts/setup-test-photos.sh
+scripts/setup-schemathesis.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

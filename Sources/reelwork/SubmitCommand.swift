@@ -59,13 +59,13 @@ struct SubmitCommand: AsyncParsableCommand {
         }
         guard let batchId = journal.batchId else { return }
 
-        // 3. Which files the club has already: one request for all of them.
+        // 3. Which files the club has already: one request per few thousand files.
         let unknown = files.filter { journal.files[$0]?.videoId == nil }
         if !unknown.isEmpty {
             let hashes = Array(Set(unknown.compactMap { journal.files[$0]?.hash }))
             var found: [String: UUID] = [:]
-            for start in stride(from: 0, to: hashes.count, by: 10_000) {
-                let slice = Array(hashes[start..<min(start + 10_000, hashes.count)])
+            for start in stride(from: 0, to: hashes.count, by: VideoLookupRequest.maxHashes) {
+                let slice = Array(hashes[start..<min(start + VideoLookupRequest.maxHashes, hashes.count)])
                 for match in try await client.lookupVideos(hashes: slice, club: club).videos { found[match.contentHash] = match.videoId }
             }
             for path in unknown { if let id = found[journal.files[path]!.hash] { journal.files[path]!.videoId = id } }
@@ -123,8 +123,8 @@ struct SubmitCommand: AsyncParsableCommand {
         let videos = files.compactMap { journal.files[$0]?.videoId }.filter { journal.jobs[$0] == nil }
         var seen = Set<UUID>()
         let distinct = videos.filter { seen.insert($0).inserted }
-        for start in stride(from: 0, to: distinct.count, by: 5_000) {
-            let slice = Array(distinct[start..<min(start + 5_000, distinct.count)])
+        for start in stride(from: 0, to: distinct.count, by: AddBatchJobsRequest.maxVideoIds) {
+            let slice = Array(distinct[start..<min(start + AddBatchJobsRequest.maxVideoIds, distinct.count)])
             let added = try await client.addBatchJobs(batchId, AddBatchJobsRequest(videoIds: slice))
             for (video, job) in zip(slice, added.jobIds) { journal.jobs[video] = job }
             try journal.save(key: key)
