@@ -32,7 +32,7 @@ struct QueueLoadTest: ParsableCommand {
     @Option(help: "Seconds to wait for the last job.") var timeout = 600.0
 
     func validate() throws {
-        guard batchSize >= 0, batchSize <= 5_000 else { throw ValidationError("--batch-size must be 0…5000 (the API's limit per request)") }
+        guard batchSize >= 0, batchSize <= AddBatchJobsRequest.maxVideoIds else { throw ValidationError("--batch-size must be 0…\(AddBatchJobsRequest.maxVideoIds) (the API's limit per request)") }
         guard batchSize == 0 || coordinatorPort > 0 else { throw ValidationError("--batch-size needs --coordinator-port (a free port)") }
         guard batchSize == 0 || (!clips && rate == 0) else { throw ValidationError("--batch-size runs no-op jobs as fast as possible (no --clips, no --rate)") }
     }
