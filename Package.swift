@@ -62,8 +62,11 @@ let package = Package(
         .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore", "Threading"]),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
+        // The API's OpenAPI 3.1 document (openapi/openapi.json), compiled into the binary: a deployed
+        // coordinator serves it without a resource bundle beside the executable.
+        .target(name: "APIDocument", path: "openapi", resources: [.embedInCode("openapi.json")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks",
+            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,7 +87,7 @@ let package = Package(
         ]),
         // The queue's load and chaos driver (loadtest/queue-bench.sh runs it beside redis-benchmark and pgbench).
         .executableTarget(name: "queue-loadtest", dependencies: [
-            "ReelworkCore", "Store", "Queue", "Media", "Threading",
+            "ReelworkCore", "ReelworkClient", "Store", "Queue", "Media", "Threading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),

@@ -31,7 +31,9 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         return response
     }
 
-    /// Maps any error to what the client should see. Unknown errors become a 500 without internals.
+    /// Maps any error to what the client should see. Unknown errors become a 500 without internals;
+    /// so does a `DecodingError` that is not the request's (`invalidJSON` names those): data the
+    /// server stored and cannot read back is its own fault, not a bad request.
     public static func from(_ error: any Error) -> APIError {
         switch error {
         case let api as APIError:
@@ -46,8 +48,6 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
             case .configuration(let m): return APIError(.internalServerError, "configuration", m)
             case .needsPerson(let m): return APIError(.unprocessableContent, "needs_person", m)
             }
-        case let decoding as DecodingError:
-            return APIError(.badRequest, "invalid_json", describe(decoding))
         case let http as HTTPError:
             return APIError(http.status, http.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
                             http.body ?? http.status.reasonPhrase)
@@ -56,6 +56,11 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         default:
             return APIError(.internalServerError, "internal", "internal error; the coordinator's log has the details")
         }
+    }
+
+    /// A request body that does not decode: 400 `invalid_json`, naming the field and the problem.
+    static func invalidJSON(_ error: DecodingError) -> APIError {
+        APIError(.badRequest, "invalid_json", describe(error))
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -12,10 +12,6 @@ struct BatchRoutes {
     let backends: Backends
     let jobs: JobRoutes
 
-    /// Most videos one `POST /v1/batches/{id}/jobs` may name (about 195 KB of JSON, inside the
-    /// default body limit): bigger sets go in several requests, so one request never holds a
-    /// transaction (and the club's quota lock) for long.
-    static let maxVideosPerRequest = 5_000
     static let maxLabelLength = 200
 
     func register(on api: APIRouter) {
@@ -82,9 +78,9 @@ struct BatchRoutes {
     func addJobs(_ request: Request, _ batch: BatchView) async throws -> Response {
         let body = try await JSONResponse.decode(AddBatchJobsRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
         guard !body.videoIds.isEmpty else { throw APIError(.badRequest, "invalid_request", "'videoIds' is empty") }
-        guard body.videoIds.count <= Self.maxVideosPerRequest else {
+        guard body.videoIds.count <= AddBatchJobsRequest.maxVideoIds else {
             throw APIError(.badRequest, "invalid_request",
-                           "'videoIds' has \(body.videoIds.count) entries; at most \(Self.maxVideosPerRequest) per request (send the rest in further requests)")
+                           "'videoIds' has \(body.videoIds.count) entries; at most \(AddBatchJobsRequest.maxVideoIds) per request (send the rest in further requests)")
         }
         var seen = Set<UUID>()
         if let duplicate = body.videoIds.first(where: { !seen.insert($0).inserted }) {

@@ -36,6 +36,7 @@ extension CoordinatorServer {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         HealthRoutes(backends: backends).register(on: router)
+        APIDocumentRoutes().register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
         let api = APIRouter(router: router)
         VideoRoutes(backends: backends, storage: storage).register(on: api)

@@ -24,6 +24,10 @@ enum JSONResponse {
         guard buffer.readableBytes > 0 else {
             throw APIError(.badRequest, "empty_body", "the request needs a JSON body")
         }
-        return try ReelworkJSON.decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        do {
+            return try ReelworkJSON.decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError.invalidJSON(error)
+        }
     }
 }

@@ -42,16 +42,13 @@ struct VideoRoutes {
         return found
     }
 
-    /// Most hashes one lookup may name.
-    static let maxLookupHashes = 10_000
-
-    /// Which of the given SHA-256 hashes the club already has: `submit` asks once for a whole
-    /// folder and uploads only the rest.
+    /// Which of the given SHA-256 hashes the club already has: `submit` asks for a whole folder
+    /// (a few thousand hashes a request) and uploads only the rest.
     func lookup(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONResponse.decode(VideoLookupRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
         let club = try caller.owningClub(requested: body.club, defaultClub: JobRoutes.defaultClub)
-        guard body.hashes.count <= Self.maxLookupHashes else {
-            throw APIError(.badRequest, "invalid_request", "'hashes' has \(body.hashes.count) entries; at most \(Self.maxLookupHashes) per request")
+        guard body.hashes.count <= VideoLookupRequest.maxHashes else {
+            throw APIError(.badRequest, "invalid_request", "'hashes' has \(body.hashes.count) entries; at most \(VideoLookupRequest.maxHashes) per request")
         }
         if let bad = body.hashes.firstIndex(where: { !Self.isSHA256Hex($0) }) {
             throw APIError(.badRequest, "invalid_request", "'hashes[\(bad)]' is not a SHA-256 hash (64 lowercase hex digits)")

@@ -70,12 +70,10 @@ public final class CoordinatorClient: Sendable {
     }
 
     public func jobs(status: String? = nil, sport: String? = nil, club: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
-        var query: [String: String] = [:]
+        var query = Self.page(limit: limit, cursor: cursor)
         query["status"] = status
         query["sport"] = sport
         query["club"] = club
-        query["limit"] = limit.map(String.init)
-        query["cursor"] = cursor
         return try await get("/v1/jobs", query: query)
     }
 
@@ -105,10 +103,7 @@ public final class CoordinatorClient: Sendable {
     }
 
     public func batches(limit: Int? = nil, cursor: String? = nil) async throws -> BatchPage {
-        var query: [String: String] = [:]
-        query["limit"] = limit.map(String.init)
-        query["cursor"] = cursor
-        return try await get("/v1/batches", query: query)
+        try await get("/v1/batches", query: Self.page(limit: limit, cursor: cursor))
     }
 
     /// One job per video in the batch (jobs it already has are returned, not made again).
@@ -117,10 +112,7 @@ public final class CoordinatorClient: Sendable {
     }
 
     public func batchJobs(_ batch: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
-        var query: [String: String] = [:]
-        query["limit"] = limit.map(String.init)
-        query["cursor"] = cursor
-        return try await get("/v1/batches/\(batch.uuidString.lowercased())/jobs", query: query)
+        try await get("/v1/batches/\(batch.uuidString.lowercased())/jobs", query: Self.page(limit: limit, cursor: cursor))
     }
 
     public func retryBatch(_ batch: UUID) async throws -> BulkRetryResult {
@@ -193,6 +185,14 @@ public final class CoordinatorClient: Sendable {
     }
 
     // MARK: plumbing
+
+    /// The query of one page of a list: its size and where the previous page ended.
+    static func page(limit: Int?, cursor: String?) -> [String: String] {
+        var query: [String: String] = [:]
+        query["limit"] = limit.map(String.init)
+        query["cursor"] = cursor
+        return query
+    }
 
     func url(_ path: String, query: [String: String] = [:]) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!

@@ -307,6 +307,10 @@ public enum PipelineVersion {
 
 /// `POST /v1/videos/lookup` body: which of these files (by SHA-256) does the club have?
 public struct VideoLookupRequest: Codable, Sendable {
+    /// Most hashes one request may name: 3,000 take about 200 KB of JSON, inside the default body
+    /// limit (`REELWORK_MAX_JSON_BYTES`, 256 KiB); `submit` asks about more in several requests.
+    public static let maxHashes = 3_000
+
     public var hashes: [String]
     /// Operators name the club; a club key's own club is used otherwise.
     public var club: String?
@@ -403,6 +407,11 @@ public struct BatchPage: Codable, Sendable, Equatable {
 
 /// `POST /v1/batches/{id}/jobs` body: one job per video, with the batch's sport and options.
 public struct AddBatchJobsRequest: Codable, Sendable {
+    /// Most videos one request may name (about 195 KB of JSON, inside the default body limit):
+    /// bigger sets go in several requests, so one request never holds a transaction (and the
+    /// club's quota lock) for long.
+    public static let maxVideoIds = 5_000
+
     public var videoIds: [UUID]
     public var priority: String?
     public var maxAttempts: Int?

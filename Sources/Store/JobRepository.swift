@@ -226,13 +226,16 @@ public struct JobRepository {
     /// The stored analysis of a succeeded job.
     public func result(jobId: UUID) throws -> AnalysisDocument? {
         guard let row = try db.query("SELECT * FROM results WHERE job_id = $1", [jobId]).rows.first else { return nil }
-        let video = try ReelworkJSON.decoder.decode(VideoFacts.self, from: Data(try row.string("video").utf8))
+        // A run without facts (the diagnostic pipeline probes nothing) stores `{}` (RunRepository.complete).
+        let videoText = try row.string("video")
+        let video = videoText == "{}" ? nil : try ReelworkJSON.decoder.decode(VideoFacts.self, from: Data(videoText.utf8))
         let warnings = try ReelworkJSON.decoder.decode([Warning].self, from: Data(try row.string("warnings").utf8))
         let result = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("result").utf8))
         let stages = try db.query("""
             SELECT * FROM job_stages WHERE job_id = $1 AND attempt = $2 ORDER BY position
             """, [jobId, try row.int("attempt")]).rows.map(StageRepository.view)
-        return AnalysisDocument(video: .init(video), stages: stages.map(\.documentStage), warnings: warnings, result: result)
+        return AnalysisDocument(video: video.map(AnalysisDocument.Video.init), stages: stages.map(\.documentStage), warnings: warnings,
+                                result: result)
     }
 
     static func entry(_ row: PGRow) throws -> QueueEntry {

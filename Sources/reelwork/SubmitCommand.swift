@@ -59,22 +59,26 @@ struct SubmitCommand: AsyncParsableCommand {
         }
         guard let batchId = journal.batchId else { return }
 
-        // 3. Which files the club has already: one request for all of them.
+        // 3. Which files the club has already: one request per few thousand files.
         let unknown = files.filter { journal.files[$0]?.videoId == nil }
         if !unknown.isEmpty {
             let hashes = Array(Set(unknown.compactMap { journal.files[$0]?.hash }))
             var found: [String: UUID] = [:]
-            for start in stride(from: 0, to: hashes.count, by: 10_000) {
-                let slice = Array(hashes[start..<min(start + 10_000, hashes.count)])
+            for start in stride(from: 0, to: hashes.count, by: VideoLookupRequest.maxHashes) {
+                let slice = Array(hashes[start..<min(start + VideoLookupRequest.maxHashes, hashes.count)])
                 for match in try await client.lookupVideos(hashes: slice, club: club).videos { found[match.contentHash] = match.videoId }
             }
             for path in unknown { if let id = found[journal.files[path]!.hash] { journal.files[path]!.videoId = id } }
             try journal.save(key: key)
         }
 
-        // 4. Uploads, `parallel` at once.
-        let toSend = files.filter { journal.files[$0]?.videoId == nil }
-        let already = files.count - toSend.count
+        // 4. Uploads, `parallel` at once: one per distinct content (two copies of a clip are one video).
+        var firstWithHash: [String: String] = [:]
+        let toSend = files.filter { path in
+            guard let entry = journal.files[path], entry.videoId == nil else { return false }
+            return firstWithHash.updateValue(firstWithHash[entry.hash] ?? path, forKey: entry.hash) == nil
+        }
+        let already = files.count - files.filter { journal.files[$0]?.videoId == nil }.count
         if already > 0 { Terminal.writeErr("\(already) of \(files.count) file(s) already on the coordinator\n") }
         var failures = 0
         if !toSend.isEmpty {
@@ -102,7 +106,8 @@ struct SubmitCommand: AsyncParsableCommand {
                     let name = URL(fileURLWithPath: path).lastPathComponent
                     switch result {
                     case .success(let id):
-                        journal.files[path]?.videoId = id
+                        let hash = journal.files[path]?.hash
+                        for copy in files where journal.files[copy]?.hash == hash { journal.files[copy]?.videoId = id }
                         try journal.save(key: key)
                         board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "uploaded")
                     case .failure(let error):
@@ -118,8 +123,8 @@ struct SubmitCommand: AsyncParsableCommand {
         let videos = files.compactMap { journal.files[$0]?.videoId }.filter { journal.jobs[$0] == nil }
         var seen = Set<UUID>()
         let distinct = videos.filter { seen.insert($0).inserted }
-        for start in stride(from: 0, to: distinct.count, by: 5_000) {
-            let slice = Array(distinct[start..<min(start + 5_000, distinct.count)])
+        for start in stride(from: 0, to: distinct.count, by: AddBatchJobsRequest.maxVideoIds) {
+            let slice = Array(distinct[start..<min(start + AddBatchJobsRequest.maxVideoIds, distinct.count)])
             let added = try await client.addBatchJobs(batchId, AddBatchJobsRequest(videoIds: slice))
             for (video, job) in zip(slice, added.jobIds) { journal.jobs[video] = job }
             try journal.save(key: key)

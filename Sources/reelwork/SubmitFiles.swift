@@ -37,7 +37,7 @@ enum SubmitFiles {
                 _ = try MediaProbe.probe(file)
                 files.append(file)
             } catch {
-                skipped.append(Skipped(path: file, reason: "not a video the coordinator would accept: \(error)"))
+                skipped.append(Skipped(path: file, reason: "\(error)"))
             }
         }
         return (files, skipped)

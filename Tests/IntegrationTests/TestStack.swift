@@ -143,6 +143,23 @@ final class TestStack {
         throw ReelworkError.unavailable("coordinator did not start")
     }
 
+    /// Stops the workers (SIGTERM, and SIGKILL after 10 s), leaving the coordinator running.
+    func stopWorkers() {
+        Self.stop(workers)
+    }
+
+    /// SIGTERM to each, then waits for all (SIGKILL for one still running after 10 s).
+    private static func stop(_ processes: [Process]) {
+        for process in processes where process.isRunning {
+            process.terminate()
+        }
+        for process in processes {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        }
+    }
+
     @discardableResult
     func startWorker(slots: Int = 1, extraEnvironment: [String: String] = [:]) throws -> Process {
         let worker = try spawn(["worker", "--slots", String(slots)], name: "worker-\(workers.count)", extraEnvironment: extraEnvironment)
@@ -283,14 +300,7 @@ final class TestStack {
 
     /// Stops this stack's processes (by PID), drops its database, removes its files.
     func shutdown() {
-        for process in workers + [coordinator].compactMap({ $0 }) where process.isRunning {
-            process.terminate()
-        }
-        for process in workers + [coordinator].compactMap({ $0 }) {
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        }
+        Self.stop(workers + [coordinator].compactMap { $0 })
         if let redis = try? redis(), case .array(let keys)? = try? redis.command("KEYS", "\(queuePrefix):*"), !keys.isEmpty {
             _ = try? redis.command(["DEL"] + keys.compactMap(\.string))
         }

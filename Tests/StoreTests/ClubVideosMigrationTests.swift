@@ -11,9 +11,7 @@ final class ClubVideosMigrationTests: XCTestCase {
     private var database: TestDatabase!
     private var scratch: URL!
 
-    private static let projectMigrations = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("migrations")
+    private static let projectMigrations = URL(fileURLWithPath: ProjectPaths.inRoot("migrations"))
 
     override func setUpWithError() throws {
         database = try TestDatabase()

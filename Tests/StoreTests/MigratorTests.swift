@@ -13,10 +13,7 @@ final class MigratorTests: XCTestCase {
     private var db: PGConnection!
     private var scratch: URL!
 
-    /// The project's real migrations/ directory (this file is Tests/StoreTests/MigratorTests.swift).
-    private static let projectMigrations = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("migrations")
+    private static let projectMigrations = URL(fileURLWithPath: ProjectPaths.inRoot("migrations"))
 
     override func setUpWithError() throws {
         database = try TestDatabase()

@@ -45,6 +45,11 @@ final class Fleet: @unchecked Sendable {
         try startWorker(slots: slots)
     }
 
+    /// The PIDs of the coordinator and the workers now running.
+    var processIDs: [Int32] {
+        lock.withLock { (workers + [coordinator].compactMap { $0 }).filter(\.isRunning).map(\.processIdentifier) }
+    }
+
     func stopAll() {
         let all = lock.withLock { workers + [coordinator].compactMap { $0 } }
         for p in all where p.isRunning { p.terminate() }

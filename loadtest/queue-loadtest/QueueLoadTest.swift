@@ -16,7 +16,9 @@ struct QueueLoadTest: ParsableCommand {
 
     @Option(help: "Jobs to submit.") var jobs = 2000
     @Option(help: "Submission rate in jobs/s (0 = as fast as possible).") var rate = 0.0
-    @Option(help: "Threads submitting jobs (each commits its job durably, as a coordinator request does).") var submitters = 16
+    @Option(help: "Threads submitting jobs (each commits its job durably, as a coordinator request does); with --batch-size, batches in flight.") var submitters = 16
+    @Option(name: .customLong("batch-size"), help: "Create the jobs through the coordinator's API in batches of this many (0 = one job per request, straight to PostgreSQL and Redis).") var batchSize = 0
+    @Option(name: .customLong("coordinator-port"), help: "The port the coordinator listens on (127.0.0.1); needed with --batch-size.") var coordinatorPort = 0
     @Option(help: "Worker processes.") var workers = 2
     @Option(help: "Slots per worker.") var slots = 4
     @Option(help: "Clubs the jobs are spread over (round-robin).") var clubs = 4
@@ -28,6 +30,12 @@ struct QueueLoadTest: ParsableCommand {
     @Option(name: .customLong("admin-database-url"), help: "A server where a fresh database may be created.") var adminDatabaseURL: String
     @Option(name: .customLong("redis-url")) var redisURL: String
     @Option(help: "Seconds to wait for the last job.") var timeout = 600.0
+
+    func validate() throws {
+        guard batchSize >= 0, batchSize <= AddBatchJobsRequest.maxVideoIds else { throw ValidationError("--batch-size must be 0…\(AddBatchJobsRequest.maxVideoIds) (the API's limit per request)") }
+        guard batchSize == 0 || coordinatorPort > 0 else { throw ValidationError("--batch-size needs --coordinator-port (a free port)") }
+        guard batchSize == 0 || (!clips && rate == 0) else { throw ValidationError("--batch-size runs no-op jobs as fast as possible (no --clips, no --rate)") }
+    }
 
     func run() throws {
         let run = try LoadRun(options: self)

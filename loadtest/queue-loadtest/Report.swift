@@ -12,6 +12,8 @@ struct ServerCounters {
     var redisRoundTrips = 0
     var pgStatements: Int?
     var pgTransactions = 0
+    /// CPU seconds of the whole stack (see CPUAccount).
+    var cpu = CPUAccount()
 
     /// Commands only clients send: their count is the number of round trips. Commands the queue's
     /// scripts run inside Redis (EXISTS, HSET…) are left out even when a client could send them
@@ -19,7 +21,7 @@ struct ServerCounters {
     /// reconciler's rare EXISTS goes uncounted).
     static let clientCommands: Set<String> = ["evalsha", "eval", "blpop", "script|load", "script", "ping", "info"]
 
-    static func read(redis: RedisConnection, admin: String, database: String) throws -> ServerCounters {
+    static func read(redis: RedisConnection, admin: String, database: String, fleet: [Int32]) throws -> ServerCounters {
         var c = ServerCounters()
         let info = try redis.command("INFO", "commandstats").string ?? ""
         // Lines end in CRLF, which Swift counts as one Character: split on any newline.
@@ -33,18 +35,19 @@ struct ServerCounters {
         // Transactions that wrote, counted by the transaction ids handed out (server-wide; exact at
         // once, where pg_stat_database's counters lag until idle sessions flush them).
         c.pgTransactions = try db.query("SELECT pg_current_xact_id()::text::bigint AS n").rows[0].int("n")
-        // The driver's own polling (count(*)) is left out: it is not part of a job's cost.
+        // The driver's own polling (is any job open?) is left out: it is not part of a job's cost.
         c.pgStatements = try? db.query("""
             SELECT COALESCE(sum(calls), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-            WHERE d.datname = $1 AND s.query NOT LIKE 'SELECT count(*) AS n FROM jobs WHERE status NOT IN%'
+            WHERE d.datname = $1 AND s.query NOT LIKE 'SELECT EXISTS (SELECT $1 FROM jobs WHERE status IN%'
             """, [database]).rows.first?.int("n")
+        c.cpu = try CPUAccount.read(fleet: fleet, redis: redis, admin: db)
         return c
     }
 
     static func - (a: ServerCounters, b: ServerCounters) -> ServerCounters {
         ServerCounters(redisCalls: a.redisCalls - b.redisCalls, redisRoundTrips: a.redisRoundTrips - b.redisRoundTrips,
                        pgStatements: a.pgStatements.flatMap { x in b.pgStatements.map { x - $0 } },
-                       pgTransactions: a.pgTransactions - b.pgTransactions)
+                       pgTransactions: a.pgTransactions - b.pgTransactions, cpu: a.cpu - b.cpu)
     }
 }
 
@@ -99,6 +102,10 @@ struct Report {
                             Double(calls.pgTransactions) / Double(n)))
         lines.append(String(format: "  server load     %.0f Redis round trips/s, %@ PostgreSQL statements/s",
                             tripsPerJob * Double(n) / elapsed, calls.pgStatements.map { String(format: "%.0f", Double($0) / elapsed) } ?? "n/a"))
+
+        func perJob(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000 / Double(n)) }
+        lines.append("  CPU             \(perJob(calls.cpu.total)) ms per job: reelwork processes \(perJob(calls.cpu.reelwork)), PostgreSQL \(perJob(calls.cpu.postgres)), "
+                     + "Redis \(perJob(calls.cpu.redis)), this driver \(perJob(calls.cpu.driver))")
 
         lines.append("invariants:")
         let states = try db.query("""
