@@ -62,13 +62,19 @@ final class OpenAPIContractTests: XCTestCase {
                 XCTAssertNotNil(document.resolve(response)?["description"] as? String, "\(label) \(code) has a description")
             }
 
-            // Each `{name}` of the path is a required path parameter (a UUID), and nothing else is.
+            // Each `{name}` of the path is a required path parameter (a UUID, but for a webhook
+            // delivery's `msg_…` id), and nothing else is.
             let inPath = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
             let declared = document.parameters(of: operation).filter { $0["in"] as? String == "path" }
             XCTAssertEqual(declared.compactMap { $0["name"] as? String }.sorted(), inPath.sorted(), "\(label): path parameters")
             for parameter in declared {
                 XCTAssertEqual(parameter["required"] as? Bool, true, "\(label): path parameters are required")
-                XCTAssertEqual((parameter["schema"] as? [String: Any])?["format"] as? String, "uuid", "\(label): ids are UUIDs")
+                let schema = parameter["schema"] as? [String: Any]
+                if parameter["name"] as? String == "deliveryId" {
+                    XCTAssertEqual(schema?["pattern"] as? String, "^msg_[A-Za-z0-9]{16,64}$", "\(label): delivery ids are what the outbox makes")
+                } else {
+                    XCTAssertEqual(schema?["format"] as? String, "uuid", "\(label): ids are UUIDs")
+                }
             }
         }
         for (at, ref) in document.references() {
@@ -90,6 +96,8 @@ final class OpenAPIContractTests: XCTestCase {
         check("Priority", Priority.allCases.map(\.rawValue))
         // A lost worker's stage and job say `stalled`, which is not a run's own error kind.
         check("ErrorKind", ErrorKind.allCases.map(\.rawValue) + ["stalled"])
+        check("WebhookEventType", WebhookEventType.allCases.map(\.rawValue))
+        check("WebhookDeliveryStatus", WebhookDeliveryStatus.allCases.map(\.rawValue))
         let facts = document.resolve(["$ref": "#/components/schemas/VideoFacts"])?["properties"] as? [String: Any]
         let sources = (facts?["frameCountSource"] as? [String: Any])?["enum"] as? [String]
         XCTAssertEqual(sources?.sorted(), VideoFacts.FrameCountSource.allCases.map(\.rawValue).sorted())

@@ -10,7 +10,7 @@ import XCTest
 /// match its schema fails the test with schemathesis's report.
 ///
 /// Random ids only ever reach 404s, so the test seeds the club's records first (a video, jobs in
-/// several states, a batch) and lets schemathesis use them for most of the ids it sends; the test
+/// several states, a batch, webhook endpoints with finished deliveries) and lets schemathesis use them for most of the ids it sends; the test
 /// then checks that every operation succeeded at least once, so the answers that carry the real
 /// schemas were checked too.
 final class SchemathesisTests: XCTestCase {
@@ -34,7 +34,21 @@ final class SchemathesisTests: XCTestCase {
         /// failed or cancelled (no worker runs them): some can always be retried, some cancelled.
         var changingJobs: [UUID]
         var batches: [UUID]
+        /// Endpoints the fuzzer reads, rotates and redelivers from: never deleted.
+        var webhooks: [UUID]
+        /// Endpoints only `DELETE /v1/webhooks/{id}` names (its first hits delete them).
+        var deletableWebhooks: [UUID]
+        /// Finished deliveries of `webhooks` (the dispatcher finishes a redelivered one again at
+        /// once: one attempt, at a port that refuses it).
+        var deliveries: [String]
     }
+
+    /// Where the seeded and the fuzzer's endpoints point: the discard port, which nothing here
+    /// listens on, so every attempt is refused at once.
+    static let webhookURL = "http://127.0.0.1:9/hook"
+    /// Private addresses allowed (127.0.0.1); one attempt per delivery, looked for every 0.1 s.
+    static let coordinatorEnvironment = ["REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_RETRY_SCHEDULE": "0",
+                                         "REELWORK_WEBHOOK_POLL_SECONDS": "0.1"]
 
     func test_EveryOperationAnswersAsDocumented() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.schemathesis.path) else {
@@ -43,7 +57,7 @@ final class SchemathesisTests: XCTestCase {
         let stack = try TestStack()
         defer { stack.shutdown() }
         let clubKey = try stack.createKey(["--club", "contract"])
-        try stack.startCoordinator()
+        try stack.startCoordinator(extraEnvironment: Self.coordinatorEnvironment)
         let seeds = try seed(stack, clubKey: clubKey, club: "contract")
         let document = try OpenAPIDocument()
 
@@ -73,8 +87,8 @@ final class SchemathesisTests: XCTestCase {
         }
     }
 
-    /// A video; succeeded and failed jobs (run by a worker on the diagnostic pipeline); a batch with
-    /// a job; jobs left queued. The worker is stopped before the fuzzer starts, so nothing it
+    /// A video; webhook endpoints; succeeded and failed jobs (run by a worker on the diagnostic
+    /// pipeline), whose events are the endpoints' deliveries; a batch with a job; jobs left queued. The worker is stopped before the fuzzer starts, so nothing it
     /// queues runs real analysis on this machine's cores.
     func seed(_ stack: TestStack, clubKey: String, club: String) throws -> Seeds {
         let client = try stack.client(key: clubKey)
@@ -82,6 +96,11 @@ final class SchemathesisTests: XCTestCase {
         try stack.startWorker()
         let clip = try stack.makeTinyClip()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        // Before the jobs, so that their events are delivered (and refused: abandoned after one attempt).
+        let endpoints = try (1...3).map { _ in
+            try awaitSync { try await client.createWebhook(CreateWebhookRequest(url: Self.webhookURL, events: WebhookEventType.allCases.map(\.rawValue))) }
+                .webhook.id
+        }
         // Distinct `tag`s keep the jobs from being one another's repeats.
         func noop(_ settings: [String: JSONValue], tag: Int) throws -> UUID {
             let options = JSONValue.object(["noop": .object(settings), "tag": .number(Double(tag))])
@@ -94,15 +113,28 @@ final class SchemathesisTests: XCTestCase {
         for id in succeeded + added.jobIds { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded) }
         for id in failed { XCTAssertEqual(try stack.waitForTerminal(id).status, .failed) }
         stack.stopWorkers()
+        var deliveries: [WebhookDeliveryRecord] = []
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            deliveries = try awaitSync { try await client.webhookDeliveries(endpoints[0]) }.deliveries
+            if !deliveries.isEmpty, deliveries.allSatisfy({ $0.status != .pending }) { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        XCTAssertFalse(deliveries.isEmpty, "the jobs' events were recorded as deliveries")
+        XCTAssertTrue(deliveries.allSatisfy { $0.status == .abandoned }, "\(deliveries.map(\.status))")
         let queued = try (1...3).map { try noop(["seconds": .number(1)], tag: $0) }
         return Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, changingJobs: failed + queued,
-                     batches: [batch.id])
+                     batches: [batch.id], webhooks: [endpoints[0]], deletableWebhooks: Array(endpoints.dropFirst()),
+                     deliveries: deliveries.map(\.id))
     }
 
     /// schemathesis.toml: the club key for every operation but the operators' own (which get the
     /// operator key, so their answers are checked too), and the seeds as dictionaries that fill
     /// four in five of the ids, hashes and club names the fuzzer sends (the rest stay random: the
-    /// answers to unknown ids are checked too).
+    /// answers to unknown ids are checked too). A block's criteria select the operations that match
+    /// any one of them (`include-path` with `include-method` would take every operation of that
+    /// method), and where blocks overlap the first one's `parameters` win: a block that is for one
+    /// operation names it by its operationId alone.
     static func config(baseURL: String, clubKey: String, operatorKey: String, seeds: Seeds, document: OpenAPIDocument) -> String {
         func list(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
         func paths(under prefix: String) -> Set<String> { Set(document.operations.map(\.path).filter { $0.hasPrefix(prefix) }) }
@@ -126,6 +158,10 @@ final class SchemathesisTests: XCTestCase {
             hashes = { values = \(list(seeds.videos.map(\.contentHash))) }
             clubs = { values = \(list([seeds.club])) }
             sports = { values = \(list([seeds.sport])) }
+            webhooks = { values = \(list(seeds.webhooks.map(\.uuidString))) }
+            deletable-webhooks = { values = \(list(seeds.deletableWebhooks.map(\.uuidString))) }
+            deliveries = { values = \(list(seeds.deliveries)) }
+            webhook-urls = { values = \(list([webhookURL])) }
 
             [parameters]
             "query.club" = { dictionary = "clubs", \(seeded) }
@@ -152,8 +188,7 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "batches", \(seeded) }, "body.videoIds[*]" = { dictionary = "videos", \(seeded) } }
 
             [[operations]]
-            include-path = "/v1/jobs"
-            include-method = "POST"
+            include-operation-id = "createJob"
             generation.max-examples = \(maxExamplesOfPickyOperations)
             parameters = { "body.videoId" = { dictionary = "videos", \(seeded) }, "body.batchId" = { dictionary = "batches", \(seeded) }, "body.sport" = { dictionary = "sports", \(seeded) } }
 
@@ -164,6 +199,23 @@ final class SchemathesisTests: XCTestCase {
             [[operations]]
             include-path = "/v1/videos/lookup"
             parameters = { "body.hashes[*]" = { dictionary = "hashes", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = "createWebhook"
+            parameters = { "body.url" = { dictionary = "webhook-urls", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = ["getWebhook", "listWebhookDeliveries", "rotateWebhookSecret"]
+            parameters = { "path.id" = { dictionary = "webhooks", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = "deleteWebhook"
+            parameters = { "path.id" = { dictionary = "deletable-webhooks", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = "redeliverWebhook"
+            generation.max-examples = \(maxExamplesOfPickyOperations)
+            parameters = { "path.id" = { dictionary = "webhooks", \(seeded) }, "path.deliveryId" = { dictionary = "deliveries", \(seeded) } }
 
             [[operations]]
             include-path = "/v1/queue"
