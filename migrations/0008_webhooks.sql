@@ -70,25 +70,19 @@ CREATE TABLE webhook_attempts (
     PRIMARY KEY (delivery_id, attempt)
 );
 
--- `batch.completed`: sent once each time a batch's last open job ends (Store/BatchCompletion.swift
--- explains the locking). `completed_at` is set by the transaction that ends the last open job and
+-- `batch.completed`: announced once each time all of a batch's jobs have ended, by a sweep
+-- (Store/BatchCompletion.swift explains the locking). `completed_at` is set by the sweep and
 -- cleared by any write that opens one of its jobs again (a retry, more jobs), so a batch that is
 -- retried and completes again is announced again; `completions` counts the announcements.
 ALTER TABLE batches ADD COLUMN completed_at timestamptz;
 ALTER TABLE batches ADD COLUMN completions integer NOT NULL DEFAULT 0 CHECK (completions >= 0);
 -- Batches that were already complete before webhooks existed count as announced, so the first
--- terminal write after this migration does not announce an old batch.
+-- sweep after this migration does not announce an old batch.
 UPDATE batches b SET completed_at = coalesce((SELECT max(finished_at) FROM jobs WHERE batch_id = b.id), now()), completions = 1
 WHERE EXISTS (SELECT 1 FROM jobs WHERE batch_id = b.id)
   AND NOT EXISTS (SELECT 1 FROM jobs WHERE batch_id = b.id AND status IN ('queued', 'running', 'retry_scheduled'));
 
--- A run's end asks whether its batch has another open job: one probe of this index.
+-- The sweep reads the batches not announced yet, and asks each whether it has an open job: one
+-- probe of each index, however many batches and jobs are finished.
+CREATE INDEX batches_unannounced ON batches (id) WHERE completed_at IS NULL;
 CREATE INDEX jobs_batch_open ON jobs (batch_id) WHERE status IN ('queued', 'running', 'retry_scheduled');
-
--- Raised by a run's end that may have ended its batch's last open job: the statement is undone
--- and the run's end is redone under the batch's lock (BatchCompletion.maybeLastError).
-CREATE FUNCTION reelwork_batch_may_be_complete(batch uuid) RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'batch % may be complete: end the run again under the batch''s lock', batch USING ERRCODE = 'RWB01';
-END
-$$;

@@ -6,7 +6,8 @@ import Store
 import Threading
 import Webhooks
 
-/// Sends the webhook outbox: claims due deliveries, sends each with `WebhookSender`, records the
+/// Sends the webhook outbox. Each round first announces the batches whose jobs have all ended
+/// (`BatchCompletion.sweep`), then claims due deliveries, sends each with `WebhookSender`, records the
 /// attempt, and schedules the next one, abandons the delivery when the schedule has run out, or
 /// disables the endpoint when it answers 410 Gone.
 ///
@@ -18,6 +19,8 @@ import Webhooks
 public final class WebhookDispatcher: Service, Sendable {
     /// What one round did (for logs and tests).
     public struct Round: Equatable, Sendable {
+        /// Batches announced complete (`batch.completed` recorded) by this round's sweep.
+        public var batchesCompleted = 0
         /// Deliveries claimed (and so attempted).
         public var claimed = 0
         /// Attempts that ended the delivery: delivered, abandoned (the schedule ran out), or
@@ -33,13 +36,16 @@ public final class WebhookDispatcher: Service, Sendable {
 
         public init() {}
 
+        /// Whether the round stopped at a limit, with more work likely waiting.
+        var isFull: Bool { claimed >= WebhookDispatcher.batchSize || batchesCompleted >= BatchCompletion.sweepLimit }
+
         var summary: String {
-            "claimed \(claimed): delivered \(delivered), retried \(retried), abandoned \(abandoned), endpoints disabled \(disabled), not recorded \(fenced)"
+            "batches completed \(batchesCompleted), claimed \(claimed): delivered \(delivered), retried \(retried), abandoned \(abandoned), endpoints disabled \(disabled), not recorded \(fenced)"
         }
     }
 
-    /// Deliveries claimed and sent at once in one round. A full batch means more may be due: the
-    /// next round starts at once.
+    /// Deliveries claimed and sent at once in one round. A full batch (or a full sweep) means more
+    /// may be due: the next round starts at once.
     public static let batchSize = 16
 
     private let loop: BackgroundLoop<Round>
@@ -49,7 +55,7 @@ public final class WebhookDispatcher: Service, Sendable {
         let work = WebhookDispatchWork(config: config, logger: logger)
         let poll = config.webhooks.pollIntervalSeconds
         loop = BackgroundLoop(name: "reelwork-webhooks", round: { work.round() },
-                              pace: { round in .after(round.claimed >= Self.batchSize && round.error == nil ? 0 : poll) })
+                              pace: { round in .after(round.isFull && round.error == nil ? 0 : poll) })
         loop.onRound = onRound
         loop.onExit = { work.close() }
     }
@@ -96,6 +102,7 @@ final class WebhookDispatchWork: @unchecked Sendable {
         do {
             if db?.isHealthy != true { db = try PGConnection(config.databaseURL) }
             guard let db else { return round }
+            round.batchesCompleted = try BatchCompletion.sweep(on: db)
             let repo = WebhookRepository(db)
             let claims = try repo.claimDue(limit: WebhookDispatcher.batchSize, lease: leaseSeconds)
             round.claimed = claims.count

@@ -127,10 +127,8 @@ public struct BatchRepository {
 
     /// Cancels the batch's waiting jobs at once (with their webhooks) and asks its running ones to
     /// stop. Returns the ids of the waiting ones (Redis must forget them) and of the running ones.
-    /// With none running, the batch is complete here (`BatchCompletion`).
     public func cancel(batchId: UUID) throws -> (cancelled: [UUID], requested: [UUID]) {
         try db.transaction { db in
-            try BatchCompletion.lock(batch: batchId, on: db)
             let cancelled = try db.query("""
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
@@ -141,7 +139,6 @@ public struct BatchRepository {
             let requested = try db.query("""
                 UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
                 """, [batchId]).rows.map { try $0.uuid("id") }
-            if !cancelled.isEmpty { try BatchCompletion.recordIfComplete(batchId, on: db) }
             return (cancelled, requested)
         }
     }

@@ -67,7 +67,7 @@ public struct JobRepository {
         guard maxWaiting != nil || job.batchId != nil else { return try insert(job) }
         return try db.transaction { db in
             let repository = JobRepository(db)
-            if let maxWaiting { try repository.lockQuota(club: job.club) }
+            if maxWaiting != nil { try repository.lockQuota(club: job.club) }
             let outcome = try repository.insert(job)
             if outcome.created, let maxWaiting { try repository.checkQuota(club: job.club, maxWaiting: maxWaiting, adding: 1) }
             if outcome.created, let batch = job.batchId { try BatchCompletion.reopen([batch], on: db) }
@@ -108,13 +108,10 @@ public struct JobRepository {
     }
 
     /// Removes a job that never reached the queue (its enqueue failed), so no half-created job
-    /// remains. Its batch, open again because of it, is complete again if every other job had ended.
+    /// remains. (Its batch, open again because of it, is announced again if every other job had
+    /// ended: `BatchCompletion`.)
     public func deleteUnstarted(id: UUID) throws {
-        try db.transaction { db in
-            let batch = try BatchCompletion.lock(batchOfJob: id, on: db)
-            let deleted = try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id]).affectedRows
-            if deleted == 1, let batch { try BatchCompletion.recordIfComplete(batch, on: db) }
-        }
+        try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id])
     }
 
     /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
@@ -198,21 +195,15 @@ public struct JobRepository {
     }
 
     /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job (or it
-    /// is not `club`'s). A waiting job ends here, with its webhooks and, if it was its batch's last
-    /// open job, the batch's completion.
+    /// is not `club`'s). A waiting job ends here, with its webhooks.
     public func cancel(id: UUID, club: String? = nil) throws -> CancelResult? {
-        let ended = try db.transaction { db in
-            let batch = try BatchCompletion.lock(batchOfJob: id, on: db)
-            let ended = try db.query("""
-                WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
-                    WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
-                )\(WebhookOutbox.jobEvents(from: "changed"))
-                SELECT count(*) AS n FROM changed
-                """, [id, club]).rows[0].int("n") == 1
-            if ended, let batch { try BatchCompletion.recordIfComplete(batch, on: db) }
-            return ended
-        }
+        let ended = try db.query("""
+            WITH changed AS (
+                UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
+            )\(WebhookOutbox.jobEvents(from: "changed"))
+            SELECT count(*) AS n FROM changed
+            """, [id, club]).rows[0].int("n") == 1
         if ended { return .cancelled }
         let running = try db.query("""
             UPDATE jobs SET cancel_requested = true, updated_at = now()

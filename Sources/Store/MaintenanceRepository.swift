@@ -23,8 +23,6 @@ public struct MaintenanceRepository {
             case .cancelled: (.cancelled, nil, nil)
             case .failed: (.failed, "stalled \(stalls) times: the worker running it stopped renewing its lease (killed, hung or cut off)", "stalled")
             }
-            // A failed or cancelled verdict ends the job: its batch may complete with it.
-            let batch = status.isTerminal ? try BatchCompletion.lock(batchOfJob: jobId, on: tx) : nil
             // The job's webhooks are recorded in the same statement (only a terminal status has any).
             let updated = try tx.query("""
                 WITH changed AS (
@@ -52,7 +50,6 @@ public struct MaintenanceRepository {
                 UPDATE job_stages SET status = 'failed', error = 'worker lost', error_kind = 'stalled', finished_at = now()
                 WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running')
                 """, [jobId, attempt])
-            if let batch { try BatchCompletion.recordIfComplete(batch, on: tx) }
             return true
         }
     }

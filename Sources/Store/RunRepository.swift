@@ -91,19 +91,14 @@ public struct RunRepository {
         let status = JobStatus(rawValue: try row.string("status")) ?? .failed
         if status.isTerminal { return .finished(status) }
         if try row.bool("cancel_requested") {
-            // Cancelled while its last run was lost: nobody else will record it (nor its webhooks,
-            // nor its batch's completion).
-            try db.transaction { tx in
-                let batch = try BatchCompletion.lock(batchOfJob: jobId, on: tx)
-                let ended = try tx.query("""
-                    WITH changed AS (
-                        UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
-                        WHERE id = $1 AND cancel_requested AND status NOT IN ('succeeded', 'failed', 'cancelled') RETURNING *
-                    )\(WebhookOutbox.jobEvents(from: "changed"))
-                    SELECT count(*) AS n FROM changed
-                    """, [jobId]).rows[0].int("n")
-                if ended == 1, let batch { try BatchCompletion.recordIfComplete(batch, on: tx) }
-            }
+            // Cancelled while its last run was lost: nobody else will record it (nor its webhooks).
+            try db.query("""
+                WITH changed AS (
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
+                    WHERE id = $1 AND cancel_requested AND status NOT IN ('succeeded', 'failed', 'cancelled') RETURNING *
+                )\(WebhookOutbox.jobEvents(from: "changed"))
+                SELECT count(*) AS n FROM changed
+                """, [jobId])
             return .finished(.cancelled)
         }
         return .behind(try JobRepository.entry(row))
@@ -169,10 +164,7 @@ public struct RunRepository {
     /// sport's typed rows (`ResultRowsRepository`), applies `stages`, and, when the job ends,
     /// records its webhook deliveries (`WebhookOutbox`) — one statement, whose commit is durable
     /// before the caller tells Redis to forget the run. Returns false, writing nothing, if this run
-    /// no longer owns the job.
-    ///
-    /// A job that ends and may be its batch's last open one is ended again in a transaction under
-    /// the batch's lock, which also records `batch.completed` (`BatchCompletion`).
+    /// no longer owns the job. (Its batch's completion is announced later by a sweep, `BatchCompletion`.)
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
                         failed: Bool = false, nextAttemptAt: Date? = nil, result: [(any PGParam)?]? = nil,
                         resultHasRows: Bool = false, stages: [StageEvent] = [], decodedFrames: Int? = nil) throws -> Bool {
@@ -225,22 +217,7 @@ public struct RunRepository {
         // set_config(…, true) lasts until this statement's own transaction ends, and the commit
         // reads it: the one statement commits durably on a session that otherwise does not,
         // without the BEGIN / SET LOCAL / COMMIT round trips a transaction block would cost.
-        let select = " SELECT (SELECT count(*) FROM owned) AS n, set_config('synchronous_commit', 'on', true) AS durable"
-        guard status.isTerminal else { return try db.query(sql + select, params).rows[0].int("n") == 1 }
-        // Inside a caller's transaction a raised error would abort the caller's work too: take the lock at once.
-        if db.isIdle {
-            do {
-                return try db.query(sql + BatchCompletion.siblingCTE + select + ", " + BatchCompletion.siblingCheck, params)
-                    .rows[0].int("n") == 1
-            } catch let error as PostgresError where error.sqlState == BatchCompletion.maybeCompleteState {
-                // Undone: maybe the batch's last open job. Again, under the lock.
-            }
-        }
-        return try db.transaction { tx in
-            let batch = try BatchCompletion.lock(batchOfJob: run.jobId, on: tx)
-            let ended = try tx.query(sql + select, params).rows[0].int("n") == 1
-            if ended, let batch { try BatchCompletion.recordIfComplete(batch, on: tx) }
-            return ended
-        }
+        sql += " SELECT (SELECT count(*) FROM owned) AS n, set_config('synchronous_commit', 'on', true) AS durable"
+        return try db.query(sql, params).rows[0].int("n") == 1
     }
 }

@@ -5,11 +5,11 @@ import TestSupport
 import Threading
 import XCTest
 
-/// `batch.completed` in PostgreSQL: announced exactly once each time a batch's last open job ends,
-/// in the transaction that ends it, whichever write ends it; again after a retry or new jobs open
-/// the batch and it completes again; and exactly once when its last jobs end at the same moment in
-/// several transactions (the case a naive "are all jobs done?" misses, each transaction seeing the
-/// other's job still running).
+/// `batch.completed` in PostgreSQL: announced by the sweep exactly once each time all of a batch's
+/// jobs have ended, whichever write ended the last; again after a retry or new jobs open the batch
+/// and it completes again; exactly once when sweeps in several coordinators run at the same moment;
+/// and never missed when a retry races the sweep. A job's end, the queue's hot path, never waits
+/// for its batch.
 final class BatchCompletionTests: MigratedDatabaseTestCase {
     private let document = AnalysisDocument(video: nil, stages: [], warnings: [], result: .emptyObject)
 
@@ -36,8 +36,15 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         return try BatchRepository(db).addJobs(to: batch, specs, maxAttempts: 3, priority: "normal", maxWaiting: 1_000_000).jobIds
     }
 
-    /// The `data` of every `batch.completed` delivery recorded for `batch`, oldest first.
+    /// Sweeps (as a coordinator's dispatcher does before each round), then gives the `data` of
+    /// every `batch.completed` delivery recorded for `batch`, oldest first.
     private func announcements(_ batch: BatchView) throws -> [JSONValue] {
+        try BatchCompletion.sweep(on: db)
+        return try recorded(batch)
+    }
+
+    /// The `data` of every `batch.completed` delivery recorded for `batch`, oldest first.
+    private func recorded(_ batch: BatchView) throws -> [JSONValue] {
         try db.query("""
             SELECT data::text AS d FROM webhook_deliveries
             WHERE event_type = 'batch.completed' AND lower(data->'batch'->>'id') = $1 ORDER BY created_at, id
@@ -48,7 +55,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         try (connection ?? db).startedRun(sport: .tennis, attempt: attempt, job: job)
     }
 
-    func testTheLastJobToEndAnnouncesTheBatchOnceWithItsSummary() throws {
+    func testASweepAnnouncesABatchWhoseJobsHaveAllEndedOnceWithItsSummary() throws {
         let (batch, jobs) = try batch(jobs: 4)
         XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
         XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "not a video", kind: .invalidInput, retryAt: nil))
@@ -56,10 +63,13 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try announcements(batch), [], "a job is still open")
 
         XCTAssertTrue(try MaintenanceRepository(db).recordStall(jobId: try run(jobs[3]).jobId, attempt: 1, stalls: 4, verdict: .failed))
+        XCTAssertEqual(try recorded(batch), [], "nothing before the sweep: the job's end does nothing for its batch")
         let data = try announcements(batch)
         XCTAssertEqual(data.count, 1)
+        XCTAssertEqual(try announcements(batch).count, 1, "a second sweep finds it announced")
         let id = batch.id.uuidString.lowercased()
         XCTAssertEqual(data.first?["batch"]?["id"], .string(batch.id.uuidString), "as GET /v1/batches/{id} shows it")
+        XCTAssertEqual(data.first?["batch"]?["club"], .string("c"))
         XCTAssertEqual(data.first?["batch"]?["total"], .number(4))
         XCTAssertEqual(data.first?["batch"]?["counts"], .object(["succeeded": .number(1), "failed": .number(2), "cancelled": .number(1)]))
         XCTAssertEqual(data.first?["batch"]?["label"], .string("season"))
@@ -151,78 +161,63 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1), .number(2), .number(3), .number(4)])
     }
 
-    /// The last jobs of a batch ending at the same moment in separate transactions, round after
-    /// round: every batch is announced exactly once (never twice, never not at all).
-    func testJobsEndingAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
-        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 4, waiting: 0)
-    }
-
-    /// The same with cancels of waiting jobs, which always end under the batch's lock.
-    func testCancelsAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
-        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 0, waiting: 4)
-    }
-
-    /// The same with a run's end (one statement, no lock when it is not the last) racing cancels
-    /// of waiting jobs (under the batch's lock).
-    func testRunEndsAndCancelsAtTheSameMomentAnnounceTheirBatchExactlyOnce() throws {
-        try assertConcurrentEndsAnnounceOnce(rounds: 25, running: 2, waiting: 2)
-    }
-
-    private func assertConcurrentEndsAnnounceOnce(rounds: Int, running: Int, waiting: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-        // Widens the race: a statement that ends a job, and one that looks at a batch to mark it
-        // completed (whether it marks it or not), each wait 20 ms at their end, before their
-        // transaction goes on to commit. Ends started together then all look for open jobs while
-        // the others have not committed: without the mechanism, every one of them would miss.
-        try db.execute("""
-            CREATE FUNCTION test_linger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); RETURN NULL; END $$;
-            CREATE TRIGGER test_linger AFTER UPDATE OF status ON jobs FOR EACH ROW
-                WHEN (NEW.status IN ('succeeded', 'failed', 'cancelled')) EXECUTE FUNCTION test_linger();
-            CREATE TRIGGER test_linger AFTER UPDATE ON batches FOR EACH STATEMENT EXECUTE FUNCTION test_linger();
-            """)
-        let url = database.url, document = document
-        var counts: [Int] = []
-        for _ in 0..<rounds {
-            let (batch, jobs) = try batch(jobs: running + waiting)
-            let runs = try jobs.prefix(running).map { try run($0) }
-            let waitingJobs = Array(jobs.dropFirst(running))
-            let gate = StartingGate(parties: jobs.count)
-            let errors = LockedValue<[String]>([])
-            // A thread each (a dispatch queue would run only as many at once as there are cores).
-            let done = DispatchGroup()
-            for index in jobs.indices {
-                done.enter()
-                Thread {
-                    defer { done.leave() }
-                    // Connected before the gate (a failure still passes it, so no thread waits for ever).
-                    let connected = Result { try PGConnection(url) }
-                    gate.wait()
-                    do {
-                        let connection = try connected.get()
-                        if index < running {
-                            guard try RunRepository(connection).complete(runs[index], document: document, facts: nil) else {
-                                throw TestSetupError(description: "run \(index) no longer owned its job")
-                            }
-                        } else {
-                            guard try JobRepository(connection).cancel(id: waitingJobs[index - running]) == .cancelled else {
-                                throw TestSetupError(description: "job \(index) was not cancelled")
-                            }
-                        }
-                    } catch {
-                        errors.withLock { $0.append("\(error)") }
-                    }
-                }.start()
+    /// Sweeps in several connections at once (several coordinators), round after round, over
+    /// batches whose jobs have all ended: each batch is announced exactly once.
+    func testSweepsAtTheSameMomentAnnounceEachBatchExactlyOnce() throws {
+        try lingerOnBatchUpdates()
+        let url = database.url
+        for round in 0..<10 {
+            var batches: [BatchView] = []
+            for _ in 0..<5 {
+                let (batch, jobs) = try batch(jobs: 1)
+                XCTAssertEqual(try JobRepository(db).cancel(id: jobs[0]), .cancelled)
+                batches.append(batch)
             }
-            done.wait()
-            XCTAssertEqual(errors.withLock { $0 }, [], file: file, line: line)
-            XCTAssertEqual(try BatchRepository(db).find(id: batch.id, club: nil)?.isComplete, true, file: file, line: line)
-            counts.append(try announcements(batch).count)
+            let swept = LockedValue(0)
+            let errors = try together(4) { _ in
+                let connection = try PGConnection(url)
+                let count = try BatchCompletion.sweep(on: connection)
+                swept.withLock { $0 += count }
+            }
+            XCTAssertEqual(errors, [], "round \(round)")
+            XCTAssertEqual(swept.withLock { $0 }, 5, "round \(round): announced, over all the sweeps")
+            XCTAssertEqual(try batches.map { try recorded($0).count }, Array(repeating: 1, count: 5), "round \(round)")
         }
-        XCTAssertEqual(counts, Array(repeating: 1, count: rounds), "announcements per batch", file: file, line: line)
     }
 
-    /// A run's end that is not its batch's last does not wait for the batch's lock (the queue's
-    /// hot path stays one statement); the last one does, and announces after it.
-    func testOnlyTheLastRunEndOfABatchWaitsForItsLock() throws {
+    /// A retry of a batch's failed job racing a sweep that finds the batch complete, round after
+    /// round: however they interleave, the batch ends up open (not marked), and it is announced
+    /// again, once, when the retried job ends.
+    func testARetryRacingASweepLeavesTheBatchOpenAndItIsAnnouncedWhenItEnds() throws {
+        try lingerOnBatchUpdates()
+        let url = database.url
+        for round in 0..<20 {
+            let (batch, jobs) = try batch(jobs: 2)
+            XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
+            XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryAt: nil))
+            let errors = try together(2) { index in
+                let connection = try PGConnection(url)
+                if index == 0 {
+                    try BatchCompletion.sweep(on: connection)
+                } else if try JobRepository(connection).requeueForRetry(id: jobs[1]) == nil {
+                    throw TestSetupError(description: "the retry found no job")
+                }
+            }
+            XCTAssertEqual(errors, [], "round \(round)")
+            let before = try recorded(batch).count
+            XCTAssertLessThanOrEqual(before, 1, "round \(round)")
+            XCTAssertEqual(try announcements(batch).count, before, "round \(round): a job is open again, so no sweep announces it")
+            XCTAssertTrue(try RunRepository(db).complete(try run(jobs[1], attempt: 2), document: document, facts: nil))
+            let after = try announcements(batch)
+            XCTAssertEqual(after.count, before + 1, "round \(round): announced when the retried job ended")
+            XCTAssertEqual(after.last?["batch"]?["counts"], .object(["succeeded": .number(2)]), "round \(round)")
+        }
+    }
+
+    /// A job's end never waits for its batch, even its last job's end (the queue's hot path stays
+    /// one statement); a sweep passes over a batch another transaction holds, and announces it once
+    /// it is free.
+    func testAJobsEndNeverWaitsForItsBatchAndASweepPassesOverAHeldBatch() throws {
         let (batch, jobs) = try batch(jobs: 2)
         let first = try run(jobs[0]), last = try run(jobs[1])
         let holder = try database.connect()
@@ -230,15 +225,53 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         try holder.query("SELECT id FROM batches WHERE id = $1 FOR UPDATE", [batch.id])
         let ender = try database.connect()
         try ender.execute("SET lock_timeout = '1s'")
-
-        XCTAssertTrue(try RunRepository(ender).complete(first, document: document, facts: nil), "not the last: no wait")
-        XCTAssertThrowsError(try RunRepository(ender).complete(last, document: document, facts: nil), "the last waits for the lock") { error in
-            XCTAssertEqual((error as? PostgresError)?.sqlState, "55P03", "\(error)")
-        }
-        XCTAssertEqual(try JobRepository(db).find(id: jobs[1])?.status, .running, "undone whole")
+        XCTAssertTrue(try RunRepository(ender).complete(first, document: document, facts: nil))
+        XCTAssertTrue(try RunRepository(ender).complete(last, document: document, facts: nil), "the last job's end does not wait either")
+        XCTAssertEqual(try BatchCompletion.sweep(on: ender), 0, "held: passed over, not waited for")
         try holder.execute("ROLLBACK")
-        XCTAssertTrue(try RunRepository(ender).complete(last, document: document, facts: nil))
         XCTAssertEqual(try announcements(batch).count, 1)
+    }
+
+    /// A sweep announces at most `limit` batches; the next one announces the rest.
+    func testASweepStopsAtItsLimitAndTheNextAnnouncesTheRest() throws {
+        var batches: [BatchView] = []
+        for _ in 0..<3 {
+            let (batch, jobs) = try batch(jobs: 1)
+            XCTAssertEqual(try JobRepository(db).cancel(id: jobs[0]), .cancelled)
+            batches.append(batch)
+        }
+        XCTAssertEqual(try BatchCompletion.sweep(limit: 2, on: db), 2)
+        XCTAssertEqual(try BatchCompletion.sweep(limit: 2, on: db), 1)
+        XCTAssertEqual(try BatchCompletion.sweep(limit: 2, on: db), 0)
+        XCTAssertEqual(try batches.map { try recorded($0).count }, [1, 1, 1])
+    }
+
+    /// Widens the races: every UPDATE of `batches` (a sweep's mark, a retry's reopening) waits
+    /// 20 ms at its end, before its transaction goes on to commit.
+    private func lingerOnBatchUpdates() throws {
+        try db.execute("""
+            CREATE FUNCTION test_linger() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); RETURN NULL; END $$;
+            CREATE TRIGGER test_linger AFTER UPDATE ON batches FOR EACH STATEMENT EXECUTE FUNCTION test_linger();
+            CREATE TRIGGER test_linger AFTER UPDATE OF status ON jobs FOR EACH STATEMENT EXECUTE FUNCTION test_linger();
+            """)
+    }
+
+    /// Runs `work(index)` on `parties` threads let go at the same moment (a thread each: a dispatch
+    /// queue would run only as many at once as there are cores); returns the errors thrown.
+    private func together(_ parties: Int, _ work: @escaping @Sendable (Int) throws -> Void) throws -> [String] {
+        let gate = StartingGate(parties: parties)
+        let errors = LockedValue<[String]>([])
+        let done = DispatchGroup()
+        for index in 0..<parties {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                gate.wait()
+                do { try work(index) } catch { errors.withLock { $0.append("\(error)") } }
+            }.start()
+        }
+        done.wait()
+        return errors.withLock { $0 }
     }
 }
 
