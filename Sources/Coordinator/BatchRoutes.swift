@@ -40,11 +40,7 @@ struct BatchRoutes {
     }
 
     func batch(_ id: UUID, _ caller: Caller) async throws -> BatchView {
-        let club = caller.visibleClub
-        guard let batch = try await backends.sql({ try BatchRepository($0).find(id: id, club: club) }) else {
-            throw APIError(.notFound, "batch_not_found", "no batch with id \(id.uuidString.lowercased())")
-        }
-        return batch
+        try await backends.visible("batch", id: id, code: "batch_not_found", to: caller) { try BatchRepository($0).find(id: id, club: $1) }
     }
 
     /// Records a batch for the caller's club; the same `Idempotency-Key` returns the first one (200).

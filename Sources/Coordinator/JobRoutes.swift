@@ -96,11 +96,7 @@ struct JobRoutes {
     }
 
     func job(_ id: UUID, _ caller: Caller) async throws -> JobView {
-        let club = caller.visibleClub
-        guard let job = try await backends.sql({ try JobRepository($0).find(id: id, club: club) }) else {
-            throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
-        }
-        return job
+        try await backends.visible("job", id: id, code: "job_not_found", to: caller) { try JobRepository($0).find(id: id, club: $1) }
     }
 
     static func checkedSport(_ name: String) throws -> Sport {

@@ -35,11 +35,7 @@ struct VideoRoutes {
 
     /// The video if the caller may see it; another club's answers exactly as a missing one.
     func find(_ id: UUID, _ caller: Caller) async throws -> (video: VideoView, storageKey: String) {
-        let club = caller.visibleClub
-        guard let found = try await backends.sql({ try VideoRepository($0).find(id: id, club: club) }) else {
-            throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased())")
-        }
-        return found
+        try await backends.visible("video", id: id, code: "video_not_found", to: caller) { try VideoRepository($0).find(id: id, club: $1) }
     }
 
     /// Which of the given SHA-256 hashes the club already has: `submit` asks for a whole folder

@@ -51,11 +51,9 @@ struct WebhookRoutes {
 
     /// The endpoint, if `caller` may see it; 404 `webhook_not_found` otherwise.
     func endpoint(_ id: UUID, _ caller: Caller) async throws -> WebhookEndpointRecord {
-        let club = caller.visibleClub
-        guard let endpoint = try await backends.sql({ try WebhookRepository($0).find(id: id, club: club) }) else {
-            throw APIError(.notFound, "webhook_not_found", "no webhook endpoint with id \(id.uuidString.lowercased())")
+        try await backends.visible("webhook endpoint", id: id, code: "webhook_not_found", to: caller) {
+            try WebhookRepository($0).find(id: id, club: $1)
         }
-        return endpoint
     }
 
     /// Registers an endpoint for the caller's club and answers with its secret, this once. The URL
