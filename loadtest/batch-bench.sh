@@ -10,6 +10,7 @@
 # stopped on exit.
 #   loadtest/batch-bench.sh [RUNS] [JOBS]     # defaults: 5 runs, 20000 jobs; WORKERS=2 SLOTS=6
 #   CELERY_WORKERS (default WORKERS × SLOTS: the same number of jobs at once), CELERY_POOL=prefork
+#   BIN_DIR=DIR: run the reelwork and queue-loadtest binaries in DIR instead of building them
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,10 +28,14 @@ celery_pool=${CELERY_POOL:-prefork}
 
 rw_install_deps
 python=$(loadtest/celery/setup.sh)
-echo "==> building release binaries"
-swift build -c release --product reelwork >/dev/null
-swift build -c release --product queue-loadtest >/dev/null
-bin=$(swift build -c release --show-bin-path)
+if [[ -n "${BIN_DIR:-}" ]]; then
+  bin=$BIN_DIR   # binaries built elsewhere (an older commit, to compare with)
+else
+  echo "==> building release binaries"
+  swift build -c release --product reelwork >/dev/null
+  swift build -c release --product queue-loadtest >/dev/null
+  bin=$(swift build -c release --show-bin-path)
+fi
 
 dir="$root/.local/bench/batch"
 rm -rf "$dir" && mkdir -p "$dir" && chmod 755 "$dir"
