@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // Outgoing HTTP: webhook deliveries.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // `/metrics` on the coordinator and on each worker: the swift-metrics API in the code, the
+        // Prometheus text format out.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -36,7 +40,8 @@ let package = Package(
         // FFmpeg: probe, decode, frame quality, content hashing.
         .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"]),
         // Redis client (hiredis) and the job queue.
-        .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log"),
+                                              .product(name: "Metrics", package: "swift-metrics")]),
         // Webhooks: secrets, Standard Webhooks signatures, the URL policy, the retry schedule, the
         // payload, and the HTTP sender. No database: the outbox is Store's, the dispatcher the coordinator's.
         .target(name: "Webhooks", dependencies: [
@@ -49,7 +54,8 @@ let package = Package(
         ]),
         // PostgreSQL client (libpq), pool, migrations, repositories.
         .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", "Webhooks", .product(name: "Logging", package: "swift-log"),
-                                              .product(name: "Crypto", package: "swift-crypto")]),
+                                              .product(name: "Crypto", package: "swift-crypto"),
+                                              .product(name: "Metrics", package: "swift-metrics")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
         .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
@@ -59,27 +65,42 @@ let package = Package(
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
-        .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore", "Threading"]),
+        .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore", "Threading",
+                                               .product(name: "Metrics", package: "swift-metrics")]),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         // The API's OpenAPI 3.1 document (openapi/openapi.json), compiled into the binary: a deployed
         // coordinator serves it without a resource bundle beside the executable.
         .target(name: "APIDocument", path: "openapi", resources: [.embedInCode("openapi.json")]),
+        // Metrics: the process's registry in Prometheus's text format, scrape access (an operator key
+        // or the scrape token), and the small HTTP listener a worker serves `/metrics` on.
+        .target(name: "Telemetry", dependencies: [
+            "ReelworkCore", "Store", "Threading",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument",
+            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument", "Telemetry",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .target(name: "Worker", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Threading",
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Threading", "Telemetry",
+            .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient",
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient", "Telemetry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

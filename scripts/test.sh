@@ -13,6 +13,7 @@ scripts/setup-test-photos.sh
 # The webhook tests' receiver verifies signatures with the pinned `standardwebhooks` PyPI package.
 scripts/setup-webhook-receiver.sh
 scripts/setup-schemathesis.sh
+scripts/setup-prometheus-parser.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

@@ -5,10 +5,13 @@ import Logging
 import NIOCore
 import ReelworkCore
 import Store
+import Telemetry
 
 /// Builds the coordinator's HTTP application from configuration.
 public enum CoordinatorServer {
-    public static func makeApplication(config: ReelworkConfig, logger: Logger) throws -> some ApplicationProtocol {
+    /// - Parameter exporter: the process's metrics (`MetricsExporter.bootstrap()`), served at `/metrics`.
+    public static func makeApplication(config: ReelworkConfig, logger: Logger,
+                                       exporter: MetricsExporter = MetricsExporter()) throws -> some ApplicationProtocol {
         let (host, port) = try config.bindAddress()
         let backends = try Backends(config: config, logger: logger)
         let storage = VideoStorage(root: config.storageDir)
@@ -17,7 +20,7 @@ public enum CoordinatorServer {
         let swept = storage.sweepTemporaryFiles()
         if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(storage.tempDirectory.path)") }
 
-        let router = makeRouter(backends: backends, storage: storage)
+        let router = makeRouter(backends: backends, storage: storage, exporter: exporter)
 
         // A connection that sends nothing for the idle timeout is closed, also in the middle of a
         // request body: the upload's receiver then fails and deletes its temporary file.
@@ -25,18 +28,25 @@ public enum CoordinatorServer {
         return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
                            configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
                            services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger)),
-                                      WebhookDispatcher(config: config, logger: logger)], logger: logger)
+                                      WebhookDispatcher(config: config, logger: logger),
+                                      QueueGauges(config: config, logger: logger, exporter: exporter)], logger: logger)
     }
 }
 
 extension CoordinatorServer {
-    /// Every route, behind the error and authentication middleware. Routes outside `/v1` are open;
-    /// every `/v1` route is registered through `APIRouter` with the keys it allows.
-    static func makeRouter(backends: Backends, storage: VideoStorage) -> Router<APIRequestContext> {
+    /// Every route, timed, behind the error and authentication middleware. Routes outside `/v1` are
+    /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
+    /// `/v1` route is registered through `APIRouter` with the keys it allows.
+    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
         HealthRoutes(backends: backends).register(on: router)
         APIDocumentRoutes().register(on: router)
+        let scrapeAccess = ScrapeAccess(token: backends.config.metrics.scrapeToken) { presented in
+            try await backends.sql { try APIKeyRepository($0).lookup(presented: presented)?.role }
+        }
+        MetricsRoute(exporter: exporter, access: scrapeAccess).register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
         let api = APIRouter(router: router)
         VideoRoutes(backends: backends, storage: storage).register(on: api)
@@ -50,7 +60,8 @@ extension CoordinatorServer {
 
     /// The method and path of every registered route (the isolation and contract tests walk them).
     public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String)] {
-        let router = makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir))
+        let router = makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir),
+                                exporter: MetricsExporter())
         return router.routes.map { (String(describing: $0.method), String(describing: $0.path)) }
     }
 }

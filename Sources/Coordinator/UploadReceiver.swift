@@ -1,15 +1,23 @@
 import Foundation
 import Hummingbird
 import Media
+import Metrics
 import NIOCore
 import ReelworkCore
 import Store
 
 /// Streams a request body to a temporary file, hashing it on the way, never holding more than one
-/// chunk in memory. Enforces the size limit while streaming.
+/// chunk in memory. Enforces the size limit while streaming. Every byte received counts in
+/// `reelwork_upload_bytes_total`, also those of uploads refused or broken off (they cost as much).
 struct UploadReceiver {
     let storage: VideoStorage
     let limit: Int64
+    private let uploadBytes = Counter(label: MetricName.uploadBytes)
+
+    init(storage: VideoStorage, limit: Int64) {
+        self.storage = storage
+        self.limit = limit
+    }
 
     struct Received {
         var file: URL
@@ -29,6 +37,7 @@ struct UploadReceiver {
             let hasher = ContentHasher()
             var size: Int64 = 0
             for try await chunk in body {
+                uploadBytes.increment(by: chunk.readableBytes)
                 size += Int64(chunk.readableBytes)
                 if size > limit {
                     throw APIError(.contentTooLarge, "too_large",

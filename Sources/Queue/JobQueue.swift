@@ -237,17 +237,23 @@ public struct JobQueue: Sendable {
         public var delayed: Int
         public var running: Int
         public var runningByClub: [String: Int]
+        /// Ready jobs per club with any (the clubs in the round-robin ring).
+        public var readyByClub: [String: Int] = [:]
     }
 
     public func stats(on redis: RedisConnection) throws -> Stats {
         let parts = try QueueScripts.stats.run(on: redis, args: [prefix]).array ?? []
-        guard parts.count == 4 else { throw RedisError(.protocolViolation, "stats returned \(parts)") }
-        var byClub: [String: Int] = [:]
-        let flat = parts[3].array ?? []
-        for i in stride(from: 0, to: flat.count - 1, by: 2) {
-            if let club = flat[i].string { byClub[club] = flat[i + 1].integer ?? 0 }
+        guard parts.count == 5 else { throw RedisError(.protocolViolation, "stats returned \(parts)") }
+        func byClub(_ reply: RedisReply) -> [String: Int] {
+            var counts: [String: Int] = [:]
+            let flat = reply.array ?? []
+            for i in stride(from: 0, to: flat.count - 1, by: 2) {
+                if let club = flat[i].string { counts[club] = flat[i + 1].integer ?? 0 }
+            }
+            return counts
         }
-        return Stats(ready: parts[0].integer ?? 0, delayed: parts[1].integer ?? 0, running: parts[2].integer ?? 0, runningByClub: byClub)
+        return Stats(ready: parts[0].integer ?? 0, delayed: parts[1].integer ?? 0, running: parts[2].integer ?? 0,
+                     runningByClub: byClub(parts[3]), readyByClub: byClub(parts[4]))
     }
 
     static func key(_ id: UUID) -> String { id.uuidString.lowercased() }

@@ -253,13 +253,18 @@ enum QueueScripts {
     return 0
     """)
 
-    /// ARGV: P. Counts for dashboards and tests: ready, delayed, running, and running per club.
+    /// ARGV: P. Counts for dashboards, metrics and tests: ready, delayed, running, running per club and
+    /// ready per club. O(clubs), never O(jobs): the coordinator's queue gauges run it every few seconds.
     static let stats = RedisScript(name: "stats", source: readsOnly + prelude + """
-    local ready = 0
+    local ready, by_club = 0, {}
     for _, club in ipairs(redis.call('LRANGE', P .. ':clubs', 0, -1)) do
-      for _, prio in ipairs(PRIOS) do ready = ready + redis.call('LLEN', ready_key(club, prio)) end
+      local n = 0
+      for _, prio in ipairs(PRIOS) do n = n + redis.call('LLEN', ready_key(club, prio)) end
+      ready = ready + n
+      table.insert(by_club, club)
+      table.insert(by_club, n)
     end
     return {ready, redis.call('ZCARD', P .. ':delayed'), redis.call('ZCARD', P .. ':running'),
-            redis.call('HGETALL', P .. ':club_running')}
+            redis.call('HGETALL', P .. ':club_running'), by_club}
     """)
 }

@@ -1,5 +1,6 @@
 import CHiredis
 import Foundation
+import Metrics
 import ReelworkCore
 
 /// One blocking connection to Redis through hiredis. Not thread-safe: use it from one thread
@@ -46,15 +47,29 @@ public final class RedisConnection {
         guard let context, context.pointee.err == 0 else {
             throw RedisError(.connection, "connection to \(url.host):\(url.port) is closed")
         }
+        let started = ContinuousClock.now
         let raw = Self.withArgv(arguments) { argc, argv, lengths in
             redisCommandArgv(context, argc, argv, lengths)
         }
+        if !Self.isBlocking(arguments) { Self.roundTrip.record(duration: ContinuousClock.now - started) }
         guard let raw else {
             throw RedisError(.connection, "lost connection to \(url.host):\(url.port): \(Self.contextError(context))")
         }
         let reply = raw.assumingMemoryBound(to: redisReply.self)
         defer { freeReplyObject(raw) }
         return try Self.decode(reply)
+    }
+
+    /// Every command's time from send to reply (`reelwork_redis_roundtrip_seconds`), but for those
+    /// that wait on purpose: an idle worker's BLPOP lasts its whole timeout and is no latency.
+    static let roundTrip = Metrics.Timer(label: MetricName.redisRoundTrip)
+
+    static func isBlocking(_ arguments: [String]) -> Bool {
+        guard let name = arguments.first?.uppercased() else { return false }
+        if ["BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "WAIT", "WAITAOF"].contains(name) {
+            return true
+        }
+        return (name == "XREAD" || name == "XREADGROUP") && arguments.contains { $0.uppercased() == "BLOCK" }
     }
 
     /// Calls `body` with argc, argv and the argument lengths. The arguments are copied into memory

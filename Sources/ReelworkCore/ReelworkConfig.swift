@@ -33,6 +33,8 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var publicURL: String?
     /// Sending webhooks: URL policy, retry schedule, timeouts.
     public var webhooks: WebhookSettings
+    /// Scrape access to `/metrics`, the worker's metrics listener, the queue gauges' refresh.
+    public var metrics: MetricsSettings
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -107,7 +109,8 @@ public struct ReelworkConfig: Sendable, Equatable {
             clubLimits: try ClubLimits.fromEnvironment(env),
             apiKey: env[Env.apiKey].flatMap { $0.isEmpty ? nil : $0 },
             publicURL: try env[Env.publicURL].flatMap { $0.isEmpty ? nil : try publicURL($0) },
-            webhooks: try WebhookSettings.fromEnvironment(env))
+            webhooks: try WebhookSettings.fromEnvironment(env),
+            metrics: try MetricsSettings.fromEnvironment(env))
     }
 
     /// Where links for clients (webhook payloads) start: `publicURL`, else `coordinatorURL`, without
@@ -147,10 +150,6 @@ public struct ReelworkConfig: Sendable, Equatable {
 
     /// Splits `bind` into host and port, or explains what is wrong with it.
     public func bindAddress() throws -> (host: String, port: Int) {
-        guard let colon = bind.lastIndex(of: ":"), let port = Int(bind[bind.index(after: colon)...]),
-              (0...65535).contains(port) else {
-            throw ReelworkError.configuration("\(Env.bind)='\(bind)' is not host:port")
-        }
-        return (String(bind[..<colon]), port)
+        try HostPort.parse(bind, setting: Env.bind)
     }
 }

@@ -128,19 +128,24 @@ public struct BatchRepository {
     /// Cancels the batch's waiting jobs at once (with their webhooks) and asks its running ones to
     /// stop. Returns the ids of the waiting ones (Redis must forget them) and of the running ones.
     public func cancel(batchId: UUID) throws -> (cancelled: [UUID], requested: [UUID]) {
-        try db.transaction { db in
-            let cancelled = try db.query("""
+        let (cancelled, sports, requested) = try db.transaction { db in
+            let rows = try db.query("""
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
                     WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
-                SELECT id FROM changed
-                """, [batchId]).rows.map { try $0.uuid("id") }
+                SELECT id, sport FROM changed
+                """, [batchId]).rows
             let requested = try db.query("""
                 UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
                 """, [batchId]).rows.map { try $0.uuid("id") }
-            return (cancelled, requested)
+            return (try rows.map { try $0.uuid("id") }, try rows.map { try $0.string("sport") }, requested)
         }
+        // Counted once the transaction has committed.
+        for (sport, jobs) in Dictionary(grouping: sports, by: { $0 }) {
+            FinishedJobs.count(sport: sport, status: .cancelled, errorKind: nil, jobs: jobs.count)
+        }
+        return (cancelled, requested)
     }
 
     /// A batch row with its jobs counted by status and its frames summed over the current attempts.

@@ -202,9 +202,12 @@ public struct JobRepository {
                 UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
                 WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
             )\(WebhookOutbox.jobEvents(from: "changed"))
-            SELECT count(*) AS n FROM changed
-            """, [id, club]).rows[0].int("n") == 1
-        if ended { return .cancelled }
+            SELECT sport FROM changed
+            """, [id, club]).rows
+        if let row = ended.first {
+            FinishedJobs.count(sport: try row.string("sport"), status: .cancelled, errorKind: nil)
+            return .cancelled
+        }
         let running = try db.query("""
             UPDATE jobs SET cancel_requested = true, updated_at = now()
             WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR club = $2)

@@ -17,7 +17,7 @@ public struct MaintenanceRepository {
     /// run closed as lost is marked stalled. Recording the same stall twice changes nothing more.
     @discardableResult
     public func recordStall(jobId: UUID, attempt: Int, stalls: Int, verdict: StallVerdict) throws -> Bool {
-        try db.transaction { tx in
+        let moved = try db.transaction { tx -> (status: JobStatus, kind: String?, sport: String)? in
             let (status, error, kind): (JobStatus, String?, String?) = switch verdict {
             case .requeued: (.queued, nil, nil)
             case .cancelled: (.cancelled, nil, nil)
@@ -31,16 +31,16 @@ public struct MaintenanceRepository {
                                     last_error = COALESCE($5, last_error), last_error_kind = COALESCE($6, last_error_kind)
                     WHERE id = $1 AND attempt = $2 AND status = 'running' RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
-                SELECT count(*) AS n FROM changed
+                SELECT sport FROM changed
                 """, [jobId, attempt, status.rawValue, stalls, error, kind])
-            guard try updated.rows[0].int("n") == 1 else {
+            guard let sport = try updated.rows.first?.string("sport") else {
                 // A late report (PostgreSQL was away when the reaper decided): the next attempt started meanwhile.
                 try tx.query("UPDATE jobs SET stalls = GREATEST(stalls, $3) WHERE id = $1 AND attempt > $2", [jobId, attempt, stalls])
                 try tx.query("""
                     UPDATE job_attempts SET outcome = 'stalled', error = 'lease expired: the worker stopped heartbeating'
                     WHERE job_id = $1 AND attempt = $2 AND outcome = 'lost'
                     """, [jobId, attempt])
-                return false
+                return nil
             }
             try tx.query("""
                 UPDATE job_attempts SET outcome = 'stalled', finished_at = now(), error = 'lease expired: the worker stopped heartbeating'
@@ -50,8 +50,12 @@ public struct MaintenanceRepository {
                 UPDATE job_stages SET status = 'failed', error = 'worker lost', error_kind = 'stalled', finished_at = now()
                 WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running')
                 """, [jobId, attempt])
-            return true
+            return (status, kind, sport)
         }
+        // Counted once the transaction has committed.
+        guard let moved else { return false }
+        FinishedJobs.count(sport: moved.sport, status: moved.status, errorKind: moved.kind)
+        return true
     }
 
     /// Marks retries Redis moved to ready as `queued` again.

@@ -1,5 +1,7 @@
 import CLibpq
 import Foundation
+import Metrics
+import ReelworkCore
 
 /// One PostgreSQL session (a libpq `PGconn`).
 ///
@@ -76,6 +78,8 @@ public final class PGConnection {
         defer { copies.forEach { free($0) } }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
         let wasIdle = isIdle
+        let started = ContinuousClock.now
+        defer { Self.roundTrip.record(duration: ContinuousClock.now - started) }
         do {
             return try run(sql, pointers)
         } catch let error as PostgresError where error.isStalePreparedStatement {
@@ -119,8 +123,14 @@ public final class PGConnection {
     /// - Throws: `PostgresError` for the first statement that fails.
     public func execute(_ sql: String) throws {
         try rejectNulBytes(in: sql, what: "the SQL text")
+        let started = ContinuousClock.now
+        defer { Self.roundTrip.record(duration: ContinuousClock.now - started) }
         _ = try consume(PQexec(handle, sql))
     }
+
+    /// Every statement's time from send to result (`reelwork_postgres_roundtrip_seconds`); a
+    /// statement's first run on a session includes preparing it.
+    static let roundTrip = Metrics.Timer(label: MetricName.postgresRoundTrip)
 
     /// Runs `body` inside a transaction: COMMIT if it returns, ROLLBACK if it throws (the
     /// original error is rethrown). Called inside another `transaction`, it uses a savepoint,

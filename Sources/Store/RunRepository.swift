@@ -92,13 +92,14 @@ public struct RunRepository {
         if status.isTerminal { return .finished(status) }
         if try row.bool("cancel_requested") {
             // Cancelled while its last run was lost: nobody else will record it (nor its webhooks).
-            try db.query("""
+            let cancelled = try db.query("""
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
                     WHERE id = $1 AND cancel_requested AND status NOT IN ('succeeded', 'failed', 'cancelled') RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
-                SELECT count(*) AS n FROM changed
-                """, [jobId])
+                SELECT sport FROM changed
+                """, [jobId]).rows
+            for row in cancelled { FinishedJobs.count(sport: try row.string("sport"), status: .cancelled, errorKind: nil) }
             return .finished(.cancelled)
         }
         return .behind(try JobRepository.entry(row))
@@ -218,6 +219,8 @@ public struct RunRepository {
         // reads it: the one statement commits durably on a session that otherwise does not,
         // without the BEGIN / SET LOCAL / COMMIT round trips a transaction block would cost.
         sql += " SELECT (SELECT count(*) FROM owned) AS n, set_config('synchronous_commit', 'on', true) AS durable"
-        return try db.query(sql, params).rows[0].int("n") == 1
+        let owned = try db.query(sql, params).rows[0].int("n") == 1
+        if owned { FinishedJobs.count(sport: run.sport.rawValue, status: status, errorKind: kind) }
+        return owned
     }
 }

@@ -81,7 +81,7 @@ public final class ObjectDetector {
 
     /// Runs the model on the input buffer as it is.
     public func run() throws {
-        try session.run(binding)
+        try InferenceTimers.time(InferenceTimers.detector) { try session.run(binding) }
     }
 
     /// Decodes the output buffer of the last run.

@@ -84,7 +84,7 @@ public final class PoseEstimator {
 
     /// Runs the model on the input buffer as it is.
     public func run() throws {
-        try session.run(binding)
+        try InferenceTimers.time(InferenceTimers.pose) { try session.run(binding) }
     }
 
     /// The landmarks of the last run, for an input that was `crop`, mapped from crop pixels to

@@ -66,7 +66,7 @@ struct JobRunner {
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
         let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, control: control)
         do {
-            let output = try pipeline.run(location: videoLocation(run), reporter: reporter)
+            let output = try pipeline.run(location: videoLocation(run), reporter: MeteredStageReporter(reporter))
             guard control.claimEnding(.run) else { return .takenOver }
             let stored: Bool
             do {

@@ -17,6 +17,8 @@ final class LeaseKeeper: Sendable {
     }
 
     private let thread: BackgroundLoop<Round>
+    /// When a round last ended without an error (`heartbeatAge`).
+    private let lastBeat: LockedValue<ContinuousClock.Instant>
 
     /// - Parameters:
     ///   - runs: the runs in progress now (a run the slot has forgotten is not renewed again).
@@ -25,13 +27,21 @@ final class LeaseKeeper: Sendable {
          onRound: (@Sendable (Round) -> Void)? = nil) {
         let queue = JobQueue(config: config)
         let connections = Connections(config: config)
+        let lastBeat = LockedValue(ContinuousClock.now)
+        self.lastBeat = lastBeat
         thread = BackgroundLoop(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
-            Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)
+            let round = Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)
+            if !round.failed { lastBeat.withLock { $0 = .now } }
+            return round
         }
         thread.onRound = onRound
     }
 
     func start() { thread.start() }
+
+    /// Time since a round last reached Redis and PostgreSQL without an error: about the heartbeat
+    /// interval when all is well, growing while the stores are unreachable or the thread is stuck.
+    var heartbeatAge: Duration { ContinuousClock.now - lastBeat.withLock { $0 } }
 
     /// Renews now instead of at the next interval.
     func wake() { thread.wake() }

@@ -54,6 +54,9 @@ public final class WorkerProcess: Service, @unchecked Sendable {
 
     public var isStopping: Bool { stateLock.withLock { stopRequestedAt != nil } }
 
+    /// Time since the lease keeper last renewed every running job's lease without an error.
+    public var heartbeatAge: Duration { keeper.heartbeatAge }
+
     /// Stops claiming; running jobs get `shutdownGraceSeconds` to finish, then are handed back.
     public func stop() {
         let loops: [BackgroundLoop<SlotWork.Round>] = stateLock.withLock {

@@ -3,6 +3,7 @@ import Coordinator
 import Hummingbird
 import Logging
 import ReelworkCore
+import Telemetry
 
 struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "coordinator", abstract: "Run the HTTP API (uploads, jobs, status).")
@@ -14,12 +15,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
 
     func run() async throws {
         Logs.bootstrap()
+        // First: every metric handle made after this records into the exporter `/metrics` serves.
+        let exporter = MetricsExporter.bootstrap()
         var config = try options.resolve()
         if let bind { config.bind = bind }
         if let maxUploadBytes { config.maxUploadBytes = maxUploadBytes }
         let logger = Logger(label: "reelwork.coordinator")
         logger.info("coordinator listening on \(config.bind), storage \(config.storageDir)")
-        let app = try CoordinatorServer.makeApplication(config: config, logger: logger)
+        let app = try CoordinatorServer.makeApplication(config: config, logger: logger, exporter: exporter)
         try await app.runService()
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import Pipeline
 import ReelworkCore
 import ServiceLifecycle
+import Telemetry
 import UnixSignals
 import Worker
 
@@ -19,6 +20,8 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         Logs.bootstrap()
+        // First: every metric handle made after this records into the exporter `/metrics` serves.
+        let exporter = MetricsExporter.bootstrap()
         var config = try options.resolve()
         if let slots {
             guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
@@ -33,7 +36,16 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "reelwork.worker")
         let worker = WorkerProcess(config: config, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: worker)], logger: logger))
+        worker.exportHeartbeatAge(to: exporter)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        // Before the worker: a group stops its services in reverse order, so /metrics answers
+        // until the worker has finished or handed back its jobs.
+        if let listener = try MetricsListener.service(config: config, exporter: exporter, logger: logger) {
+            logger.info("metrics on http://\(config.metrics.workerBind ?? "")/metrics")
+            services.append(.init(service: listener))
+        }
+        services.append(.init(service: worker))
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         // One signal sequence for both rules, registered before anything runs: the first SIGTERM or
         // SIGINT shuts the group down gracefully (remembered if the group has not started yet), the
         // second exits at once.

@@ -8,7 +8,7 @@ import XCTest
 /// Route and document cannot drift (issue 12, part 4): the router's routes and the document's
 /// operations are one set, checked both ways; every operation says what it needs and how it
 /// refuses; the document's enums are the server's own types; and a running coordinator serves
-/// this very file and answers every `/v1` operation without a key with 401.
+/// this very file and answers every operation that needs a key (`/v1`, `/metrics`) without one with 401.
 /// (SchemathesisTests fuzzes the operations themselves.)
 final class OpenAPIContractTests: XCTestCase {
     /// The router's routes in OpenAPI's syntax, built by the code the coordinator runs (no server
@@ -44,6 +44,9 @@ final class OpenAPIContractTests: XCTestCase {
         let scheme = document.resolve(["$ref": "#/components/securitySchemes/apiKey"])
         XCTAssertEqual(scheme?["type"] as? String, "http")
         XCTAssertEqual(scheme?["scheme"] as? String, "bearer")
+        let scrape = document.resolve(["$ref": "#/components/securitySchemes/scrapeToken"])
+        XCTAssertEqual(scrape?["type"] as? String, "http")
+        XCTAssertEqual(scrape?["scheme"] as? String, "bearer")
 
         for operation in operations {
             let label = operation.label
@@ -54,6 +57,10 @@ final class OpenAPIContractTests: XCTestCase {
                 for code in ["401", "429", "503"] {
                     XCTAssertNotNil(responses[code], "\(label): every /v1 operation can answer \(code)")
                 }
+            } else if operation.path == "/metrics" {
+                // Outside /v1 and its rate limit, but not open: an operator key or the scrape token.
+                XCTAssertEqual(security, [["apiKey"], ["scrapeToken"]], "\(label): either credential")
+                for code in ["401", "403", "503"] { XCTAssertNotNil(responses[code], "\(label) can answer \(code)") }
             } else {
                 XCTAssertEqual(security, [], "\(label) is open")
                 XCTAssertNil(responses["401"], "\(label) is open")
@@ -137,7 +144,7 @@ final class OpenAPIContractTests: XCTestCase {
         }
     }
 
-    func test_TheServedDocumentIsTheFileAndEveryV1OperationNeedsAKey() throws {
+    func test_TheServedDocumentIsTheFileAndEveryOperationWithSecurityNeedsAKey() throws {
         let stack = try TestStack()
         defer { stack.shutdown() }
         try stack.startCoordinator()
@@ -149,7 +156,8 @@ final class OpenAPIContractTests: XCTestCase {
         XCTAssertTrue(served == document.bytes, "GET /openapi.json (\(served.count) bytes) is not openapi/openapi.json (\(document.bytes.count) bytes)")
 
         var checked = 0
-        for operation in document.operations where operation.path.hasPrefix("/v1/") {
+        // Every operation that names a credential, `/metrics` among them.
+        for operation in document.operations where !document.security(of: operation).isEmpty {
             let path = operation.path.replacingOccurrences(of: #"\{[^}/]+\}"#, with: UUID().uuidString.lowercased(), options: .regularExpression)
             let body = operation.method == "POST" ? Data("{}".utf8) : nil
             let (data, status, headers) = try HTTP.request(operation.method, URL(string: stack.coordinatorURL + path)!, body: body)
@@ -158,7 +166,7 @@ final class OpenAPIContractTests: XCTestCase {
             XCTAssertEqual(Self.header("WWW-Authenticate", in: headers), "Bearer", operation.label)
             checked += 1
         }
-        XCTAssertGreaterThanOrEqual(checked, 18, "the /v1 operations were walked")
+        XCTAssertGreaterThanOrEqual(checked, 19, "the /v1 operations and /metrics were walked")
     }
 
     static func header(_ name: String, in headers: [String: String]) -> String? {

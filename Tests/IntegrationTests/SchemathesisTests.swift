@@ -128,8 +128,8 @@ final class SchemathesisTests: XCTestCase {
                      deliveries: deliveries.map(\.id))
     }
 
-    /// schemathesis.toml: the club key for every operation but the operators' own (which get the
-    /// operator key, so their answers are checked too), and the seeds as dictionaries that fill
+    /// schemathesis.toml: the club key for every operation but the operators' own (`/v1/queue`,
+    /// `/metrics`: they get the operator key, so their answers are checked too), and the seeds as dictionaries that fill
     /// four in five of the ids, hashes and club names the fuzzer sends (the rest stay random: the
     /// answers to unknown ids are checked too). A block's criteria select the operations that match
     /// any one of them (`include-path` with `include-method` would take every operation of that
@@ -218,7 +218,7 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "webhooks", \(seeded) }, "path.deliveryId" = { dictionary = "deliveries", \(seeded) } }
 
             [[operations]]
-            include-path = "/v1/queue"
+            include-path = ["/v1/queue", "/metrics"]
             headers = { Authorization = "Bearer \(operatorKey)" }
 
             """

@@ -39,6 +39,7 @@ final class JobQueueTests: XCTestCase {
         let stats = try queue.stats(on: redis)
         XCTAssertEqual([stats.ready, stats.running], [1, 2])
         XCTAssertEqual(stats.runningByClub, ["a": 2])
+        XCTAssertEqual(stats.readyByClub, ["a": 1], "what the metrics' waiting gauge shows")
     }
 
     func testEnqueueIsIdempotentWhileRedisHoldsTheJob() throws {

@@ -53,9 +53,23 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(set.videoSource, .http)
     }
 
+    func testMetricsAreOffUntilSetAndOperatorsOnly() throws {
+        let defaults = try ReelworkConfig.fromEnvironment([:]).metrics
+        XCTAssertNil(defaults.scrapeToken, "operator keys only")
+        XCTAssertNil(defaults.workerBind, "no worker listener: workers share machines")
+        XCTAssertEqual(defaults.refreshSeconds, 5)
+        let set = try ReelworkConfig.fromEnvironment(["REELWORK_METRICS_TOKEN": "0123456789abcdef", "REELWORK_WORKER_METRICS_BIND": "0.0.0.0:9464",
+                                                      "REELWORK_METRICS_REFRESH_SECONDS": "0.5"]).metrics
+        XCTAssertEqual(set.scrapeToken, "0123456789abcdef")
+        XCTAssertEqual(set.workerBind, "0.0.0.0:9464")
+        XCTAssertEqual(set.refreshSeconds, 0.5)
+    }
+
     func testBadValuesNameTheVariable() {
         for (name, value) in [("REELWORK_WORKER_SLOTS", "zero"), ("REELWORK_WORKER_SLOTS", "0"), ("REELWORK_MAX_UPLOAD_BYTES", "-1"),
-                              ("REELWORK_VIDEO_SOURCE", "ftp")] {
+                              ("REELWORK_VIDEO_SOURCE", "ftp"), ("REELWORK_METRICS_TOKEN", "short"),
+                              ("REELWORK_METRICS_TOKEN", "sixteen chars or more, but spaced"), ("REELWORK_WORKER_METRICS_BIND", "9464"),
+                              ("REELWORK_METRICS_REFRESH_SECONDS", "0"), ("REELWORK_METRICS_REFRESH_SECONDS", "nan")] {
             XCTAssertThrowsError(try ReelworkConfig.fromEnvironment([name: value])) { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
             }
