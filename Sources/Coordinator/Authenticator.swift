@@ -18,11 +18,9 @@ struct Authenticator: Sendable {
             }
             throw Self.refusal("this endpoint needs an API key: send 'Authorization: Bearer KEY' (an operator makes keys with `reelwork keys create`)")
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let presented = BearerCredential.parse(header) else {
             throw Self.refusal("the Authorization header must be 'Bearer KEY'")
         }
-        let presented = String(parts[1]).trimmingCharacters(in: .whitespaces)
         let record: APIKeyRecord?
         do {
             record = try await backends.sql { try APIKeyRepository($0).lookup(presented: presented) }

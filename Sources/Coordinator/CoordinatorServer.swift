@@ -43,10 +43,8 @@ extension CoordinatorServer {
         router.add(middleware: ErrorMiddleware())
         HealthRoutes(backends: backends).register(on: router)
         APIDocumentRoutes().register(on: router)
-        let scrapeAccess = ScrapeAccess(token: backends.config.metrics.scrapeToken) { presented in
-            try await backends.sql { try APIKeyRepository($0).lookup(presented: presented)?.role }
-        }
-        MetricsRoute(exporter: exporter, access: scrapeAccess).register(on: router)
+        MetricsRoute(exporter: exporter, access: ScrapeAccess(token: backends.config.metrics.scrapeToken, keys: backends.db))
+            .register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
         let api = APIRouter(router: router)
         VideoRoutes(backends: backends, storage: storage).register(on: api)

@@ -14,10 +14,7 @@ public enum MetricsListener {
     public static func service(config: ReelworkConfig, exporter: MetricsExporter, logger: Logger) throws -> (any Service)? {
         guard let bind = config.metrics.workerBind else { return nil }
         let (host, port) = try HostPort.parse(bind, setting: MetricsSettings.Env.workerBind)
-        let keys = PGPool(conninfo: config.databaseURL, size: 1)
-        let access = ScrapeAccess(token: config.metrics.scrapeToken) { presented in
-            try await keys.withConnection { try APIKeyRepository($0).lookup(presented: presented)?.role }
-        }
+        let access = ScrapeAccess(token: config.metrics.scrapeToken, keys: PGPool(conninfo: config.databaseURL, size: 1))
         let router = Router()
         MetricsRoute(exporter: exporter, access: access).register(on: router)
         return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reelwork-worker"),

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import ReelworkCore
+import Store
 
 /// Who may read `/metrics`: an operator's API key, or the scrape token (`REELWORK_METRICS_TOKEN`),
 /// each as `Authorization: Bearer …`. A club's or a worker's key is known but not allowed (403);
@@ -29,15 +30,20 @@ public struct ScrapeAccess: Sendable {
         self.role = role
     }
 
+    /// Keys looked up in the keys table through `keys`.
+    public init(token: String?, keys: PGPool) {
+        self.init(token: token) { presented in
+            try await keys.withConnection { try APIKeyRepository($0).lookup(presented: presented)?.role }
+        }
+    }
+
     /// Decides on a request's `Authorization` header. Throws when the key store cannot answer.
     public func check(authorization: String?) async throws -> Verdict {
         let wanted = tokenDigest == nil ? "an operator API key" : "an operator API key or the scrape token (\(MetricsSettings.Env.scrapeToken))"
         guard let authorization else { return .unauthorized("/metrics needs \(wanted): send 'Authorization: Bearer …'") }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let presented = BearerCredential.parse(authorization) else {
             return .unauthorized("the Authorization header must be 'Bearer …' with \(wanted)")
         }
-        let presented = String(parts[1]).trimmingCharacters(in: .whitespaces)
         if let tokenDigest, SHA256.hash(data: Data(presented.utf8)) == tokenDigest { return .allowed }
         let found: APIKeyRole?
         do { found = try await role(presented) } catch is APIKeyFormatError { found = nil }
