@@ -52,6 +52,7 @@ extension CoordinatorServer {
         jobs.register(on: api)
         BatchRoutes(backends: backends, jobs: jobs).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
+        ControlRoutes(backends: backends).register(on: api)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

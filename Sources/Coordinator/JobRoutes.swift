@@ -26,9 +26,9 @@ struct JobRoutes {
         // Every club's counts: the pool's state is the operators' to see.
         api.get("/v1/queue", .operatorOnly) { _, _, _ in
             let queue = backends.queue
-            let stats = try await backends.redis { try queue.stats(on: $0) }
+            let (stats, pause) = try await backends.redis { (try queue.stats(on: $0), try queue.pauseState(on: $0)) }
             return try JSONResponse.make(QueueStatsView(ready: stats.ready, delayed: stats.delayed, running: stats.running,
-                                                        runningByClub: stats.runningByClub))
+                                                        runningByClub: stats.runningByClub, paused: pause.all, pausedClubs: pause.clubs))
         }
         api.get("/v1/jobs/:id/results", .clubData) { request, context, caller in
             try await results(RouteParams.uuid(context, "id"), caller, format: request.uri.queryParameters.get("format"))

@@ -16,6 +16,13 @@
 ///                           stores delays the record, never loses it)
 /// - `P:wake`                list of wake-up tokens; idle workers BLPOP it instead of polling
 /// - `P:config`              hash: global_cap, club_cap, max_stalls (0 = no cap)
+/// - `P:paused`              set of clubs whose queues an operator paused: claims skip them
+/// - `P:paused_all`          present while the whole queue is paused: claims return nothing
+///                           (both kept in Redis beside the queue, so they outlive a coordinator restart;
+///                           running jobs are not touched, they finish as usual)
+/// - `P:workers`             zset worker id → last beat (ms); `P:worker:<id>` hash: host, version,
+///                           slots, running, started_ms, beat_ms, draining — written by each worker's
+///                           heartbeat, expiring when the worker stops beating
 ///
 /// Every script starts with a shebang (Redis 7), so Redis decides before it starts whether it may
 /// run: when Redis is out of memory (`maxmemory` with `noeviction`), `enqueue` and `claim` are
@@ -116,12 +123,14 @@ enum QueueScripts {
     local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
     local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
     if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return false end
+    if redis.call('EXISTS', P .. ':paused_all') == 1 then return false end
     local clubs = redis.call('LLEN', P .. ':clubs')
     for _ = 1, clubs do
       local club = redis.call('LMOVE', P .. ':clubs', P .. ':clubs', 'LEFT', 'RIGHT')
       if not club then return false end
       local running = tonumber(redis.call('HGET', P .. ':club_running', club)) or 0
-      if club_cap == 0 or running < club_cap then
+      -- A paused club stays in the ring (its jobs keep their place) but is passed over.
+      if (club_cap == 0 or running < club_cap) and redis.call('SISMEMBER', P .. ':paused', club) == 0 then
         local id, prio = false, nil
         for _, level in ipairs(PRIOS) do
           id = redis.call('RPOP', ready_key(club, level))
@@ -266,5 +275,46 @@ enum QueueScripts {
     end
     return {ready, redis.call('ZCARD', P .. ':delayed'), redis.call('ZCARD', P .. ':running'),
             redis.call('HGETALL', P .. ':club_running'), by_club}
+    """)
+
+    /// ARGV: P, id, host, version, slots, running, now_ms, ttl_ms, fresh ('1' on a process's first
+    /// beat: a restarted worker with a stable id must not inherit the drain its predecessor obeyed).
+    /// Records the worker's presence; returns 1 when an operator asked it to drain.
+    static let workerBeat = RedisScript(name: "worker_beat", source: runsWhenOutOfMemory + prelude + """
+    local id, now, ttl = ARGV[2], tonumber(ARGV[7]), tonumber(ARGV[8])
+    local key = P .. ':worker:' .. id
+    if ARGV[9] == '1' then
+      redis.call('DEL', key)
+      redis.call('HSET', key, 'started_ms', now)
+    end
+    redis.call('HSET', key, 'host', ARGV[3], 'version', ARGV[4], 'slots', ARGV[5], 'running', ARGV[6], 'beat_ms', now)
+    redis.call('PEXPIRE', key, ttl)
+    redis.call('ZADD', P .. ':workers', now, id)
+    if redis.call('HGET', key, 'draining') == '1' then return 1 end
+    return 0
+    """)
+
+    /// ARGV: P, id. Asks a registered worker to drain. Returns 1 (asked now or before), 0 when no
+    /// worker with that id is beating.
+    static let drainWorker = RedisScript(name: "drain_worker", source: runsWhenOutOfMemory + prelude + """
+    local key = P .. ':worker:' .. ARGV[2]
+    if redis.call('EXISTS', key) == 0 then return 0 end
+    redis.call('HSET', key, 'draining', '1')
+    return 1
+    """)
+
+    /// ARGV: P, now_ms. Every registered worker's hash, forgetting ids whose hash expired (workers that
+    /// stopped beating). Returns {id, {field, value, ...}}... O(workers).
+    static let workers = RedisScript(name: "workers", source: runsWhenOutOfMemory + prelude + """
+    local out = {}
+    for _, id in ipairs(redis.call('ZRANGE', P .. ':workers', 0, -1)) do
+      local fields = redis.call('HGETALL', P .. ':worker:' .. id)
+      if #fields == 0 then
+        redis.call('ZREM', P .. ':workers', id)
+      else
+        table.insert(out, {id, fields})
+      end
+    end
+    return out
     """)
 }

@@ -289,12 +289,18 @@ public struct QueueStatsView: Codable, Sendable, Equatable {
     public var delayed: Int
     public var running: Int
     public var runningByClub: [String: Int]
+    /// The whole queue is paused: no claims at all (running jobs finish).
+    public var paused: Bool
+    /// Clubs whose jobs claims skip.
+    public var pausedClubs: [String]
 
-    public init(ready: Int, delayed: Int, running: Int, runningByClub: [String: Int]) {
+    public init(ready: Int, delayed: Int, running: Int, runningByClub: [String: Int], paused: Bool = false, pausedClubs: [String] = []) {
         self.ready = ready
         self.delayed = delayed
         self.running = running
         self.runningByClub = runningByClub
+        self.paused = paused
+        self.pausedClubs = pausedClubs
     }
 }
 

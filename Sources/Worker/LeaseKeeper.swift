@@ -22,15 +22,17 @@ final class LeaseKeeper: Sendable {
 
     /// - Parameters:
     ///   - runs: the runs in progress now (a run the slot has forgotten is not renewed again).
+    ///   - presence: when set, each round also records the worker in Redis and learns of a drain request.
     ///   - onRound: sees every round's result, on the keeper's thread (tests wait on it).
-    init(config: ReelworkConfig, logger: Logger, runs: @escaping @Sendable () -> [RunControl],
+    init(config: ReelworkConfig, logger: Logger, presence: WorkerPresence? = nil, runs: @escaping @Sendable () -> [RunControl],
          onRound: (@Sendable (Round) -> Void)? = nil) {
         let queue = JobQueue(config: config)
         let connections = Connections(config: config)
         let lastBeat = LockedValue(ContinuousClock.now)
         self.lastBeat = lastBeat
         thread = BackgroundLoop(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
-            let round = Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config, logger: logger)
+            let round = Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config,
+                                   presence: presence, logger: logger)
             if !round.failed { lastBeat.withLock { $0 = .now } }
             return round
         }
@@ -51,7 +53,7 @@ final class LeaseKeeper: Sendable {
     func stopped() async { await thread.stopped() }
 
     private static func round(_ runs: [RunControl], queue: JobQueue, connections: Connections, config: ReelworkConfig,
-                              logger: Logger) -> Round {
+                              presence: WorkerPresence?, logger: Logger) -> Round {
         var round = Round()
         do {
             let redis = try connections.redis()
@@ -64,6 +66,7 @@ final class LeaseKeeper: Sendable {
                 }
                 if verdict != .ok { logger.warning("job \(run.jobId) attempt \(run.claim.attempt): heartbeat says \(verdict.rawValue)") }
             }
+            try presence?.beat(running: runs.count, queue: queue, on: redis, logger: logger)
         } catch {
             connections.dropRedis()
             round.failed = true

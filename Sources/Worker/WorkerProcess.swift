@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Queue
 import ReelworkCore
 import ServiceLifecycle
 import Threading
@@ -12,7 +13,8 @@ import Threading
 /// A restarted server costs a pause, not the worker: each slot reconnects with backoff.
 /// Graceful shutdown (the service group's SIGTERM or SIGINT, or `stop()`): slots stop claiming at
 /// once; running jobs may finish within the grace period; after it they are handed back (never
-/// marked failed), by the watchdog if their thread is stuck.
+/// marked failed), by the watchdog if their thread is stuck. An operator's drain (`POST
+/// /v1/workers/{id}/drain`, seen by the lease keeper's next beat) takes the same path.
 public final class WorkerProcess: Service, @unchecked Sendable {
     // Safe: `stopRequestedAt`, `active`, `slots` and `generations` are read and written with
     // `stateLock` held; `keeper` and `watchdog` are set in `init` and never changed.
@@ -32,7 +34,9 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         self.config = config
         self.logger = logger
         self.workerID = config.workerID ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
-        keeper = LeaseKeeper(config: config, logger: logger) { [unowned self] in activeRuns() }
+        let id = workerID
+        let presence = WorkerPresence(workerID: id, config: config) { [unowned self] in stop() }
+        keeper = LeaseKeeper(config: config, logger: logger, presence: presence) { [unowned self] in activeRuns() }
         watchdog = StageWatchdog(config: config, logger: logger, runs: { [unowned self] in activeRuns() },
                                  shutdownDue: { [unowned self] in graceOver },
                                  onTakeover: { [unowned self] in replaceThread(of: $0) })
@@ -91,6 +95,10 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         }
         await watchdog.stopped()
         await keeper.stopped()
+        // Off the workers list at once rather than when its record expires.
+        if let redis = try? RedisConnection(try RedisURL(parsing: config.redisURL), timeout: 2) {
+            try? JobQueue(config: config).workerLeft(id: workerID, on: redis)
+        }
         logger.info("worker \(workerID) stopped")
     }
 

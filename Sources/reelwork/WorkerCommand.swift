@@ -44,7 +44,8 @@ struct WorkerCommand: AsyncParsableCommand {
             logger.info("metrics on http://\(config.metrics.workerBind ?? "")/metrics")
             services.append(.init(service: listener))
         }
-        services.append(.init(service: worker))
+        // A worker that returns on its own (an operator drained it) shuts the group down and exits 0.
+        services.append(.init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup))
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         // One signal sequence for both rules, registered before anything runs: the first SIGTERM or
         // SIGINT shuts the group down gracefully (remembered if the group has not started yet), the

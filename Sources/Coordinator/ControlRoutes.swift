@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Queue
+import ReelworkCore
+import Store
+
+/// The operators' controls over the pool (issue 13): `GET /v1/workers`, `POST /v1/workers/{id}/drain`,
+/// `POST /v1/clubs/{name}/pause|resume` and `POST /v1/queue/pause|resume`. All of it is state in
+/// Redis (`JobQueue+Control`): claims and worker heartbeats read it, so it takes effect without the
+/// coordinator and survives its restart. Pausing never touches a running job.
+struct ControlRoutes {
+    let backends: Backends
+
+    /// A worker id as workers make them (`host-pid`, or REELWORK_WORKER_ID): safe in a URL and a Redis key.
+    static let maxWorkerIDLength = 200
+
+    func register(on api: APIRouter) {
+        api.get("/v1/workers", .operatorOnly) { _, _, _ in
+            let queue = backends.queue
+            let now = Date()
+            let workers = try await backends.redis { try queue.workers(on: $0) }
+            return try JSONResponse.make(WorkerList(workers: workers.map { Self.view($0, now: now) }))
+        }
+        api.post("/v1/workers/:id/drain", .operatorOnly) { _, context, _ in
+            let id = try Self.workerID(context.parameters.get("id") ?? "")
+            let queue = backends.queue
+            let found: WorkerView? = try await backends.redis { redis in
+                guard try queue.drain(workerID: id, on: redis) else { return nil }
+                return try queue.workers(on: redis).first { $0.id == id }.map { Self.view($0, now: Date()) }
+            }
+            guard let found else {
+                throw APIError(.notFound, "worker_not_found", "no worker '\(id)' is beating (GET /v1/workers lists those that are)")
+            }
+            return try JSONResponse.make(found, status: .accepted)
+        }
+        api.post("/v1/clubs/:name/pause", .operatorOnly) { _, context, _ in try await setPaused(true, club: context) }
+        api.post("/v1/clubs/:name/resume", .operatorOnly) { _, context, _ in try await setPaused(false, club: context) }
+        api.post("/v1/queue/pause", .operatorOnly) { _, _, _ in try await setPaused(true, club: nil) }
+        api.post("/v1/queue/resume", .operatorOnly) { _, _, _ in try await setPaused(false, club: nil) }
+    }
+
+    private func setPaused(_ paused: Bool, club context: APIRequestContext) async throws -> Response {
+        let name: String
+        do { name = try ClubName.validate(context.parameters.get("name") ?? "") } catch let error as ReelworkError {
+            throw APIError(.badRequest, "invalid_club", error.message)
+        }
+        guard try await backends.sql({ try ClubRepository($0).exists(name) }) else {
+            throw APIError(.notFound, "club_not_found", "no club '\(name)' (it has no key and no jobs)")
+        }
+        return try await setPaused(paused, club: name)
+    }
+
+    private func setPaused(_ paused: Bool, club: String?) async throws -> Response {
+        let queue = backends.queue
+        let state = try await backends.redis { redis in
+            if paused { try queue.pause(club: club, on: redis) } else { try queue.resume(club: club, on: redis) }
+            return try queue.pauseState(on: redis)
+        }
+        backends.logger.notice("\(paused ? "paused" : "resumed") \(club.map { "club \($0)" } ?? "the whole queue")")
+        return try JSONResponse.make(PauseStateView(paused: state.all, pausedClubs: state.clubs))
+    }
+
+    static func workerID(_ text: String) throws -> String {
+        let scalars = text.unicodeScalars
+        guard !scalars.isEmpty, scalars.count <= maxWorkerIDLength else {
+            throw APIError(.badRequest, "invalid_worker_id", "a worker id has 1 to \(maxWorkerIDLength) characters")
+        }
+        if let bad = scalars.first(where: { !allowed($0) }) {
+            throw APIError(.badRequest, "invalid_worker_id",
+                           "worker id has '\(bad.escaped(asASCII: true))'; ids use letters, digits, '-', '_', '.', ':' and '@'")
+        }
+        return text
+    }
+
+    private static func allowed(_ s: Unicode.Scalar) -> Bool {
+        switch s {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", ":", "@": true
+        default: false
+        }
+    }
+
+    static func view(_ w: JobQueue.WorkerPresence, now: Date) -> WorkerView {
+        WorkerView(id: w.id, host: w.host, version: w.version, slots: w.slots, running: w.running, startedAt: w.startedAt,
+                   lastHeartbeatAt: w.lastBeat, heartbeatAgeSeconds: max(0, (now.timeIntervalSince(w.lastBeat) * 1000).rounded() / 1000),
+                   draining: w.draining)
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Clubs as records: those with a key (`clubs`) and those an operator submitted jobs for (a job's
+/// `club` names it; operators may name any club). Both are clubs an operator may pause.
+public struct ClubRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) { self.db = db }
+
+    /// Whether `name` is a club: it has a row in `clubs` or at least one job (index `jobs_club_created`).
+    public func exists(_ name: String) throws -> Bool {
+        let rows = try db.query("""
+            SELECT EXISTS (SELECT 1 FROM clubs WHERE name = $1) OR EXISTS (SELECT 1 FROM jobs WHERE club = $1) AS known
+            """, [name]).rows
+        return try rows.first?.bool("known") ?? false
+    }
+}
