@@ -169,6 +169,10 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/queue")
     }
 
+    // For the extensions in other files (`get` and `send` stay private).
+    func queueGet<T: Decodable>(_ path: String) async throws -> T { try await get(path) }
+    func queuePost<T: Decodable>(_ path: String) async throws -> T { try await send("POST", path, body: nil) }
+
     public func results(_ id: UUID) async throws -> AnalysisDocument {
         try await get("/v1/jobs/\(id.uuidString.lowercased())/results")
     }

@@ -8,5 +8,5 @@ struct Reelwork: AsyncParsableCommand {
         discussion: "Settings come from flags or REELWORK_* environment variables (see the README).",
         subcommands: [CoordinatorCommand.self, WorkerCommand.self, MigrateCommand.self, SubmitCommand.self,
                       JobsCommand.self, BatchesCommand.self, WebhooksCommand.self, AnalyzeCommand.self, StorageCommand.self,
-                      KeysCommand.self])
+                      KeysCommand.self, WorkersCommand.self, QueueCommand.self])
 }

@@ -56,6 +56,9 @@ final class ClubIsolationTests: XCTestCase {
         return try CoordinatorServer.routeList(config: config, logger: Logger(label: "test")).filter { $0.path.hasPrefix("/v1/") }
     }
 
+    /// Routes only operator keys may call, whatever the club named in them.
+    static let operatorOnlyPrefixes = ["/v1/workers", "/v1/clubs"]
+
     /// Alpha's record for each kind of id a path can name (the segment before the parameter).
     func fixture(for segment: String) -> String? {
         switch segment {
@@ -64,6 +67,9 @@ final class ClubIsolationTests: XCTestCase {
         case "batches": return alphaBatch.id.uuidString.lowercased()
         case "webhooks": return alphaWebhook.id.uuidString.lowercased()
         case "deliveries": return alphaDelivery
+        // Operator-only routes (a club key gets 403 before any lookup): alpha's club, a made-up worker.
+        case "clubs": return "alpha"
+        case "workers": return "worker-\(UUID().uuidString.prefix(8))"
         default: return nil
         }
     }
@@ -143,6 +149,12 @@ final class ClubIsolationTests: XCTestCase {
                 XCTAssertFalse(betaText.lowercased().contains(secret), "\(label): beta's answer mentions alpha's \(secret): \(betaText.prefix(300))")
             }
             guard alphaPath != pattern else { continue }   // no id in the path: the body check above is the test
+            if Self.operatorOnlyPrefixes.contains(where: pattern.hasPrefix) {
+                // The pool's controls: a club key is refused before anything is looked up.
+                XCTAssertEqual(asBeta.status, 403, "\(label): operators only")
+                XCTAssertEqual(try send(method, alphaPath, key: alphaKey).status, 403, "\(label): operators only, even for alpha's own club")
+                continue
+            }
             let missing = try send(method, try XCTUnwrap(concrete(pattern, alphas: false)), key: betaKey)
             XCTAssertEqual(asBeta.status, 404, "\(label): another club's id")
             XCTAssertEqual(asBeta.status, missing.status, "\(label): the same answer as a missing id")

@@ -77,7 +77,11 @@ final class OpenAPIContractTests: XCTestCase {
             for parameter in declared {
                 XCTAssertEqual(parameter["required"] as? Bool, true, "\(label): path parameters are required")
                 let schema = parameter["schema"] as? [String: Any]
-                if parameter["name"] as? String == "deliveryId" {
+                if operation.path.hasPrefix("/v1/clubs/") {
+                    XCTAssertEqual(schema?["pattern"] as? String, "^[A-Za-z0-9._-]{1,64}$", "\(label): club names follow ClubName's rule")
+                } else if operation.path.hasPrefix("/v1/workers/") {
+                    XCTAssertEqual(schema?["pattern"] as? String, "^[A-Za-z0-9._:@-]{1,200}$", "\(label): worker ids as ControlRoutes accepts them")
+                } else if parameter["name"] as? String == "deliveryId" {
                     XCTAssertEqual(schema?["pattern"] as? String, "^msg_[A-Za-z0-9]{16,64}$", "\(label): delivery ids are what the outbox makes")
                 } else {
                     XCTAssertEqual(schema?["format"] as? String, "uuid", "\(label): ids are UUIDs")

@@ -1,4 +1,5 @@
 import Foundation
+import Queue
 import ReelworkClient
 import ReelworkCore
 import XCTest
@@ -41,6 +42,8 @@ final class SchemathesisTests: XCTestCase {
         /// Finished deliveries of `webhooks` (the dispatcher finishes a redelivered one again at
         /// once: one attempt, at a port that refuses it).
         var deliveries: [String]
+        /// A worker record (no process: draining it only marks it) for `POST /v1/workers/{id}/drain`.
+        var workers: [String]
     }
 
     /// Where the seeded and the fuzzer's endpoints point: the discard port, which nothing here
@@ -123,9 +126,12 @@ final class SchemathesisTests: XCTestCase {
         XCTAssertFalse(deliveries.isEmpty, "the jobs' events were recorded as deliveries")
         XCTAssertTrue(deliveries.allSatisfy { $0.status == .abandoned }, "\(deliveries.map(\.status))")
         let queued = try (1...3).map { try noop(["seconds": .number(1)], tag: $0) }
+        let worker = "seeded-worker-1"
+        _ = try JobQueue(prefix: stack.queuePrefix).workerBeat(id: worker, host: "fuzz", version: ReelworkVersion.current, slots: 1, running: 0,
+                                                               fresh: true, ttl: 3_600, on: stack.redis())
         return Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, changingJobs: failed + queued,
                      batches: [batch.id], webhooks: [endpoints[0]], deletableWebhooks: Array(endpoints.dropFirst()),
-                     deliveries: deliveries.map(\.id))
+                     deliveries: deliveries.map(\.id), workers: [worker])
     }
 
     /// schemathesis.toml: the club key for every operation but the operators' own (`/v1/queue`,
@@ -161,6 +167,7 @@ final class SchemathesisTests: XCTestCase {
             webhooks = { values = \(list(seeds.webhooks.map(\.uuidString))) }
             deletable-webhooks = { values = \(list(seeds.deletableWebhooks.map(\.uuidString))) }
             deliveries = { values = \(list(seeds.deliveries)) }
+            workers = { values = \(list(seeds.workers)) }
             webhook-urls = { values = \(list([webhookURL])) }
 
             [parameters]
@@ -218,8 +225,18 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "webhooks", \(seeded) }, "path.deliveryId" = { dictionary = "deliveries", \(seeded) } }
 
             [[operations]]
-            include-path = ["/v1/queue", "/metrics"]
+            include-path = ["/v1/queue", "/metrics", "/v1/queue/pause", "/v1/queue/resume", "/v1/workers"]
             headers = { Authorization = "Bearer \(operatorKey)" }
+
+            [[operations]]
+            include-operation-id = "drainWorker"
+            headers = { Authorization = "Bearer \(operatorKey)" }
+            parameters = { "path.id" = { dictionary = "workers", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = ["pauseClub", "resumeClub"]
+            headers = { Authorization = "Bearer \(operatorKey)" }
+            parameters = { "path.name" = { dictionary = "clubs", \(seeded) } }
 
             """
     }
