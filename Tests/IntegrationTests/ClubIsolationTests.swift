@@ -149,7 +149,7 @@ final class ClubIsolationTests: XCTestCase {
                 XCTAssertFalse(betaText.lowercased().contains(secret), "\(label): beta's answer mentions alpha's \(secret): \(betaText.prefix(300))")
             }
             guard alphaPath != pattern else { continue }   // no id in the path: the body check above is the test
-            if Self.operatorOnlyPrefixes.contains(where: pattern.hasPrefix) {
+            if Self.operatorOnlyPrefixes.contains(where: { pattern.hasPrefix($0) }) {
                 // The pool's controls: a club key is refused before anything is looked up.
                 XCTAssertEqual(asBeta.status, 403, "\(label): operators only")
                 XCTAssertEqual(try send(method, alphaPath, key: alphaKey).status, 403, "\(label): operators only, even for alpha's own club")
