@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import Store
 import XCTest
 
 /// Operators steering the pool (issue 13, part 4), on real Redis, PostgreSQL and worker processes:
