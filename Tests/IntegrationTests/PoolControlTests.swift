@@ -38,11 +38,18 @@ final class PoolControlTests: QueueStackTestCase {
         XCTAssertEqual(listed.version, ReelworkVersion.current)
         XCTAssertFalse(listed.draining)
 
-        XCTAssertEqual(try post("/v1/workers/drain-me/drain").status, 202)
+        let listedByCLI = try stack.run(["workers", "list"])
+        XCTAssertEqual(listedByCLI.status, 0, listedByCLI.output)
+        XCTAssertTrue(listedByCLI.stdout.contains("drain-me") && listedByCLI.stdout.contains("active"), listedByCLI.output)
+        let drainedByCLI = try stack.run(["workers", "drain", "drain-me"])
+        XCTAssertEqual(drainedByCLI.status, 0, drainedByCLI.output)
+        XCTAssertTrue(drainedByCLI.stdout.contains("draining"), drainedByCLI.output)
         XCTAssertEqual(try post("/v1/workers/drain-me/drain").status, 202, "draining again is the same request")
         let waiting = try stack.submitNoop(video: video, seconds: 0.1, tag: 2)
 
-        XCTAssertTrue(stack.waitUntil(timeout: 30) { !worker.isRunning }, "the drained worker exits:\n\(stack.logTail())")
+        guard stack.waitUntil(timeout: 30, { !worker.isRunning }) else {
+            return XCTFail("the drained worker did not exit:\n\(stack.logTail())")
+        }
         XCTAssertEqual(worker.terminationStatus, 0)
         XCTAssertEqual(try stack.waitForTerminal(running.id).status, .succeeded, "its running job finished")
         let results = try stack.db().query("SELECT count(*) AS n FROM results WHERE job_id = $1", [running.id]).rows.first?["n"]
@@ -56,7 +63,10 @@ final class PoolControlTests: QueueStackTestCase {
 
     func test_APausedClubWaitsWhileAnotherClubsJobsRunAndResumeReleasesIt() throws {
         let paused = try stack.submitNoop(video: video, club: "paused-club", seconds: 0.1, tag: 1)
-        XCTAssertEqual(try post("/v1/clubs/paused-club/pause").status, 200)
+        let pausedByCLI = try stack.run(["queue", "pause", "--club", "paused-club"])
+        XCTAssertEqual(pausedByCLI.status, 0, pausedByCLI.output)
+        XCTAssertTrue(pausedByCLI.stdout.contains("paused-club"), pausedByCLI.output)
+        XCTAssertEqual(try post("/v1/clubs/paused-club/pause").status, 200, "pausing again changes nothing")
         XCTAssertEqual(try post("/v1/clubs/no-such-club/pause").status, 404)
         XCTAssertEqual(try post("/v1/clubs/bad%20name/pause").code, "invalid_club")
         let clubKey = try stack.createKey(["--club", "paused-club"])
