@@ -23,6 +23,8 @@ let package = Package(
         // Prometheus text format out.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The dashboard's server-rendered pages.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -84,8 +86,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The dashboard's Mustache templates, compiled into the binary like the API document.
+        .target(name: "DashboardTemplates", path: "Sources/DashboardTemplates",
+                resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
+                    .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument", "Telemetry",
+            "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

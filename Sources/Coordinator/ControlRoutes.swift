@@ -23,26 +23,37 @@ struct ControlRoutes {
             return try JSONResponse.make(WorkerList(workers: workers.map { Self.view($0, now: now) }))
         }
         api.post("/v1/workers/:id/drain", .operatorOnly) { _, context, _ in
-            let id = try Self.workerID(context.parameters.get("id") ?? "")
-            let queue = backends.queue
-            let found: WorkerView? = try await backends.redis { redis in
-                guard try queue.drain(workerID: id, on: redis) else { return nil }
-                return try queue.workers(on: redis).first { $0.id == id }.map { Self.view($0, now: Date()) }
-            }
-            guard let found else {
-                throw APIError(.notFound, "worker_not_found", "no worker '\(id)' is beating (GET /v1/workers lists those that are)")
-            }
-            return try JSONResponse.make(found, status: .accepted)
+            try JSONResponse.make(try await drain(workerID: context.parameters.get("id") ?? ""), status: .accepted)
         }
-        api.post("/v1/clubs/:name/pause", .operatorOnly) { _, context, _ in try await setPaused(true, club: context) }
-        api.post("/v1/clubs/:name/resume", .operatorOnly) { _, context, _ in try await setPaused(false, club: context) }
-        api.post("/v1/queue/pause", .operatorOnly) { _, _, _ in try await setPaused(true, club: nil) }
-        api.post("/v1/queue/resume", .operatorOnly) { _, _, _ in try await setPaused(false, club: nil) }
+        api.post("/v1/clubs/:name/pause", .operatorOnly) { _, context, _ in
+            try JSONResponse.make(try await setPaused(true, clubNamed: context.parameters.get("name") ?? ""))
+        }
+        api.post("/v1/clubs/:name/resume", .operatorOnly) { _, context, _ in
+            try JSONResponse.make(try await setPaused(false, clubNamed: context.parameters.get("name") ?? ""))
+        }
+        api.post("/v1/queue/pause", .operatorOnly) { _, _, _ in try JSONResponse.make(try await setPaused(true, club: nil)) }
+        api.post("/v1/queue/resume", .operatorOnly) { _, _, _ in try JSONResponse.make(try await setPaused(false, club: nil)) }
     }
 
-    private func setPaused(_ paused: Bool, club context: APIRequestContext) async throws -> Response {
+    /// Asks worker `text` to drain; the worker as listed, or 404 when none by that id is beating.
+    /// (The dashboard's drain button calls this too.)
+    func drain(workerID text: String) async throws -> WorkerView {
+        let id = try Self.workerID(text)
+        let queue = backends.queue
+        let found: WorkerView? = try await backends.redis { redis in
+            guard try queue.drain(workerID: id, on: redis) else { return nil }
+            return try queue.workers(on: redis).first { $0.id == id }.map { Self.view($0, now: Date()) }
+        }
+        guard let found else {
+            throw APIError(.notFound, "worker_not_found", "no worker '\(id)' is beating (GET /v1/workers lists those that are)")
+        }
+        return found
+    }
+
+    /// Pauses or resumes one club's queue, after checking the name and that the club exists.
+    func setPaused(_ paused: Bool, clubNamed text: String) async throws -> PauseStateView {
         let name: String
-        do { name = try ClubName.validate(context.parameters.get("name") ?? "") } catch let error as ReelworkError {
+        do { name = try ClubName.validate(text) } catch let error as ReelworkError {
             throw APIError(.badRequest, "invalid_club", error.message)
         }
         guard try await backends.sql({ try ClubRepository($0).exists(name) }) else {
@@ -51,14 +62,15 @@ struct ControlRoutes {
         return try await setPaused(paused, club: name)
     }
 
-    private func setPaused(_ paused: Bool, club: String?) async throws -> Response {
+    /// Pauses or resumes `club`'s queue, or the whole queue when nil.
+    func setPaused(_ paused: Bool, club: String?) async throws -> PauseStateView {
         let queue = backends.queue
         let state = try await backends.redis { redis in
             if paused { try queue.pause(club: club, on: redis) } else { try queue.resume(club: club, on: redis) }
             return try queue.pauseState(on: redis)
         }
         backends.logger.notice("\(paused ? "paused" : "resumed") \(club.map { "club \($0)" } ?? "the whole queue")")
-        return try JSONResponse.make(PauseStateView(paused: state.all, pausedClubs: state.clubs))
+        return PauseStateView(paused: state.all, pausedClubs: state.clubs)
     }
 
     static func workerID(_ text: String) throws -> String {

@@ -20,7 +20,7 @@ public enum CoordinatorServer {
         let swept = storage.sweepTemporaryFiles()
         if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(storage.tempDirectory.path)") }
 
-        let router = makeRouter(backends: backends, storage: storage, exporter: exporter)
+        let router = try makeRouter(backends: backends, storage: storage, exporter: exporter)
 
         // A connection that sends nothing for the idle timeout is closed, also in the middle of a
         // request body: the upload's receiver then fails and deletes its temporary file.
@@ -37,7 +37,7 @@ extension CoordinatorServer {
     /// Every route, timed, behind the error and authentication middleware. Routes outside `/v1` are
     /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
     /// `/v1` route is registered through `APIRouter` with the keys it allows.
-    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter) -> Router<APIRequestContext> {
+    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter) throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
@@ -52,14 +52,16 @@ extension CoordinatorServer {
         jobs.register(on: api)
         BatchRoutes(backends: backends, jobs: jobs).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
-        ControlRoutes(backends: backends).register(on: api)
+        let control = ControlRoutes(backends: backends)
+        control.register(on: api)
+        DashboardRoutes(backends: backends, jobs: jobs, control: control, renderer: try DashboardRenderer()).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }
 
     /// The method and path of every registered route (the isolation and contract tests walk them).
     public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String)] {
-        let router = makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir),
+        let router = try makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir),
                                 exporter: MetricsExporter())
         return router.routes.map { (String(describing: $0.method), String(describing: $0.path)) }
     }

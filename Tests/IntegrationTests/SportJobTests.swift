@@ -119,5 +119,21 @@ final class SportJobTests: CoordinatorTestCase {
         XCTAssertEqual(rows.first.flatMap { $0["launch_speed"] }.flatMap(Double.init), launch)
         guard case .array(let points)? = shot["trajectory"] else { return XCTFail("no trajectory") }
         XCTAssertEqual(rows.first?["points"], String(points.count), "every trajectory point, compacted")
+
+        // The dashboard draws the shot: its path on the lane, one segment per trajectory point.
+        var dashboard = DashboardSession(baseURL: stack.coordinatorURL)
+        _ = try dashboard.signIn(stack.operatorKey)
+        let page = try dashboard.get("/dashboard/jobs/\(job.id.uuidString.lowercased())")
+        XCTAssertEqual(page.status, 200)
+        let svg = try XCTUnwrap(page.body.range(of: "<svg").flatMap { start in
+            page.body.range(of: "</svg>", range: start.lowerBound..<page.body.endIndex).map { String(page.body[start.lowerBound..<$0.upperBound]) }
+        }, "the job page has a picture")
+        let path = try XCTUnwrap(svg.range(of: #"class="ball-path" d=""#).map { String(svg[$0.upperBound...].prefix { $0 != "\"" }) })
+        XCTAssertEqual(path.filter { $0 == "M" || $0 == "L" }.count, points.count, "the drawn path has every trajectory point")
+        XCTAssertTrue(svg.contains(String(format: "launch %.1f mph", launch)), "the picture says the launch speed")
+        XCTAssertTrue(page.body.contains("result.csv"), "and links the CSV")
+        let artifacts = TestStack.packageRoot.appendingPathComponent(".local/test-artifacts/pictures")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        try Data(svg.utf8).write(to: artifacts.appendingPathComponent("bowling-shot.svg"))
     }
 }

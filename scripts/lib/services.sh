@@ -416,6 +416,12 @@ rw_install_deps() {
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
     # The webhook tests' receiver lives in a venv (Debian splits venv and ensurepip out of python3).
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+    # The dashboard's browser tests: Debian's headless Chromium, its driver, selenium for Debian's
+    # python3, and a font so pages render text in screenshots.
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+    /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium)
+    rw__pkg_installed fonts-dejavu-core || missing+=(fonts-dejavu-core)
     (( ${#missing[@]} == 0 )) && return 0
 
     local sudo=()

@@ -1,0 +1,136 @@
+import Foundation
+import ReelworkCore
+
+/// A succeeded job's result as a picture, where people would rather look than read: bowling shots
+/// as their paths on a top-down lane (launch, arrows, breakpoint and pocket marked), tennis swings
+/// on the clip's time line with their keyframes. SVG drawn on the server; nil for a result with
+/// nothing to draw.
+enum ResultPicture {
+    struct Picture {
+        var svg: String
+        var caption: String
+    }
+
+    static func picture(sport: String, result: JSONValue, duration: Double?) -> Picture? {
+        switch sport {
+        case "bowling": bowling(result)
+        case "tennis": tennis(result, duration: duration)
+        default: nil
+        }
+    }
+
+    // MARK: bowling
+
+    static let boardPx = 5.0, footPx = 8.0, laneLeft = 40.0, laneTop = 20.0
+    static let laneWidth = 39 * boardPx, laneLength = 60 * footPx
+    static let shotColours = ["#2457c5", "#c0392b", "#1a7f37", "#8e44ad", "#d35400", "#16a085"]
+
+    static func x(board: Double) -> Double { laneLeft + (39.5 - board) * boardPx }   // board 1 on the right
+    static func y(feet: Double) -> Double { laneTop + laneLength - feet * footPx }
+
+    static func bowling(_ result: JSONValue) -> Picture? {
+        guard case .array(let shots)? = result["shots"], !shots.isEmpty else { return nil }
+        var s: [String] = []
+        let width = laneLeft + laneWidth + 300, height = laneTop + laneLength + 30
+        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="bowling shots on the lane" id="result-picture">"##)
+        s.append(##"<rect x="\##(laneLeft)" y="\##(laneTop)" width="\##(laneWidth)" height="\##(laneLength)" fill="#f3dcb0" stroke="#b08850"/>"##)
+        for board in stride(from: 5, through: 35, by: 5) {
+            s.append(##"<line x1="\##(f(x(board: Double(board))))" x2="\##(f(x(board: Double(board))))" y1="\##(laneTop)" y2="\##(f(laneTop + laneLength))" stroke="#e2c48e" stroke-width="0.6"/>"##)
+            // The targeting arrows, 15 ft past the foul line.
+            let ax = x(board: Double(board)), ay = y(feet: 15)
+            s.append(##"<path d="M\##(f(ax)) \##(f(ay - 6)) l-3 9 h6 z" fill="#7a5a2a"/>"##)
+        }
+        s.append(##"<text x="\##(f(laneLeft + laneWidth / 2))" y="\##(f(laneTop + laneLength + 16))" font-size="11" text-anchor="middle" fill="#555">foul line · board 1 on the right</text>"##)
+        s.append(##"<text x="\##(f(laneLeft + laneWidth / 2))" y="\##(f(laneTop - 6))" font-size="11" text-anchor="middle" fill="#555">pins (60 ft)</text>"##)
+        var legendY = laneTop + 10
+        for (index, shot) in shots.enumerated() {
+            let colour = shotColours[index % shotColours.count]
+            let points: [(Double, Double)] = (shot["trajectory"]?.items ?? []).compactMap { p in
+                guard let board = p["board"]?.number, let feet = p["distanceFt"]?.number else { return nil }
+                return (x(board: board), y(feet: feet))
+            }
+            if points.count > 1 {
+                let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(f($0.element.0)) \(f($0.element.1))" }.joined(separator: " ")
+                s.append(##"<path class="ball-path" d="\##(d)" fill="none" stroke="\##(colour)" stroke-width="2.2"/>"##)
+            }
+            func mark(_ board: Double?, _ feet: Double?, _ label: String) {
+                guard let board, let feet else { return }
+                s.append(##"<circle cx="\##(f(x(board: board)))" cy="\##(f(y(feet: feet)))" r="4" fill="#fff" stroke="\##(colour)" stroke-width="2"><title>\##(label)</title></circle>"##)
+            }
+            mark(shot["foulLineBoard"]?.number, 0, "launch")
+            mark(shot["arrowBoard"]?.number, 15, "at the arrows")
+            mark(shot["breakpointBoard"]?.number, shot["breakpointDistance"]?.number, "breakpoint")
+            mark(shot["pocketBoard"]?.number, 60, "pocket")
+            let number = shot["shotNumber"]?.number.map { Int($0) } ?? index + 1
+            var lines = ["Shot \(number)"]
+            if let v = shot["launchSpeed"]?.number { lines.append(String(format: "launch %.1f mph", v)) }
+            if let v = shot["impactSpeed"]?.number { lines.append(String(format: "impact %.1f mph", v)) }
+            if let a = shot["arrowBoard"]?.number { lines.append(String(format: "arrows board %.1f", a)) }
+            if let b = shot["breakpointBoard"]?.number, let d = shot["breakpointDistance"]?.number {
+                lines.append(String(format: "breakpoint board %.1f at %.0f ft", b, d))
+            }
+            if let p = shot["pocketBoard"]?.number { lines.append(String(format: "pocket board %.1f", p)) }
+            if let e = shot["entryAngle"]?.number { lines.append(String(format: "entry angle %.1f°", e)) }
+            for (i, line) in lines.enumerated() {
+                s.append(##"<text x="\##(f(laneLeft + laneWidth + 20))" y="\##(f(legendY))" font-size="12" fill="\##(i == 0 ? colour : "#333")"\##(i == 0 ? ##" font-weight="bold""## : "")>\##(escape(line))</text>"##)
+                legendY += 15
+            }
+            legendY += 8
+        }
+        s.append("</svg>")
+        return Picture(svg: s.joined(separator: "\n"), caption: "\(shots.count) shot(s) from above: the ball's path from the foul line (bottom) to the pins, with launch, arrows, breakpoint and pocket marked.")
+    }
+
+    // MARK: tennis
+
+    static func tennis(_ result: JSONValue, duration: Double?) -> Picture? {
+        guard case .array(let swings)? = result["swings"], !swings.isEmpty else { return nil }
+        let ends = swings.compactMap { $0["endTime"]?.number }
+        let span = max(duration ?? 0, ends.max() ?? 0, 1)
+        let left = 20.0, width = 700.0, rowHeight = 46.0, top = 20.0
+        let height = top + rowHeight * Double(swings.count) + 30
+        func x(_ t: Double) -> Double { left + width * t / span }
+        var s: [String] = []
+        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left * 2 + width))" height="\##(Int(height))" viewBox="0 0 \##(Int(left * 2 + width)) \##(Int(height))" role="img" aria-label="tennis swings on the time line" id="result-picture">"##)
+        s.append(##"<line x1="\##(left)" x2="\##(left + width)" y1="\##(f(height - 22))" y2="\##(f(height - 22))" stroke="#98a2b3"/>"##)
+        s.append(##"<text x="\##(left)" y="\##(f(height - 6))" font-size="11" fill="#667085">0 s</text><text x="\##(left + width)" y="\##(f(height - 6))" font-size="11" text-anchor="end" fill="#667085">\##(String(format: "%.1f s", span))</text>"##)
+        for (i, swing) in swings.enumerated() {
+            guard let start = swing["startTime"]?.number, let end = swing["endTime"]?.number else { continue }
+            let rowY = top + Double(i) * rowHeight
+            s.append(##"<rect class="swing" x="\##(f(x(start)))" y="\##(f(rowY))" width="\##(f(max(2, x(end) - x(start))))" height="18" rx="3" fill="#dde8ff" stroke="#2457c5"/>"##)
+            for key in ["preparation", "backswing", "contact", "followThrough", "recovery"] {
+                guard let t = swing["keyFrameTimes"]?[key]?.number else { continue }
+                let colour = key == "contact" ? "#c0392b" : "#2457c5"
+                s.append(##"<line x1="\##(f(x(t)))" x2="\##(f(x(t)))" y1="\##(f(rowY - 3))" y2="\##(f(rowY + 21))" stroke="\##(colour)" stroke-width="2"><title>\##(key) at \##(String(format: "%.2f s", t))</title></line>"##)
+            }
+            var label = "\(swing["type"]?.text ?? "swing") \(String(format: "%.2f–%.2f s", start, end))"
+            if let speed = swing["metrics"]?["peakWristSpeed"]?.number {
+                label += String(format: " · peak wrist %.1f %@", speed, swing["metrics"]?["peakWristSpeedUnit"]?.text ?? "")
+            }
+            s.append(##"<text x="\##(left)" y="\##(f(rowY + 34))" font-size="12" fill="#333">\##(escape(label))</text>"##)
+        }
+        s.append("</svg>")
+        return Picture(svg: s.joined(separator: "\n"), caption: "\(swings.count) swing(s) on the clip's time line; ticks mark the keyframes (preparation, backswing, contact in red, follow-through, recovery).")
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func f(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+extension JSONValue {
+    /// The elements, if this is an array.
+    fileprivate var items: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The string, if this is one.
+    fileprivate var text: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import ReelworkCore
+
+/// A job as a row of the dashboard's jobs page: the job and its video's file name.
+public struct JobListing: Sendable {
+    public var job: JobView
+    public var fileName: String?
+}
+
+/// Failed jobs that share an error kind and message, as the failed page groups them.
+public struct FailureGroup: Sendable, Equatable {
+    public var club: String
+    public var errorKind: String?
+    public var message: String?
+    public var count: Int
+    public var lastFailedAt: Date?
+}
+
+/// Jobs that ended in one minute.
+public struct ThroughputMinute: Sendable, Equatable {
+    public var minute: Date
+    public var succeeded: Int
+    public var failed: Int
+}
+
+/// The dashboard's reads and bulk actions over `jobs`. Every read is bounded (a page, a group
+/// limit, an hour), and each is served by an index of migration 0009, so the pages stay fast with
+/// millions of jobs. `club` (a club key's own) restricts every query; nil is an operator's view.
+public struct DashboardRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) {
+        self.db = db
+    }
+
+    /// A page of jobs matching `search`, newest first, after the job `cursor` (the last of the previous page).
+    public func jobs(_ search: JobSearch, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool) {
+        var (conditions, params) = search.conditions()
+        if let cursor {
+            params.append(cursor)
+            conditions.append("(j.created_at, j.id) < (SELECT created_at, id FROM jobs WHERE id = $\(params.count))")
+        }
+        params.append(limit + 1)
+        let rows = try db.query("""
+            SELECT j.*, v.original_name FROM jobs j JOIN videos v ON v.id = j.video_id
+            \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(params.count)
+            """, params).rows
+        let listings = try rows.prefix(limit).map { JobListing(job: try JobRepository.view($0), fileName: $0["original_name"]) }
+        return (listings, rows.count > limit)
+    }
+
+    /// How many jobs match `search` and are in one of `statuses` (all statuses when nil).
+    public func count(_ search: JobSearch, statuses: [JobStatus]? = nil) throws -> Int {
+        var (conditions, params) = search.conditions()
+        if let statuses {
+            params.append("{\(statuses.map(\.rawValue).joined(separator: ","))}")
+            conditions.append("j.status = ANY($\(params.count)::text[])")
+        }
+        return try db.query("""
+            SELECT count(*) AS n FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions))
+            """, params).rows[0].int("n")
+    }
+
+    /// Statuses a bulk retry takes back into the queue; a bulk cancel's are the open ones.
+    public static let retryable: [JobStatus] = [.failed, .cancelled]
+    public static let cancellable: [JobStatus] = [.queued, .retryScheduled, .running]
+
+    /// Requeues every failed or cancelled job matching `search` with fresh budgets (like the API's
+    /// retry) and opens their completed batches again. Returns what to enqueue.
+    public func retry(_ search: JobSearch) throws -> [QueueEntry] {
+        var (conditions, params) = search.conditions()
+        conditions.append("j.status IN ('failed', 'cancelled')")
+        return try db.transaction { db in
+            let rows = try db.query("""
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                                finished_at = NULL, next_attempt_at = NULL
+                WHERE id IN (SELECT j.id FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions)))
+                RETURNING id, club, priority, attempt, batch_id
+                """, params).rows
+            try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
+            return try rows.map(JobRepository.entry)
+        }
+    }
+
+    /// Cancels every waiting job matching `search` (with their webhooks) and asks the running ones
+    /// to stop. Returns the waiting ones' ids (Redis must forget them) and how many were asked.
+    public func cancel(_ search: JobSearch) throws -> (cancelled: [UUID], requested: Int) {
+        let (conditions, params) = search.conditions()
+        let matching = "SELECT j.id FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions))"
+        let (rows, requested) = try db.transaction { db in
+            let rows = try db.query("""
+                WITH changed AS (
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                    WHERE id IN (\(matching)) AND status IN ('queued', 'retry_scheduled') RETURNING *
+                )\(WebhookOutbox.jobEvents(from: "changed"))
+                SELECT id, sport FROM changed
+                """, params).rows
+            let requested = try db.query("""
+                UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE id IN (\(matching)) AND status = 'running'
+                """, params).affectedRows
+            return (rows, requested)
+        }
+        for (sport, jobs) in Dictionary(grouping: try rows.map { try $0.string("sport") }, by: { $0 }) {
+            FinishedJobs.count(sport: sport, status: .cancelled, errorKind: nil, jobs: jobs.count)
+        }
+        return (try rows.map { try $0.uuid("id") }, requested)
+    }
+
+    /// Failed jobs grouped by club, error kind and message, largest groups first.
+    public func failureGroups(club: String?, limit: Int) throws -> [FailureGroup] {
+        try db.query("""
+            SELECT club, last_error_kind, last_error, count(*) AS n, max(finished_at) AS last_at FROM jobs
+            WHERE status = 'failed' AND ($1::text IS NULL OR club = $1)
+            GROUP BY club, last_error_kind, last_error ORDER BY n DESC, last_at DESC LIMIT $2
+            """, [club, limit]).rows.map {
+            FailureGroup(club: try $0.string("club"), errorKind: $0["last_error_kind"], message: $0["last_error"], count: try $0.int("n"),
+                         lastFailedAt: $0.optionalDate("last_at"))
+        }
+    }
+
+    /// Requeues the failed jobs of one group (club, kind and message exactly; a nil kind or message matches NULL).
+    public func retryGroup(club: String, errorKind: String?, message: String?) throws -> [QueueEntry] {
+        try db.transaction { db in
+            let rows = try db.query("""
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                                finished_at = NULL, next_attempt_at = NULL
+                WHERE status = 'failed' AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
+                RETURNING id, club, priority, attempt, batch_id
+                """, [club, errorKind, message]).rows
+            try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
+            return try rows.map(JobRepository.entry)
+        }
+    }
+
+    /// Failed jobs per club (the overview's column).
+    public func failedByClub(club: String?) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try db.query("""
+            SELECT club, count(*) AS n FROM jobs WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) GROUP BY club
+            """, [club]).rows {
+            counts[try row.string("club")] = try row.int("n")
+        }
+        return counts
+    }
+
+    /// Every club with a key (a club key: its own).
+    public func clubNames(club: String?) throws -> [String] {
+        try db.query("SELECT name FROM clubs WHERE ($1::text IS NULL OR name = $1) ORDER BY name", [club]).rows.map { try $0.string("name") }
+    }
+
+    /// Jobs that ended in each of the last `minutes` minutes (succeeded, and failed), oldest first,
+    /// with empty minutes present.
+    public func throughput(club: String?, minutes: Int) throws -> [ThroughputMinute] {
+        try db.query("""
+            SELECT m.minute, count(j.id) FILTER (WHERE j.status = 'succeeded') AS succeeded,
+                   count(j.id) FILTER (WHERE j.status = 'failed') AS failed
+            FROM generate_series(date_trunc('minute', now()) - make_interval(mins => $2 - 1), date_trunc('minute', now()),
+                                 interval '1 minute') AS m(minute)
+            LEFT JOIN jobs j ON j.finished_at >= m.minute AND j.finished_at < m.minute + interval '1 minute'
+                            AND j.finished_at >= date_trunc('minute', now()) - make_interval(mins => $2 - 1)
+                            AND j.status IN ('succeeded', 'failed') AND ($1::text IS NULL OR j.club = $1)
+            GROUP BY m.minute ORDER BY m.minute
+            """, [club, minutes]).rows.map {
+            ThroughputMinute(minute: try $0.date("minute"), succeeded: try $0.int("succeeded"), failed: try $0.int("failed"))
+        }
+    }
+
+    static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+}

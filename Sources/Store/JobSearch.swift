@@ -1,0 +1,56 @@
+import Foundation
+import ReelworkCore
+
+/// What the dashboard's jobs page filters by, as SQL over `jobs j` joined to `videos v`. The same
+/// conditions list a page, count the matches for a confirmation, and choose the rows a bulk retry
+/// or cancel changes, so a bulk action touches exactly what the page shows for that filter.
+public struct JobSearch: Sendable, Equatable {
+    public var status: JobStatus?
+    public var sport: Sport?
+    public var club: String?
+    public var batchId: UUID?
+    /// `transient`, `invalid_input`, `needs_person`, `internal` or `stalled`.
+    public var errorKind: String?
+    /// Created at or after.
+    public var from: Date?
+    /// Created before.
+    public var to: Date?
+    /// Part of the video's file name or of the last error's text, case-insensitive.
+    public var text: String?
+
+    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil, errorKind: String? = nil,
+                from: Date? = nil, to: Date? = nil, text: String? = nil) {
+        self.status = status
+        self.sport = sport
+        self.club = club
+        self.batchId = batchId
+        self.errorKind = errorKind
+        self.from = from
+        self.to = to
+        self.text = text
+    }
+
+    /// The conditions (ANDed, over `j` and `v`) and their parameters, numbered from `$1`.
+    func conditions() -> (sql: [String], params: [(any PGParam)?]) {
+        var sql: [String] = []
+        var params: [(any PGParam)?] = []
+        func add(_ condition: String, _ value: any PGParam) {
+            params.append(value)
+            sql.append(condition.replacingOccurrences(of: "?", with: "$\(params.count)"))
+        }
+        if let status { add("j.status = ?", status.rawValue) }
+        if let sport { add("j.sport = ?", sport.rawValue) }
+        if let club { add("j.club = ?", club) }
+        if let batchId { add("j.batch_id = ?", batchId) }
+        if let errorKind { add("j.last_error_kind = ?", errorKind) }
+        if let from { add("j.created_at >= ?", from) }
+        if let to { add("j.created_at < ?", to) }
+        if let text, !text.isEmpty {
+            // A literal substring: LIKE's own wildcards in the text match themselves.
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            add("(v.original_name ILIKE ? OR j.last_error ILIKE ?)", "%\(escaped)%")
+        }
+        return (sql, params)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import ReelworkClient
+import ReelworkCore
+import XCTest
+
+/// The dashboard in headless Chromium (tools/dashboard-browser/check.py, Debian's chromium and
+/// chromium-driver through python3-selenium; scripts/test.sh installs them): a stack runs real
+/// jobs while the script signs in as a club and as an operator and checks what the pages show:
+/// counts, a stage's progress advancing without a reload, a failed job leaving the failed list
+/// when its group's Retry is pressed, another club's jobs absent. Screenshots of every page are
+/// kept in .local/test-artifacts/dashboard/ for people to look at.
+final class DashboardBrowserTests: QueueStackTestCase {
+    static let script = TestStack.packageRoot.appendingPathComponent("tools/dashboard-browser/check.py")
+    static let screenshots = TestStack.packageRoot.appendingPathComponent(".local/test-artifacts/dashboard")
+
+    func test_TheDashboardShowsLiveStateAndItsButtonsWorkInChromium() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            return XCTFail("\(tool) is missing: scripts/test.sh installs chromium and chromium-driver")
+        }
+        let alphaKey = try stack.createKey(["--club", "alpha"])
+        _ = try stack.createKey(["--club", "beta"])
+        try stack.startWorker(slots: 2, extraEnvironment: ["REELWORK_WORKER_ID": "browser-worker"])
+        let failed = try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: 1, extra: ["invalidAttempts": .number(1)])
+        let other = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 2)
+        XCTAssertEqual(try stack.waitForTerminal(failed.id).status, .failed)
+        XCTAssertEqual(try stack.waitForTerminal(other.id).status, .succeeded)
+        // Long enough for the browser to sign in, open its page and watch it move.
+        let slow = try stack.submitNoop(video: video, club: "alpha", seconds: 25, tag: 3)
+
+        try? FileManager.default.removeItem(at: Self.screenshots)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.script.path, "--url", stack.coordinatorURL, "--club-key", alphaKey, "--operator-key", stack.operatorKey,
+                             "--slow-job", slow.id.uuidString.lowercased(), "--failed-job", failed.id.uuidString.lowercased(),
+                             "--other-club-job", other.id.uuidString.lowercased(), "--worker", "browser-worker",
+                             "--out", Self.screenshots.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "the browser checks failed:\n\(text)\n\(stack.logTail())")
+        XCTAssertTrue(text.contains("all dashboard checks passed"), text)
+        print(text)
+    }
+}

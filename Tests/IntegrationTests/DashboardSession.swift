@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// A browser's view of the dashboard without the browser: curl, no redirects followed, the
+/// session cookie kept by hand, forms sent urlencoded. For the checks that need exact statuses
+/// and headers; `DashboardBrowserTests` drives Chromium for what people see.
+struct DashboardSession {
+    let baseURL: String
+    var cookie: String?
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+
+        /// The value of the first hidden `csrf` field on the page.
+        var csrf: String? {
+            guard let range = body.range(of: #"name="csrf" value=""#) else { return nil }
+            return String(body[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    struct NoAnswer: Error {
+        var request: String
+        var output: String
+    }
+
+    func get(_ path: String) throws -> Answer { try send("GET", path, form: nil) }
+
+    func post(_ path: String, _ form: [(String, String)]) throws -> Answer { try send("POST", path, form: form) }
+
+    /// Signs in with `key` and keeps the session cookie.
+    mutating func signIn(_ key: String) throws -> Answer {
+        let answer = try post("/dashboard/login", [("key", key)])
+        if let setCookie = answer.headers["set-cookie"], let value = setCookie.split(separator: ";").first {
+            cookie = String(value)
+        }
+        return answer
+    }
+
+    private func send(_ method: String, _ path: String, form: [(String, String)]?) throws -> Answer {
+        var arguments = ["-s", "-S", "-i", "-X", method, "--max-time", "30"]
+        if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
+        for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
+        if form?.isEmpty == true { arguments += ["--data", ""] }
+        arguments.append(baseURL + path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw NoAnswer(request: "\(method) \(path)", output: String(text.prefix(200))) }
+        let head = text[..<split.lowerBound].split(separator: "\r\n")
+        let status = head.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(status: status, headers: headers, body: String(text[split.upperBound...]))
+    }
+}
