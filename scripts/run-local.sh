@@ -91,6 +91,7 @@ cat <<MSG
 
 The stack is still running:
   API          $REELWORK_COORDINATOR_URL   (try: curl -H "Authorization: Bearer \$REELWORK_API_KEY" $REELWORK_COORDINATOR_URL/v1/jobs)
+  dashboard    $REELWORK_COORDINATOR_URL/dashboard   (sign in with either key below)
   keys         operator   $operator_key
                demo-club  $club_key
                (shown once; \`$bin keys list\` lists them, \`$bin keys revoke ID\` ends one)

@@ -54,7 +54,7 @@ extension CoordinatorServer {
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
         control.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, control: control, renderer: try DashboardRenderer()).register(on: router)
+        DashboardRoutes(backends: backends, jobs: jobs, control: control, storage: storage, renderer: try DashboardRenderer()).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

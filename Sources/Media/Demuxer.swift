@@ -165,6 +165,13 @@ final class Demuxer {
         }
     }
 
+    /// Moves reading to the key frame at or before `timestamp` (in `stream`'s time base), so
+    /// decoding from there reaches that time without decoding the video from its start. Returns
+    /// false when the container cannot seek (reading then goes on from where it was).
+    func seek(stream index: Int32, toKeyFrameBefore timestamp: Int64) -> Bool {
+        avformat_seek_file(format, index, Int64.min, timestamp, timestamp, AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
     /// Reads the next packet of a stream not discarded into `packet`; returns false at the end.
     /// A read error before the end throws: `.transient` for network I/O failures, otherwise
     /// `.invalidInput` "truncated video: …".

@@ -25,12 +25,14 @@ final class RGBConverter {
     }
 
     /// Converts `frame` and returns a view of it in display orientation (turned `rotation` degrees
-    /// clockwise). The view is valid until the next call or until this converter is freed.
+    /// clockwise), at its coded size or, for stills and thumbnails, scaled to `codedSize` (before
+    /// turning). The view is valid until the next call or until this converter is freed.
     /// Throws `.internal` when libswscale cannot convert the frame's pixel format.
-    func convert(_ frame: Frame, rotation: Int) throws -> RGBImage {
+    func convert(_ frame: Frame, rotation: Int, codedSize: (width: Int, height: Int)? = nil) throws -> RGBImage {
         let source = frame.pointer
-        let width = Int(source.pointee.width), height = Int(source.pointee.height)
-        guard width > 0, height > 0 else { throw MediaError(kind: .internal, message: "a decoded frame has no size") }
+        guard source.pointee.width > 0, source.pointee.height > 0 else { throw MediaError(kind: .internal, message: "a decoded frame has no size") }
+        let width = codedSize?.width ?? Int(source.pointee.width), height = codedSize?.height ?? Int(source.pointee.height)
+        guard width > 0, height > 0 else { throw MediaError(kind: .internal, message: "cannot scale a frame to \(width)×\(height)") }
         guard let rgb = scaler.scale(source, width: width, height: height, adjustColors: { colors(for: source, $0) }) else {
             let format = source.pointee.format
             let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: format)).map { String(cString: $0) } ?? "format \(format)"

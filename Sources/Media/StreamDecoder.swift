@@ -56,6 +56,11 @@ final class StreamDecoder {
         avcodec_free_context(&context)
     }
 
+    /// Forgets every frame and reference the decoder holds (after a seek, before the new position's packets).
+    func flush() {
+        avcodec_flush_buffers(context)
+    }
+
     /// Sends one packet, or nil to start draining at the end of the stream.
     func send(_ packet: Packet?) -> SendResult {
         let status = avcodec_send_packet(context, packet?.pointer)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A browser's view of the dashboard without the browser: curl, no redirects followed, the
@@ -28,6 +29,14 @@ struct DashboardSession {
     func get(_ path: String) throws -> Answer { try send("GET", path, form: nil) }
 
     func post(_ path: String, _ form: [(String, String)]) throws -> Answer { try send("POST", path, form: form) }
+
+    /// GETs `path` into `file` (for pictures: the body is bytes, not text); returns the HTTP status.
+    func download(_ path: String, to file: URL) throws -> Int {
+        var arguments = ["-s", "-S", "--max-time", "30", "-o", file.path, "-w", "%{http_code}"]
+        if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
+        let status = String(decoding: try Tool.run("curl", arguments + [baseURL + path]), as: UTF8.self)
+        return Int(status) ?? 0
+    }
 
     /// Signs in with `key` and keeps the session cookie.
     mutating func signIn(_ key: String) throws -> Answer {

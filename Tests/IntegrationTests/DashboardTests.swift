@@ -2,6 +2,7 @@ import Foundation
 import ReelworkClient
 import ReelworkCore
 import Store
+import TestSupport
 import XCTest
 
 /// The dashboard over HTTP, on a real stack: sign-in and its cookie, CSRF on every action, a
@@ -164,5 +165,53 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(try session.get("/dashboard/jobs?from=2026-11-24&to=2026-11-24T08:30Z&q=50%25").status, 200,
                        "dates, minutes and a literal % are accepted")
         XCTAssertEqual(try session.get("/dashboard/jobs/not-a-uuid").status, 400)
+    }
+
+    func test_ATennisResultShowsEachSwingsKeyframesAsStillsOfItsOwnVideo() throws {
+        try stack.startWorker()
+        let clip = try stack.makeTinyClip()   // 1 s, 160×120, 10 frames a second
+        let client = try stack.client()
+        let upload = try awaitSync { try await client.uploadVideo(file: clip) }
+        let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 7)
+        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        // A swing as the tennis pipeline writes it, so the page has keyframes to show.
+        let swing = #"{"swings": [{"type": "forehand", "startTime": 0.1, "endTime": 0.9, "keyFrameTimes": {"preparation": 0.1, "backswing": 0.3, "contact": 0.5, "followThrough": 0.7, "recovery": 0.9}}]}"#
+        try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [job.id, swing])
+
+        let id = job.id.uuidString.lowercased()
+        let alpha = try signedIn(alphaKey)
+        let page = try alpha.get("/dashboard/jobs/\(id)")
+        XCTAssertEqual(page.status, 200)
+        for t in ["0.100", "0.300", "0.500", "0.700", "0.900"] {
+            XCTAssertTrue(page.body.contains(#"src="/dashboard/jobs/\#(id)/frame.png?t=\#(t)&amp;w=200""#), "a thumbnail at \(t) s:\n\(page.body)")
+        }
+        XCTAssertTrue(page.body.contains("Contact · 0.50 s"), "each thumbnail says which keyframe it is")
+
+        // The contact still is the clip's frame at 0.5 s, not another one.
+        let still = stack.directory.appendingPathComponent("contact.png")
+        XCTAssertEqual(try alpha.download("/dashboard/jobs/\(id)/frame.png?t=0.5&w=200", to: still), 200)
+        let shown = try Tool.run("ffmpeg", ["-v", "error", "-i", still.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        XCTAssertEqual(shown.count, 160 * 120 * 3, "never scaled past the video's own 160×120")
+        func frame(_ seconds: String) throws -> Data {
+            try Tool.run("ffmpeg", ["-v", "error", "-ss", seconds, "-i", clip.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        }
+        func difference(_ a: Data, _ b: Data) -> Double { Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(1, a.count)) }
+        let right = difference(shown, try frame("0.5")), wrong = difference(shown, try frame("0.8"))
+        XCTAssertLessThan(right, 2, "the frame at 0.5 s")
+        XCTAssertGreaterThan(wrong, right * 3, "another frame differs")
+        let artifacts = TestStack.packageRoot.appendingPathComponent(".local/test-artifacts/pictures")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        _ = try? FileManager.default.removeItem(at: artifacts.appendingPathComponent("tennis-contact.png"))
+        try FileManager.default.copyItem(at: still, to: artifacts.appendingPathComponent("tennis-contact.png"))
+
+        // Bad requests for a still say what is wrong; another club's job has no stills.
+        for (query, expected) in [("t=soon", "t must be a time"), ("t=-1", "t must be a time"), ("t=0.5&w=5000", "w must be a width"),
+                                  ("t=0.5&w=ten", "w must be a width"), ("t=99", "after the end of the video"), ("", "t must be a time")] {
+            let answer = try alpha.get("/dashboard/jobs/\(id)/frame.png?\(query)")
+            XCTAssertEqual(answer.status, 400, query)
+            XCTAssertTrue(answer.body.contains(expected), "\(query): \(answer.body.prefix(1000))")
+        }
+        let beta = try signedIn(betaKey)
+        XCTAssertEqual(try beta.get("/dashboard/jobs/\(id)/frame.png?t=0.5").status, 404, "another club's video is not shown")
     }
 }

@@ -100,26 +100,26 @@ extension DashboardRoutes {
 
     // MARK: pages
 
-    func findJob(_ id: UUID, _ visitor: Visitor) async throws -> (JobView, String?) {
+    /// The visitor's job `id` and its video (with where it is stored), or a 404 page's problem.
+    func findJob(_ id: UUID, _ visitor: Visitor) async throws -> (job: JobView, video: (video: VideoView, storageKey: String)?) {
         let club = visitor.caller.visibleClub
-        let found = try await backends.sql { db -> (JobView, String?)? in
+        let found = try await backends.sql { db -> (JobView, (video: VideoView, storageKey: String)?)? in
             guard let job = try JobRepository(db).find(id: id, club: club) else { return nil }
-            let name = try db.query("SELECT original_name FROM videos WHERE id = $1", [job.videoId]).rows.first?["original_name"]
-            return (job, name)
+            return (job, try VideoRepository(db).find(id: job.videoId, club: club))
         }
         guard let found else { throw DashboardProblem(.notFound, "No job with id \(id.uuidString.lowercased()).") }
         return found
     }
 
     func jobPage(_ id: UUID, _ visitor: Visitor) async throws -> Response {
-        let (job, fileName) = try await findJob(id, visitor)
+        let (job, video) = try await findJob(id, visitor)
         let base = "/dashboard/jobs/\(id.uuidString.lowercased())"
         var context = visitor.base
         context["title"] = "Job \(DashboardFormat.shortID(id))"
         context["job"] = ["id": id.uuidString.lowercased(), "status": job.status.rawValue, "club": job.club, "sport": job.sport,
                           "attempt": job.attempt, "maxAttempts": job.maxAttempts]
         context["statusTone"] = DashboardFormat.tone(job.status.rawValue)
-        context["fileName"] = fileName ?? ""
+        context["fileName"] = video?.video.originalName ?? ""
         context["created"] = DashboardFormat.time(job.createdAt)
         if let batch = job.batchId {
             context["batchId"] = batch.uuidString.lowercased()
@@ -136,8 +136,9 @@ extension DashboardRoutes {
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
             context["hasCSV"] = Sport(rawValue: job.sport).flatMap(ResultTable.forSport) != nil
-            if let picture = ResultPicture.picture(sport: job.sport, result: document.result, duration: document.video?.durationSeconds) {
-                context["picture"] = ["svg": picture.svg, "caption": picture.caption]
+            let source = ResultPicture.Source(frameHref: base + "/frame.png", video: video?.video.facts)
+            if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
+                context["picture"] = ["html": picture.html, "caption": picture.caption]
             }
         }
         return renderer.page("job", context)

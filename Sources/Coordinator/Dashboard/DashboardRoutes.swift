@@ -13,6 +13,7 @@ struct DashboardRoutes {
     let backends: Backends
     let jobs: JobRoutes
     let control: ControlRoutes
+    let storage: VideoStorage
     let renderer: DashboardRenderer
     var signIn: DashboardSignIn { DashboardSignIn(backends: backends) }
 
@@ -53,6 +54,7 @@ struct DashboardRoutes {
         registerOverview(on: router)
         registerJobs(on: router)
         registerPool(on: router)
+        registerPictures(on: router)
     }
 
     // MARK: the session gate

@@ -2,19 +2,27 @@ import Foundation
 import ReelworkCore
 
 /// A succeeded job's result as a picture, where people would rather look than read: bowling shots
-/// as their paths on a top-down lane (launch, arrows, breakpoint and pocket marked), tennis swings
-/// on the clip's time line with their keyframes. SVG drawn on the server; nil for a result with
-/// nothing to draw.
+/// drawn over a frame of their own video (the path with launch, arrows, breakpoint and pocket marked,
+/// each shot's speed and boards beside it) and as paths on a top-down lane; tennis swings as their
+/// keyframes' thumbnails and on the clip's time line. HTML with SVG drawn on the server; stills come
+/// from `frameHref` (`?t=SECONDS&w=PIXELS`). Nil for a result with nothing to draw.
 enum ResultPicture {
     struct Picture {
-        var svg: String
+        var html: String
         var caption: String
     }
 
-    static func picture(sport: String, result: JSONValue, duration: Double?) -> Picture? {
+    /// What the picture needs of the job besides its result.
+    struct Source {
+        /// The job's still route, e.g. `/dashboard/jobs/ID/frame.png`.
+        var frameHref: String
+        var video: VideoFacts?
+    }
+
+    static func picture(sport: String, result: JSONValue, source: Source) -> Picture? {
         switch sport {
-        case "bowling": bowling(result)
-        case "tennis": tennis(result, duration: duration)
+        case "bowling": bowling(result, source)
+        case "tennis": tennis(result, source)
         default: nil
         }
     }
@@ -28,11 +36,58 @@ enum ResultPicture {
     static func x(board: Double) -> Double { laneLeft + (39.5 - board) * boardPx }   // board 1 on the right
     static func y(feet: Double) -> Double { laneTop + laneLength - feet * footPx }
 
-    static func bowling(_ result: JSONValue) -> Picture? {
+    static func bowling(_ result: JSONValue, _ source: Source) -> Picture? {
         guard case .array(let shots)? = result["shots"], !shots.isEmpty else { return nil }
+        let overFrame = source.video.flatMap { pathsOverFrame(shots, video: $0, frameHref: source.frameHref) }
+        let caption = (overFrame == nil ? "" : "Each shot's tracked path over a frame of the video, then ") +
+            "\(shots.count) shot(s) from above: the ball's path from the foul line (bottom) to the pins, with launch, arrows, breakpoint and pocket marked."
+        return Picture(html: (overFrame.map { [$0] } ?? []).joined() + laneDiagram(shots), caption: caption)
+    }
+
+    /// The paths in the video's own pixels over the frame where the first shot starts.
+    static func pathsOverFrame(_ shots: [JSONValue], video: VideoFacts, frameHref: String) -> String? {
+        let turned = video.rotation == 90 || video.rotation == 270
+        let width = Double(turned ? video.height : video.width), height = Double(turned ? video.width : video.height)
+        guard width > 0, height > 0 else { return nil }
+        let shown = min(width, 960), unit = max(1, width / 480)
+        let time = shots.first?["startTime"]?.number ?? 0
+        var s: [String] = []
+        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(shown))" height="\##(Int(shown * height / width))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="bowling shots over a frame of the video" id="result-picture" class="over-frame">"##)
+        s.append(##"<image href="\##(frameHref)?t=\##(String(format: "%.3f", time))&amp;w=\##(Int(shown))" x="0" y="0" width="\##(Int(width))" height="\##(Int(height))" preserveAspectRatio="none"/>"##)
+        for (index, shot) in shots.enumerated() {
+            let colour = shotColours[index % shotColours.count]
+            let points: [(x: Double, y: Double, feet: Double?)] = (shot["trajectory"]?.items ?? []).compactMap { p in
+                guard let x = p["x"]?.number, let y = p["y"]?.number else { return nil }
+                return (x, y, p["distanceFt"]?.number)
+            }
+            guard let first = points.first, let last = points.last else { continue }
+            let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(f($0.element.x)) \(f($0.element.y))" }.joined(separator: " ")
+            s.append(##"<path class="ball-path" d="\##(d)" fill="none" stroke="\##(colour)" stroke-width="\##(f(unit * 2))" stroke-linejoin="round" opacity="0.9"/>"##)
+            func mark(_ point: (x: Double, y: Double, feet: Double?)?, _ label: String) {
+                guard let point else { return }
+                s.append(##"<circle cx="\##(f(point.x))" cy="\##(f(point.y))" r="\##(f(unit * 4))" fill="#fff" stroke="\##(colour)" stroke-width="\##(f(unit * 1.5))"><title>\##(label)</title></circle>"##)
+            }
+            func nearest(_ feet: Double?) -> (x: Double, y: Double, feet: Double?)? {
+                guard let feet else { return nil }
+                return points.filter { $0.feet != nil }.min { abs($0.feet! - feet) < abs($1.feet! - feet) }
+            }
+            mark(first, "launch")
+            mark(nearest(shot["arrowBoard"]?.number == nil ? nil : 15), "at the arrows")
+            mark(nearest(shot["breakpointDistance"]?.number), "breakpoint")
+            mark(shot["pocketBoard"]?.number == nil ? nil : last, "pocket")
+            let number = shot["shotNumber"]?.number.map { Int($0) } ?? index + 1
+            // Shots often end near one another: each label sits a line lower than the one before.
+            s.append(##"<text x="\##(f(last.x + unit * 6))" y="\##(f(last.y + Double(index) * unit * 12))" font-size="\##(f(unit * 11))" font-weight="bold" fill="\##(colour)" stroke="#fff" stroke-width="\##(f(unit * 0.6))" paint-order="stroke">Shot \##(number)</text>"##)
+        }
+        s.append("</svg>")
+        return s.joined(separator: "\n")
+    }
+
+    /// The shots from above, board 1 on the right, with each shot's speed and boards beside the lane.
+    static func laneDiagram(_ shots: [JSONValue]) -> String {
         var s: [String] = []
         let width = laneLeft + laneWidth + 300, height = laneTop + laneLength + 30
-        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="bowling shots on the lane" id="result-picture">"##)
+        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="bowling shots on the lane" class="lane-diagram">"##)
         s.append(##"<rect x="\##(laneLeft)" y="\##(laneTop)" width="\##(laneWidth)" height="\##(laneLength)" fill="#f3dcb0" stroke="#b08850"/>"##)
         for board in stride(from: 5, through: 35, by: 5) {
             s.append(##"<line x1="\##(f(x(board: Double(board))))" x2="\##(f(x(board: Double(board))))" y1="\##(laneTop)" y2="\##(f(laneTop + laneLength))" stroke="#e2c48e" stroke-width="0.6"/>"##)
@@ -51,7 +106,7 @@ enum ResultPicture {
             }
             if points.count > 1 {
                 let d = points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(f($0.element.0)) \(f($0.element.1))" }.joined(separator: " ")
-                s.append(##"<path class="ball-path" d="\##(d)" fill="none" stroke="\##(colour)" stroke-width="2.2"/>"##)
+                s.append(##"<path class="lane-path" d="\##(d)" fill="none" stroke="\##(colour)" stroke-width="2.2"/>"##)
             }
             func mark(_ board: Double?, _ feet: Double?, _ label: String) {
                 guard let board, let feet else { return }
@@ -78,20 +133,45 @@ enum ResultPicture {
             legendY += 8
         }
         s.append("</svg>")
-        return Picture(svg: s.joined(separator: "\n"), caption: "\(shots.count) shot(s) from above: the ball's path from the foul line (bottom) to the pins, with launch, arrows, breakpoint and pocket marked.")
+        return s.joined(separator: "\n")
     }
 
     // MARK: tennis
 
-    static func tennis(_ result: JSONValue, duration: Double?) -> Picture? {
+    /// Swings shown with thumbnails; each thumbnail is a decode, so a long session shows its first ones.
+    static let swingsWithThumbnails = 12
+    static let keyframes = [("preparation", "Preparation"), ("backswing", "Backswing"), ("contact", "Contact"),
+                            ("followThrough", "Follow through"), ("recovery", "Recovery")]
+
+    static func tennis(_ result: JSONValue, _ source: Source) -> Picture? {
         guard case .array(let swings)? = result["swings"], !swings.isEmpty else { return nil }
+        var html = #"<div class="swings">"#
+        for (i, swing) in swings.prefix(swingsWithThumbnails).enumerated() {
+            html += #"<div class="swing-row" data-swing="\#(i + 1)"><p><strong>Swing \#(i + 1)</strong> \#(escape(swing["type"]?.text ?? "swing"))</p><div class="thumbs">"#
+            for (key, label) in keyframes {
+                guard let t = swing["keyFrameTimes"]?[key]?.number else { continue }
+                let time = String(format: "%.2f s", t)
+                html += #"<figure class="thumb\#(key == "contact" ? " contact" : "")"><img src="\#(source.frameHref)?t=\#(String(format: "%.3f", t))&amp;w=200" width="200" alt="\#(label) at \#(time)" loading="lazy"><figcaption>\#(label) · \#(time)</figcaption></figure>"#
+            }
+            html += "</div></div>"
+        }
+        if swings.count > swingsWithThumbnails {
+            html += #"<p class="muted">Thumbnails of the first \#(swingsWithThumbnails) of \#(swings.count) swings; the time line shows them all.</p>"#
+        }
+        html += "</div>"
+        return Picture(html: html + timeline(swings, duration: source.video?.durationSeconds),
+                       caption: "\(swings.count) swing(s): each one's keyframes from the video, and all of them on the clip's time line (contact in red).")
+    }
+
+    /// The swings on the clip's time line; ticks mark the keyframes.
+    static func timeline(_ swings: [JSONValue], duration: Double?) -> String {
         let ends = swings.compactMap { $0["endTime"]?.number }
         let span = max(duration ?? 0, ends.max() ?? 0, 1)
         let left = 20.0, width = 700.0, rowHeight = 46.0, top = 20.0
         let height = top + rowHeight * Double(swings.count) + 30
         func x(_ t: Double) -> Double { left + width * t / span }
         var s: [String] = []
-        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left * 2 + width))" height="\##(Int(height))" viewBox="0 0 \##(Int(left * 2 + width)) \##(Int(height))" role="img" aria-label="tennis swings on the time line" id="result-picture">"##)
+        s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left * 2 + width))" height="\##(Int(height))" viewBox="0 0 \##(Int(left * 2 + width)) \##(Int(height))" role="img" aria-label="tennis swings on the time line" class="timeline">"##)
         s.append(##"<line x1="\##(left)" x2="\##(left + width)" y1="\##(f(height - 22))" y2="\##(f(height - 22))" stroke="#98a2b3"/>"##)
         s.append(##"<text x="\##(left)" y="\##(f(height - 6))" font-size="11" fill="#667085">0 s</text><text x="\##(left + width)" y="\##(f(height - 6))" font-size="11" text-anchor="end" fill="#667085">\##(String(format: "%.1f s", span))</text>"##)
         for (i, swing) in swings.enumerated() {
@@ -110,7 +190,7 @@ enum ResultPicture {
             s.append(##"<text x="\##(left)" y="\##(f(rowY + 34))" font-size="12" fill="#333">\##(escape(label))</text>"##)
         }
         s.append("</svg>")
-        return Picture(svg: s.joined(separator: "\n"), caption: "\(swings.count) swing(s) on the clip's time line; ticks mark the keyframes (preparation, backswing, contact in red, follow-through, recovery).")
+        return s.joined(separator: "\n")
     }
 
     static func escape(_ text: String) -> String {

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Media
+import NIOPosix
+import ReelworkCore
+import Store
+
+/// Stills of a job's video for its result picture: the frame a bowling shot's path is drawn over,
+/// a tennis swing's keyframes as thumbnails. Decoded on demand from the stored video (seek to the
+/// key frame before the time, decode forward), never kept: the video is the source of truth.
+extension DashboardRoutes {
+    /// Widths a still may be asked for: a thumbnail up to a full page.
+    static let stillWidths = 32...1280
+    static let defaultStillWidth = 640
+
+    func registerPictures(on router: Router<APIRequestContext>) {
+        page(router, "/dashboard/jobs/:id/frame.png") { request, context, visitor in
+            let id = try Self.jobID(context)
+            let (seconds, width) = try Self.stillRequest(request.uri.queryParameters.get("t"), request.uri.queryParameters.get("w"))
+            guard let found = try await findJob(id, visitor).video else {
+                throw DashboardProblem(.notFound, "The video of job \(id.uuidString.lowercased()) is gone.")
+            }
+            guard seconds <= found.video.facts.durationSeconds + 1 else {
+                throw DashboardProblem(.badRequest, String(format: "t=%.3f is after the end of the video (%.3f s).", seconds, found.video.facts.durationSeconds))
+            }
+            let path = storage.path(forKey: found.storageKey)
+            let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
+            let still: StillFrame
+            do {
+                still = try await NIOThreadPool.singleton.runIfActive {
+                    try FrameGrabber(location: path, guards: guards).still(atSeconds: seconds, maxWidth: width)
+                }
+            } catch let error as MediaError {
+                throw DashboardProblem(.unprocessableContent, "No still of this video: \(error.message)")
+            }
+            // The same job, time and width always give the same picture.
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=86400"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: still.png)))
+        }
+    }
+
+    /// The still's time (`t`, seconds, required) and width (`w`, pixels, optional), checked.
+    static func stillRequest(_ time: String?, _ width: String?) throws -> (seconds: Double, width: Int) {
+        guard let time, let seconds = Double(time), seconds.isFinite, seconds >= 0 else {
+            throw DashboardProblem(.badRequest, "t must be a time in seconds from the video's start (got '\((time ?? "").prefix(40))').")
+        }
+        guard let width else { return (seconds, defaultStillWidth) }
+        guard let pixels = Int(width), stillWidths.contains(pixels) else {
+            throw DashboardProblem(.badRequest, "w must be a width in pixels from \(stillWidths.lowerBound) to \(stillWidths.upperBound) (got '\(width.prefix(40))').")
+        }
+        return (seconds, pixels)
+    }
+}
