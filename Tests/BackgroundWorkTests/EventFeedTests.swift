@@ -17,7 +17,7 @@ final class EventFeedTests: XCTestCase {
         func bounds() async throws -> EventStream.Bounds {
             let entries = self.entries.withLock { $0 }
             return EventStream.Bounds(lastGenerated: entries.last?.id, maxDeleted: maxDeleted.withLock { $0 }, first: entries.first?.id,
-                                      length: entries.count)
+                                      length: entries.count, entriesAdded: entries.count)
         }
 
         func range(after id: EventID, count: Int) async throws -> [EventStream.Entry] {

@@ -177,7 +177,7 @@ final class LiveEventsTests: QueueStackTestCase {
 
         let api = try stack.client(), clip: UUID = video
         let batch = try awaitSync {
-            let batch = try await api.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object(["seconds": .number(0.3)])]), club: "c"))
+            let batch = try await api.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object(["seconds": .number(0.3)])])))
             _ = try await api.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: [clip]))
             return batch
         }

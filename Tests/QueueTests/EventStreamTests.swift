@@ -34,7 +34,10 @@ final class EventStreamTests: XCTestCase {
         XCTAssertEqual(ids, ids.sorted(), "ids grow")
         let all = try stream.range(after: .zero, count: 100, on: redis)
         XCTAssertEqual(all.map(\.id), ids)
-        XCTAssertEqual(try all.map { try ReelworkJSON.decoder.decode(JobEvent.self, from: Data($0.data.utf8)) }, events)
+        let decoded = try all.map { try ReelworkJSON.decoder.decode(JobEvent.self, from: Data($0.data.utf8)) }
+        XCTAssertEqual(decoded.map(\.jobId), events.map(\.jobId))
+        XCTAssertEqual(decoded.map(\.framesDone), events.map(\.framesDone))
+        XCTAssertEqual(all.map(\.data), try events.map { String(decoding: try ReelworkJSON.encoder.encode($0), as: UTF8.self) }, "stored as the API's JSON")
 
         let resumed = try stream.range(after: ids[9], count: 10, on: redis)
         XCTAssertEqual(resumed.map(\.id), Array(ids[10..<20]), "after id 9: 10…19, the page bounded by its count")

@@ -83,19 +83,24 @@ public final class EventFeed: Sendable {
     /// Passes events, oldest first, to every subscriber whose filter they match.
     public func dispatch(_ events: [FeedEvent]) {
         guard !events.isEmpty else { return }
-        state.withLock { state in
+        let cutOff: [Subscriber] = state.withLock { state in
+            var cutOff: [Subscriber] = []
             for (key, subscriber) in state.subscribers {
                 for event in events where subscriber.filter.matches(event) {
                     if case .dropped = subscriber.continuation.yield(.event(event)) {
-                        subscriber.ending.set(EventNotice(
-                            message: "this client fell more than \(bufferSize) events behind; reconnect with Last-Event-ID to resume"))
-                        subscriber.continuation.finish()
                         state.subscribers.removeValue(forKey: key)
-                        Self.dropped.increment()
+                        cutOff.append(subscriber)
                         break
                     }
                 }
             }
+            return cutOff
+        }
+        // Finished outside the lock: finishing runs the stream's termination handler, which takes it.
+        for subscriber in cutOff {
+            subscriber.ending.set(EventNotice(message: "this client fell more than \(bufferSize) events behind; reconnect with Last-Event-ID to resume"))
+            subscriber.continuation.finish()
+            Self.dropped.increment()
         }
     }
 

@@ -35,26 +35,32 @@ public struct EventStream: Sendable {
     public struct Bounds: Sendable, Equatable {
         /// The newest id ever added (nil: nothing ever was, or the stream is gone).
         public var lastGenerated: EventID?
-        /// The newest id trimmed away (nil or 0-0: nothing was).
+        /// The newest id deleted with XDEL (Redis 7 counts only those, not what MAXLEN trims).
         public var maxDeleted: EventID?
         public var first: EventID?
         public var length: Int
+        /// Entries ever added (Redis 7); more than `length` means some were trimmed or deleted.
+        public var entriesAdded: Int?
 
-        public init(lastGenerated: EventID? = nil, maxDeleted: EventID? = nil, first: EventID? = nil, length: Int = 0) {
+        public init(lastGenerated: EventID? = nil, maxDeleted: EventID? = nil, first: EventID? = nil, length: Int = 0,
+                    entriesAdded: Int? = nil) {
             self.lastGenerated = lastGenerated
             self.maxDeleted = maxDeleted
             self.first = first
             self.length = length
+            self.entriesAdded = entriesAdded
         }
 
         /// Whether every event after `id` is still in the stream: `id` is not newer than the newest
-        /// (a Redis flushed since would otherwise hide every new event behind an old id) and nothing
-        /// after it was trimmed.
+        /// (a Redis flushed since would otherwise hide every new event behind an old id), nothing
+        /// after it was deleted, and, once the cap trimmed the stream, `id` is not older than its
+        /// first entry. (Redis does not say which ids it trimmed: an id just before the first entry
+        /// may have lost nothing, and is still refused; its client starts from now.)
         public func canResume(after id: EventID) -> Bool {
             if id > (lastGenerated ?? .zero) { return false }
             if let maxDeleted, maxDeleted > id { return false }
-            // Redis before 7.0 does not say what it trimmed: the first entry bounds it.
-            if maxDeleted == nil, let first, length > 0, first > id, id != .zero { return false }
+            let trimmed = entriesAdded.map { $0 > length } ?? (first != nil && id == .zero)
+            if trimmed, id < (first ?? lastGenerated ?? .zero) { return false }
             return true
         }
     }
@@ -129,6 +135,7 @@ public struct EventStream: Sendable {
             case "last-generated-id": bounds.lastGenerated = value.string.flatMap(EventID.init)
             case "max-deleted-entry-id": bounds.maxDeleted = value.string.flatMap(EventID.init)
             case "first-entry": bounds.first = value.array?.first?.string.flatMap(EventID.init)
+            case "entries-added": bounds.entriesAdded = value.integer
             default: continue
             }
         }
