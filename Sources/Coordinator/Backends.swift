@@ -12,6 +12,9 @@ public final class Backends: Sendable {
     public let redis: BlockingPool<RedisConnection>
     public let queue: JobQueue
     public let logger: Logger
+    /// This process's fan-out of live events (`GET /v1/events`, the dashboard's stream).
+    public let events: EventFeed
+    let publisher: EventPublisher
 
     public init(config: ReelworkConfig, logger: Logger) throws {
         self.config = config
@@ -23,6 +26,21 @@ public final class Backends: Sendable {
                                   keep: { connection, _ in connection.isHealthy },
                                   closedError: RedisError(.connection, "the Redis connection pool is closed"))
         self.queue = JobQueue(config: config)
+        let stream = EventStream(config: config)
+        self.publisher = EventPublisher(stream: stream, logger: logger)
+        self.events = EventFeed(backlog: RedisEventBacklog(redis: self.redis, stream: stream), bufferSize: config.events.subscriberBuffer)
+    }
+
+    /// Publishes live events after the PostgreSQL write that made them true; never throws (a
+    /// failure is logged and counted, the request goes on).
+    func publish(_ events: [JobEvent]) async {
+        guard !events.isEmpty else { return }
+        let publisher = self.publisher
+        do {
+            try await redis { publisher.publish(events, on: $0) }
+        } catch {
+            publisher.failed(events.count, "\(error)")
+        }
     }
 
     /// Runs `body` with a PostgreSQL connection.

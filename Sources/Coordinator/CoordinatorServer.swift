@@ -28,6 +28,8 @@ public enum CoordinatorServer {
         return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
                            configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
                            services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger)),
+                                      EventFeedService(reader: EventReader(config: config, feed: backends.events, logger: logger),
+                                                       feed: backends.events),
                                       WebhookDispatcher(config: config, logger: logger),
                                       QueueGauges(config: config, logger: logger, exporter: exporter)], logger: logger)
     }
@@ -54,7 +56,9 @@ extension CoordinatorServer {
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
         control.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, control: control, storage: storage, renderer: try DashboardRenderer()).register(on: router)
+        let events = EventRoutes(backends: backends)
+        events.register(on: api)
+        DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, storage: storage, renderer: try DashboardRenderer()).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

@@ -85,6 +85,8 @@ struct JobRoutes {
             try? await backends.sql { try JobRepository($0).deleteUnstarted(id: job.id) }
             throw APIError(.serviceUnavailable, "queue_unavailable", "the job queue is unavailable, nothing was created: \(error)")
         }
+        await backends.publish([JobEvent(type: .jobQueued, jobId: job.id, batchId: job.batchId, club: job.club, sport: job.sport,
+                                         attempt: job.attempt)])
         return try JSONResponse.make(job, status: .created)
     }
 
@@ -254,13 +256,20 @@ struct JobRoutes {
             // Nothing holds its lease any more: the reaper/reconciler will see cancel_requested and close it.
             backends.logger.info("cancel of \(id): running in PostgreSQL but \(redisVerdict) in Redis")
         }
-        return try JSONResponse.make(try await job(id, caller), status: .accepted)
+        let view = try await job(id, caller)
+        // A running job's worker records (and publishes) its cancel when it stops.
+        if result == .cancelled {
+            await backends.publish([JobEvent(type: .jobCancelled, jobId: id, batchId: view.batchId, club: view.club, sport: view.sport,
+                                             attempt: view.attempt)])
+        }
+        return try JSONResponse.make(view, status: .accepted)
     }
 
-    /// Puts requeued jobs into Redis. PostgreSQL already says `queued`, so if this fails the reconciler
+    /// Puts requeued (or new batch) jobs into Redis, publishing their `job.queued`. PostgreSQL already says `queued`, so if this fails the reconciler
     /// enqueues them later; the error still reaches the caller.
     func enqueue(_ entries: [QueueEntry]) async throws {
         guard !entries.isEmpty else { return }
+        await backends.publish(entries.map { JobEvent(type: .jobQueued, jobId: $0.jobId, batchId: $0.batchId, club: $0.club, attempt: $0.attempt) })
         let queue = backends.queue
         let jobs = entries.map { JobQueue.Entry(id: $0.jobId, club: $0.club, priority: Priority(rawValue: $0.priority) ?? .normal, attempt: $0.attempt) }
         try await backends.redis { try queue.enqueue(jobs, on: $0) }

@@ -60,6 +60,7 @@ final class MaintenanceWork: @unchecked Sendable {
     let queue: JobQueue
     private let logger: Logger
     let owner = "coordinator-\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UUID().uuidString.prefix(8))"
+    private let events: EventPublisher
     private var redis: RedisConnection?
     private var db: PGConnection?
     private var lastReconcile = Date.distantPast
@@ -69,6 +70,7 @@ final class MaintenanceWork: @unchecked Sendable {
         self.config = config
         self.queue = JobQueue(config: config)
         self.logger = logger
+        self.events = EventPublisher(stream: EventStream(config: config), logger: logger)
     }
 
     func round() -> MaintenanceLoop.Round {
@@ -107,10 +109,13 @@ final class MaintenanceWork: @unchecked Sendable {
     func reap(redis: RedisConnection, db: PGConnection, into round: inout MaintenanceLoop.Round) throws {
         let reaped = try queue.reap(maxStalls: config.queue.maxStalls, on: redis)
         let repo = MaintenanceRepository(db)
+        var changed: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)] = []
+        defer { publish(changed, redis: redis, db: db) }
         for report in try queue.stallReports(on: redis) {
             let verdict = MaintenanceRepository.StallVerdict(rawValue: report.verdict) ?? .requeued
+            let recorded: Bool
             do {
-                try repo.recordStall(jobId: report.jobId, attempt: report.attempt, stalls: report.stalls, verdict: verdict)
+                recorded = try repo.recordStall(jobId: report.jobId, attempt: report.attempt, stalls: report.stalls, verdict: verdict)
             } catch let error as PostgresError where error.kind == .invalidInput {
                 // A data error or a violated constraint: PostgreSQL will refuse this report every
                 // time, and keeping it would stop every later round here. Anything else (a lost
@@ -120,6 +125,14 @@ final class MaintenanceWork: @unchecked Sendable {
                 continue
             }
             try queue.acknowledgeStallReports([report], on: redis)
+            if recorded {
+                let change: (id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?) = switch verdict {
+                case .requeued: (report.jobId, .jobQueued, report.attempt, "stalled: the worker stopped renewing its lease")
+                case .failed: (report.jobId, .jobFailed, report.attempt, "stalled \(report.stalls) times: the worker running it stopped renewing its lease")
+                case .cancelled: (report.jobId, .jobCancelled, report.attempt, nil)
+                }
+                changed.append(change)
+            }
             switch verdict {
             case .requeued: round.requeued += 1
             case .failed: round.failed += 1
@@ -127,7 +140,24 @@ final class MaintenanceWork: @unchecked Sendable {
             }
         }
         try repo.promoted(reaped.promoted)
+        changed += reaped.promoted.map { ($0, .jobQueued, nil, nil) }
         round.promoted = reaped.promoted.count
+    }
+
+    /// Publishes the changes a round recorded (the statements that made them did not read each
+    /// job's club and batch, so they are looked up here, once per round that changed anything).
+    private func publish(_ changes: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)], redis: RedisConnection,
+                         db: PGConnection) {
+        guard !changes.isEmpty else { return }
+        do {
+            let subjects = try JobRepository(db).eventSubjects(changes.map(\.id))
+            events.publish(changes.compactMap { change in
+                subjects[change.id]?.event(change.type, attempt: change.attempt,
+                                           errorKind: change.type == .jobFailed ? "stalled" : nil, error: change.error)
+            }, on: redis)
+        } catch {
+            events.failed(changes.count, "cannot read the jobs' clubs: \(error)")
+        }
     }
 
     /// One reconciler pass: returns how many jobs it put back into Redis.
@@ -136,10 +166,13 @@ final class MaintenanceWork: @unchecked Sendable {
         let candidates = try repo.reconcileCandidates(settle: config.queue.reconcileSettleSeconds,
                                                       staleRun: config.queue.leaseSeconds * 2, limit: 10_000)
         var count = 0
+        var requeued: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)] = []
+        defer { publish(requeued, redis: redis, db: db) }
         for (entry, status) in candidates where try !queue.holds(entry.jobId, on: redis) {
             var toEnqueue: QueueEntry? = entry
             if status == .running {
                 toEnqueue = try repo.requeueAbandoned(jobId: entry.jobId, attempt: entry.attempt, maxStalls: config.queue.maxStalls)
+                if toEnqueue != nil { requeued.append((entry.jobId, .jobQueued, entry.attempt, "stalled: its run was abandoned")) }
             }
             guard let e = toEnqueue else { continue }
             if try queue.enqueue(e.jobId, club: e.club, priority: Priority(rawValue: e.priority) ?? .normal, attempt: e.attempt,

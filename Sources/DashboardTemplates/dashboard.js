@@ -1,5 +1,5 @@
 // Live stage progress on a job's page: each event for the job (server-sent, over the session)
-// fetches the stages fragment again and swaps it in. Without JavaScript the page still works;
+// fetches the stages fragment again and swaps it in (at most one fetch at a time). Without JavaScript the page still works;
 // a reload shows the same thing.
 (function () {
   "use strict";
@@ -24,10 +24,15 @@
   var source = null, timer = null;
   function stop() { if (source) source.close(); if (timer) clearInterval(timer); }
   if (window.EventSource && stages.dataset.events) {
+    // The job's events (GET /v1/events's stream over the session); EventSource reconnects by
+    // itself with the last id it saw, so a dropped connection misses nothing.
     source = new EventSource(stages.dataset.events);
-    source.onmessage = refresh;
-    source.addEventListener("job", refresh);
-    source.addEventListener("stage", refresh);
+    source.onopen = function () { stages.dataset.stream = "open"; };
+    source.onerror = function () { stages.dataset.stream = "reconnecting"; };
+    ["job.running", "job.succeeded", "job.failed", "job.cancelled", "job.retry_scheduled", "job.queued",
+     "stage.started", "stage.progress", "stage.succeeded", "stage.failed", "stage.skipped"].forEach(function (type) {
+      source.addEventListener(type, function () { stages.dataset.events_seen = String(Number(stages.dataset.events_seen || 0) + 1); refresh(); });
+    });
   }
   // A slow safety net: a missed event is corrected within a few seconds.
   timer = setInterval(refresh, source ? 5000 : 1000);

@@ -22,6 +22,10 @@ public enum MetricName {
     public static let framesAnalysed = "reelwork_frames_analysed_total"
     public static let inferenceDuration = "reelwork_inference_duration_seconds"
     public static let heartbeatAge = "reelwork_worker_heartbeat_age_seconds"
+    /// Live events that could not be published (Redis refused or was away); the job went on.
+    public static let eventsPublishFailed = "reelwork_events_publish_failed_total"
+    /// Event subscribers cut off because they fell a whole buffer behind.
+    public static let eventSubscribersDropped = "reelwork_event_subscribers_dropped_total"
 
     public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,

@@ -35,6 +35,8 @@ public struct ReelworkConfig: Sendable, Equatable {
     public var webhooks: WebhookSettings
     /// Scrape access to `/metrics`, the worker's metrics listener, the queue gauges' refresh.
     public var metrics: MetricsSettings
+    /// The live event stream: its cap in Redis, the subscribers' heartbeat and buffers.
+    public var events: EventSettings
 
     /// Where a worker reads videos from.
     public enum VideoSource: String, Sendable, CaseIterable {
@@ -110,7 +112,8 @@ public struct ReelworkConfig: Sendable, Equatable {
             apiKey: env[Env.apiKey].flatMap { $0.isEmpty ? nil : $0 },
             publicURL: try env[Env.publicURL].flatMap { $0.isEmpty ? nil : try publicURL($0) },
             webhooks: try WebhookSettings.fromEnvironment(env),
-            metrics: try MetricsSettings.fromEnvironment(env))
+            metrics: try MetricsSettings.fromEnvironment(env),
+            events: try EventSettings.fromEnvironment(env))
     }
 
     /// Where links for clients (webhook payloads) start: `publicURL`, else `coordinatorURL`, without

@@ -102,7 +102,7 @@ public struct BatchRepository {
                 SELECT gen_random_uuid(), t.video_id, $1, $2, $3::jsonb, 'queued', $4, $5, t.dedupe_key, $6
                 FROM unnest(string_to_array($7, ',')::uuid[], string_to_array($8, ',')) AS t(video_id, dedupe_key)
                 ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-                RETURNING id, club, priority, attempt, next_attempt_at
+                RETURNING id, club, priority, attempt, next_attempt_at, batch_id
                 """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id,
                       specs.map(\.videoId.pgText).joined(separator: ","), keys]).rows.map(JobRepository.entry)
             if !created.isEmpty {

@@ -48,6 +48,8 @@ public struct QueueEntry: Sendable, Equatable {
     public var priority: String
     public var attempt: Int
     public var due: Date?
+    /// The job's batch, where the query that made the entry read it (live events carry it).
+    public var batchId: UUID? = nil
 }
 
 /// Reads and writes `jobs`, `job_attempts` and `results`: the coordinator's and operators' side.
@@ -234,7 +236,7 @@ public struct JobRepository {
 
     static func entry(_ row: PGRow) throws -> QueueEntry {
         QueueEntry(jobId: try row.uuid("id"), club: try row.string("club"), priority: try row.string("priority"),
-                   attempt: try row.int("attempt"), due: row.optionalDate("next_attempt_at"))
+                   attempt: try row.int("attempt"), due: row.optionalDate("next_attempt_at"), batchId: row.optionalUUID("batch_id"))
     }
 
     static func view(_ row: PGRow, attempts: [AttemptView] = [], stages: [StageView] = []) throws -> JobView {

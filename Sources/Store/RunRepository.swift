@@ -14,6 +14,8 @@ public struct ClaimedRun: Sendable, Equatable {
     public var options: JSONValue
     public var videoId: UUID
     public var storageKey: String
+    /// The batch the job belongs to, if any (live events carry it).
+    public var batchId: UUID? = nil
 }
 
 /// A worker's writes for one run. Each is fenced: it changes nothing unless the job is still
@@ -69,7 +71,7 @@ public struct RunRepository {
                 FROM videos v
                 WHERE j.id = $1 AND v.id = j.video_id AND j.attempt < $2 AND NOT j.cancel_requested
                   AND j.status IN ('queued', 'running', 'retry_scheduled')
-                RETURNING j.max_attempts, j.failures, j.club, j.sport, j.options, j.video_id, v.storage_key
+                RETURNING j.max_attempts, j.failures, j.club, j.sport, j.options, j.video_id, v.storage_key, j.batch_id
             ), recorded AS (
                 INSERT INTO job_attempts (job_id, attempt, worker_id) SELECT $1, $2, $3 FROM started ON CONFLICT DO NOTHING
             )\(closeEarlierRuns)
@@ -80,7 +82,8 @@ public struct RunRepository {
         return .started(ClaimedRun(jobId: jobId, attempt: attempt, maxAttempts: try row.int("max_attempts"),
                                    failures: try row.int("failures"), club: try row.string("club"),
                                    sport: try Sport.parse(try row.string("sport")), options: options,
-                                   videoId: try row.uuid("video_id"), storageKey: try row.string("storage_key")))
+                                   videoId: try row.uuid("video_id"), storageKey: try row.string("storage_key"),
+                                   batchId: row.optionalUUID("batch_id")))
     }
 
     private func whyNotStarted(jobId: UUID) throws -> StartResult {

@@ -92,11 +92,16 @@ public struct StageRepository {
     }
 
     /// Marks the stages this run never reached as skipped, with the reason.
-    public func skipRemaining(jobId: UUID, attempt: Int, reason: String) throws {
+    /// Returns the stages it marked, in plan order (for their live events).
+    @discardableResult
+    public func skipRemaining(jobId: UUID, attempt: Int, reason: String) throws -> [String] {
         try db.query("""
             UPDATE job_stages SET status = 'skipped', error = $3
             WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running') AND \(Self.fence)
-            """, [jobId, attempt, reason])
+            RETURNING name, position
+            """, [jobId, attempt, reason]).rows
+            .sorted { ($0.optionalInt("position") ?? 0) < ($1.optionalInt("position") ?? 0) }
+            .map { try $0.string("name") }
     }
 
     static func view(_ row: PGRow) throws -> StageView {

@@ -38,6 +38,7 @@ struct JobRunner {
             return .dropped
         }
         control.begin(run)
+        EventPublisher(config: config, logger: logger).publish(run.event(.jobRunning), on: redis)
         var log = logger
         log[metadataKey: "job"] = "\(run.jobId)"
         log[metadataKey: "attempt"] = "\(run.attempt)"
@@ -64,14 +65,16 @@ struct JobRunner {
         decode.guards.httpAuthorization = config.apiKey.map { "Bearer \($0)" }
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
-        let reporter = PostgresStageReporter(db: db, run: run, plan: pipeline.plan, control: control)
+        let events = EventPublisher(config: config, logger: ending.logger)
+        let reporter = PostgresStageReporter(db: db, redis: redis, events: events, run: run, plan: pipeline.plan, control: control)
         do {
             let output = try pipeline.run(location: videoLocation(run), reporter: MeteredStageReporter(reporter))
             guard control.claimEnding(.run) else { return .takenOver }
             let stored: Bool
+            let lastFinishes = reporter.takeUnwrittenFinishes()
             do {
                 stored = try RunRepository(db).complete(run, document: output.document, facts: output.facts,
-                                                       stages: reporter.takeUnwrittenFinishes(),
+                                                       stages: lastFinishes,
                                                        maxResultBytes: config.limits.maxResultBytes)
             } catch where !Self.isConnectionTrouble(error) {
                 // A result too large, one that cannot be encoded, or one PostgreSQL refuses: the
@@ -80,6 +83,7 @@ struct JobRunner {
                                        kind: Self.kindOfRefusal(error))
             }
             guard stored else { return try ending.lost(run, fencedWrite: "result") }
+            events.publish(lastFinishes.map(run.event) + [run.event(.jobSucceeded)], on: redis)
             try queue.finish(claim, owner: owner, outcome: .done, on: redis)
             ending.logger.info("succeeded")
             return .succeeded

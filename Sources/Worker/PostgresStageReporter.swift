@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Queue
 import ReelworkCore
 import Store
 
@@ -13,6 +14,9 @@ import Store
 /// - progress writes are throttled (status stays truthful within a second, without one UPDATE per frame).
 /// A no-op job thus costs two statements besides the run's start, not four.
 ///
+/// Each write is then published as a live event (after it, so the event never runs ahead of
+/// what `GET /v1/jobs/{id}` shows); progress events are throttled with the progress writes.
+///
 /// Every event also tells the run's `RunControl` that the run is alive (the stage watchdog's
 /// clock), and every progress report asks it whether the run must stop.
 final class PostgresStageReporter: StageReporter {
@@ -22,13 +26,17 @@ final class PostgresStageReporter: StageReporter {
     private let run: ClaimedRun
     private let plan: [StageName]
     private let control: RunControl
+    private let redis: RedisConnection
+    private let events: EventPublisher
     private var planWritten = false
     private var unwrittenFinishes: [StageEvent] = []
     /// Per stage: `decode`, `objects` and `pose` report progress at the same time, and each must be written.
     private var lastProgressWrite: [StageName: Date] = [:]
 
-    init(db: PGConnection, run: ClaimedRun, plan: [StageName], control: RunControl) {
+    init(db: PGConnection, redis: RedisConnection, events: EventPublisher, run: ClaimedRun, plan: [StageName], control: RunControl) {
         self.stages = StageRepository(db)
+        self.redis = redis
+        self.events = events
         self.run = run
         self.plan = plan
         self.control = control
@@ -42,6 +50,7 @@ final class PostgresStageReporter: StageReporter {
         } else {
             try stages.plan(jobId: run.jobId, attempt: run.attempt, stages: plan, running: started)
             planWritten = true
+            events.publish(run.event(started), on: redis)
         }
     }
 
@@ -55,6 +64,7 @@ final class PostgresStageReporter: StageReporter {
         lastProgressWrite[stage] = now
         try flush()
         try stages.progress(jobId: run.jobId, attempt: run.attempt, stage: stage, framesDone: framesDone, framesPlanned: framesPlanned)
+        events.publish(run.event(.stageProgress, stage: stage.rawValue, framesDone: framesDone, framesPlanned: framesPlanned), on: redis)
     }
 
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
@@ -91,6 +101,7 @@ final class PostgresStageReporter: StageReporter {
         guard !all.isEmpty else { return }
         try stages.record(jobId: run.jobId, attempt: run.attempt, all)
         unwrittenFinishes = []
+        self.events.publish(all.map(run.event), on: redis)
     }
 }
 

@@ -22,6 +22,9 @@ struct RunEnding {
         case takenOver
     }
 
+    /// Publishes what the ending changed, once PostgreSQL holds it (a failure is only logged).
+    var events: EventPublisher { EventPublisher(config: config, logger: logger) }
+
     /// When the attempt after a failure of `kind` is due, or nil when the job fails for good.
     func retryAt(_ run: ClaimedRun, kind: ErrorKind) -> Date? {
         let failures = run.failures + 1
@@ -35,15 +38,23 @@ struct RunEnding {
     func fail(_ run: ClaimedRun, _ claim: Claim, owner: String, stage: StageName?, markStageFailed: Bool = false,
               message: String, kind: ErrorKind) throws -> Outcome {
         let stages = StageRepository(db)
+        var changes: [JobEvent] = []
         if let stage, markStageFailed {
-            try stages.record(jobId: run.jobId, attempt: run.attempt,
-                              [.finished(stage, status: .failed, framesDone: nil, error: message, errorKind: kind)])
+            let failed = StageEvent.finished(stage, status: .failed, framesDone: nil, error: message, errorKind: kind)
+            try stages.record(jobId: run.jobId, attempt: run.attempt, [failed])
+            changes.append(run.event(failed))
         }
-        try stages.skipRemaining(jobId: run.jobId, attempt: run.attempt,
-                                 reason: stage.map { "not run: \($0.rawValue) failed" } ?? "not run: the run failed")
+        let reason = stage.map { "not run: \($0.rawValue) failed" } ?? "not run: the run failed"
+        changes += try stages.skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
+            .map { run.event(.stageSkipped, stage: $0, error: reason) }
         let retryAt = retryAt(run, kind: kind)
         let full = stage.map { "\($0.rawValue): \(message)" } ?? message
-        guard try RunRepository(db).fail(run, message: full, kind: kind, retryAt: retryAt) else { return try lost(run) }
+        guard try RunRepository(db).fail(run, message: full, kind: kind, retryAt: retryAt) else {
+            events.publish(changes, on: redis)
+            return try lost(run)
+        }
+        events.publish(changes + [run.event(retryAt == nil ? .jobFailed : .jobRetryScheduled, errorKind: kind.rawValue, error: full)],
+                       on: redis)
         try queue.finish(claim, owner: owner, outcome: retryAt.map { .retry(at: $0) } ?? .done, on: redis)
         logger.warning("\(retryAt == nil ? "failed" : "will retry"): \(full) [\(kind.rawValue)]")
         return retryAt == nil ? .failed : .retryScheduled
@@ -51,8 +62,13 @@ struct RunEnding {
 
     /// Records an operator's cancel.
     func cancel(_ run: ClaimedRun, _ claim: Claim, owner: String) throws -> Outcome {
-        try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: StopReason.cancelled.explanation)
-        if try RunRepository(db).cancelled(run) { try queue.finish(claim, owner: owner, outcome: .done, on: redis) }
+        let reason = StopReason.cancelled.explanation
+        var changes = try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
+            .map { run.event(.stageSkipped, stage: $0, error: reason) }
+        let recorded = try RunRepository(db).cancelled(run)
+        if recorded { changes.append(run.event(.jobCancelled)) }
+        events.publish(changes, on: redis)
+        if recorded { try queue.finish(claim, owner: owner, outcome: .done, on: redis) }
         logger.info("cancelled by an operator")
         return .cancelled
     }
@@ -60,8 +76,13 @@ struct RunEnding {
     /// Gives the job back without spending its error budget (the worker is shutting down).
     func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String) throws -> Outcome {
         if let run {
-            try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: StopReason.shutdown.explanation)
-            guard try RunRepository(db).handBack(run) else { return .handedBack }
+            let reason = StopReason.shutdown.explanation
+            var changes = try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
+                .map { run.event(.stageSkipped, stage: $0, error: reason) }
+            let recorded = try RunRepository(db).handBack(run)
+            if recorded { changes.append(run.event(.jobQueued)) }
+            events.publish(changes, on: redis)
+            guard recorded else { return .handedBack }
         }
         try queue.finish(claim, owner: owner, outcome: .handBack, on: redis)
         logger.info("handed back: worker shutting down")

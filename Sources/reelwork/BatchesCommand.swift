@@ -45,24 +45,24 @@ struct BatchesCommand: AsyncParsableCommand {
             discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Batch id.") var id: String
-        @Option(help: "Seconds between refreshes.") var interval: Double = 1
+        @Option(help: "Seconds between refreshes when the coordinator has no event stream (it redraws on each event otherwise).") var interval: Double = 1
 
         func run() async throws {
             let api = try client.client()
             let batchId = try parseID(id, "batch")
             var last = ""
-            while true {
+            var succeeded: Bool?
+            try await EventWatch(api: api, batch: batchId, interval: interval, relevant: { $0.batchId == batchId }) {
                 let batch = try await api.batch(batchId)
                 let line = BatchText.progressLine(batch)
                 if line != last { Terminal.status(line, final: !Terminal.isInteractive) }
                 last = line
-                if batch.isComplete {
-                    if Terminal.isInteractive { Terminal.status(line, final: true) }
-                    if batch.counts["succeeded", default: 0] != batch.total { throw ExitCode(1) }
-                    return
-                }
-                try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-            }
+                guard batch.isComplete else { return false }
+                if Terminal.isInteractive { Terminal.status(line, final: true) }
+                succeeded = batch.counts["succeeded", default: 0] == batch.total
+                return true
+            }.run()
+            if succeeded != true { throw ExitCode(1) }
         }
     }
 

@@ -129,7 +129,7 @@ struct JobsCommand: AsyncParsableCommand {
             discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Job ids (also read from stdin when none are given and stdin is not a terminal).") var ids: [String] = []
-        @Option(help: "Seconds between refreshes.") var interval: Double = 0.5
+        @Option(help: "Seconds between refreshes when the coordinator has no event stream (it redraws on each event otherwise).") var interval: Double = 0.5
 
         func run() async throws {
             var texts = ids
@@ -141,24 +141,29 @@ struct JobsCommand: AsyncParsableCommand {
             let api = try client.client()
             var linesDrawn = 0
             var lastFrame = ""
-            while true {
-                var jobs: [JobView] = []
-                for id in jobIDs { jobs.append(try await api.job(id)) }
-                let frame = jobs.map(JobText.progressLine).joined(separator: "\n")
+            var jobs: [UUID: JobView] = [:]
+            var outcome: Bool?
+            let watched = Set(jobIDs)
+            // Redrawn on each event about a watched job (re-reading the jobs); polled only when the
+            // coordinator has no event stream.
+            try await EventWatch(api: api, job: jobIDs.count == 1 ? jobIDs[0] : nil, interval: interval,
+                                 relevant: { watched.contains($0.jobId) }) {
+                for id in jobIDs { jobs[id] = try await api.job(id) }
+                let shown = jobIDs.compactMap { jobs[$0] }
+                let frame = shown.map(JobText.progressLine).joined(separator: "\n")
                 if Terminal.isInteractive {
                     if linesDrawn > 0 { Terminal.writeErr("\u{1B}[\(linesDrawn)A") }
                     Terminal.writeErr(frame.split(separator: "\n").map { "\u{1B}[2K" + $0 + "\n" }.joined())
-                    linesDrawn = jobs.count
+                    linesDrawn = shown.count
                 } else if frame != lastFrame {
                     Terminal.writeErr(frame + "\n")
                 }
                 lastFrame = frame
-                if jobs.allSatisfy({ $0.status.isTerminal }) {
-                    if jobs.contains(where: { $0.status != .succeeded }) { throw ExitCode(1) }
-                    return
-                }
-                try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-            }
+                guard shown.allSatisfy({ $0.status.isTerminal }) else { return false }
+                outcome = shown.allSatisfy { $0.status == .succeeded }
+                return true
+            }.run()
+            if outcome != true { throw ExitCode(1) }
         }
     }
 }

@@ -50,8 +50,11 @@ final class SchemathesisTests: XCTestCase {
     /// listens on, so every attempt is refused at once.
     static let webhookURL = "http://127.0.0.1:9/hook"
     /// Private addresses allowed (127.0.0.1); one attempt per delivery, looked for every 0.1 s.
+    /// `GET /v1/events` is fuzzed like every operation, but its responses end after half a second
+    /// (with `reconnect`), since schemathesis reads a response to its end.
     static let coordinatorEnvironment = ["REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_RETRY_SCHEDULE": "0",
-                                         "REELWORK_WEBHOOK_POLL_SECONDS": "0.1"]
+                                         "REELWORK_WEBHOOK_POLL_SECONDS": "0.1", "REELWORK_EVENTS_MAX_STREAM_SECONDS": "0.5",
+                                         "REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3"]
 
     func test_EveryOperationAnswersAsDocumented() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.schemathesis.path) else {
@@ -193,6 +196,10 @@ final class SchemathesisTests: XCTestCase {
             [[operations]]
             include-path = \(list(paths(under: "/v1/batches/{id}").sorted()))
             parameters = { "path.id" = { dictionary = "batches", \(seeded) }, "body.videoIds[*]" = { dictionary = "videos", \(seeded) } }
+
+            [[operations]]
+            include-operation-id = "streamEvents"
+            parameters = { "query.job" = { dictionary = "jobs", \(seeded) }, "query.batch" = { dictionary = "batches", \(seeded) } }
 
             [[operations]]
             include-operation-id = "createJob"

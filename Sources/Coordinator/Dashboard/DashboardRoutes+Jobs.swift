@@ -48,6 +48,12 @@ extension DashboardRoutes {
             headers[.init("X-Reelwork-Terminal")!] = job.status.isTerminal ? "true" : "false"
             return renderer.page("stages", ["attempts": Self.attempts(job)], extraHeaders: headers)
         }
+        // The job's live events (the API's stream, over the session): the page refreshes its stages on each.
+        page(router, "/dashboard/jobs/:id/events") { request, context, visitor in
+            let id = try Self.jobID(context)
+            _ = try await findJob(id, visitor)
+            return try await events.stream(request, filter: EventFilter(club: visitor.caller.visibleClub, jobId: id))
+        }
         page(router, "/dashboard/jobs/:id/result.json") { _, context, visitor in
             try await download(try Self.jobID(context), visitor, format: "json")
         }
@@ -130,7 +136,7 @@ extension DashboardRoutes {
         context["canCancel"] = [.queued, .retryScheduled, .running].contains(job.status) && !job.cancelRequested
         context["actionBase"] = base
         context["liveHref"] = base + "/stages"
-        context["eventsHref"] = ""
+        context["eventsHref"] = base + "/events"
         context["terminal"] = job.status.isTerminal ? "true" : "false"
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {

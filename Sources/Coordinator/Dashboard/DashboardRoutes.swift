@@ -13,6 +13,7 @@ struct DashboardRoutes {
     let backends: Backends
     let jobs: JobRoutes
     let control: ControlRoutes
+    let events: EventRoutes
     let storage: VideoStorage
     let renderer: DashboardRenderer
     var signIn: DashboardSignIn { DashboardSignIn(backends: backends) }

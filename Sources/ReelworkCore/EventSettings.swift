@@ -1,0 +1,51 @@
+import Foundation
+
+/// The live event stream (`GET /v1/events`). Defaults are named here; each has an environment
+/// variable (the README lists them) and a bad value is an error naming it.
+public struct EventSettings: Sendable, Equatable {
+    /// Entries the Redis stream keeps (trimmed approximately, `MAXLEN ~`): how far back a
+    /// reconnecting client can resume. 100,000 events of ~300 bytes is ~30 MB of Redis memory.
+    public static let defaultStreamCap = 100_000
+    public var streamCap = defaultStreamCap
+    /// A comment line sent to an idle subscriber this often, so proxies keep the connection and a
+    /// client gone away is noticed.
+    public var heartbeatSeconds = 15.0
+    /// Events one subscriber may have waiting to be written; a client that falls further behind is
+    /// sent `reconnect` and disconnected (its memory is bounded by this, whatever it does).
+    public var subscriberBuffer = 512
+    /// An events response ends (with `reconnect`) after this long; 0: never. For clients and
+    /// proxies that prefer bounded requests, and for the API fuzzer, whose requests must end.
+    public var maxStreamSeconds = 0.0
+
+    public init() {}
+
+    public enum Env {
+        public static let streamCap = "REELWORK_EVENTS_STREAM_CAP"
+        public static let heartbeatSeconds = "REELWORK_EVENTS_HEARTBEAT_SECONDS"
+        public static let subscriberBuffer = "REELWORK_EVENTS_CLIENT_BUFFER"
+        public static let maxStreamSeconds = "REELWORK_EVENTS_MAX_STREAM_SECONDS"
+    }
+
+    public static func fromEnvironment(_ env: [String: String]) throws -> EventSettings {
+        var s = EventSettings()
+        func whole(_ name: String, _ value: inout Int, in range: ClosedRange<Int>) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Int(text), range.contains(v) else {
+                throw ReelworkError.configuration("\(name)='\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            value = v
+        }
+        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Double(text), v.isFinite, range.contains(v) else {
+                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(range.lowerBound) to \(range.upperBound)")
+            }
+            value = v
+        }
+        try whole(Env.streamCap, &s.streamCap, in: 100...100_000_000)
+        try seconds(Env.heartbeatSeconds, &s.heartbeatSeconds, in: 0.05...3_600)
+        try whole(Env.subscriberBuffer, &s.subscriberBuffer, in: 1...1_000_000)
+        try seconds(Env.maxStreamSeconds, &s.maxStreamSeconds, in: 0...86_400)
+        return s
+    }
+}
