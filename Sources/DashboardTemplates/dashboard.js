@@ -31,7 +31,7 @@
     source.onerror = function () { stages.dataset.stream = "reconnecting"; };
     ["job.running", "job.succeeded", "job.failed", "job.cancelled", "job.retry_scheduled", "job.queued",
      "stage.started", "stage.progress", "stage.succeeded", "stage.failed", "stage.skipped"].forEach(function (type) {
-      source.addEventListener(type, function () { stages.dataset.events_seen = String(Number(stages.dataset.events_seen || 0) + 1); refresh(); });
+      source.addEventListener(type, function () { stages.dataset.eventsSeen = String(Number(stages.dataset.eventsSeen || 0) + 1); refresh(); });
     });
   }
   // A slow safety net: a missed event is corrected within a few seconds.

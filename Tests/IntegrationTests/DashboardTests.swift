@@ -112,6 +112,7 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(page.status, 404)
         XCTAssertEqual(try alpha.get("/dashboard/jobs/\(UUID().uuidString.lowercased())").body.contains("No job with id"), true)
         XCTAssertEqual(try alpha.get("/dashboard/jobs/\(betaJob.id.uuidString.lowercased())/stages").status, 404)
+        XCTAssertEqual(try alpha.get("/dashboard/jobs/\(betaJob.id.uuidString.lowercased())/events").status, 404, "nor its live events")
         XCTAssertFalse(try alpha.get("/dashboard").body.contains("data-club=\"beta\""), "the overview has no row for beta")
         XCTAssertEqual(try alpha.get("/dashboard/workers").status, 403)
         let csrf = try XCTUnwrap(jobs.csrf)

@@ -130,6 +130,10 @@ def run(driver, a):
     shot(driver, a.out, "04-job-running")
     wait(driver, lambda d: progress(d) > first, f"the stage's progress advances past {first}% on the open page")
     check(driver.execute_script("return window.__sameDocument === true;"), "it advanced without a reload")
+    stages = driver.find_element(By.ID, "stages")
+    check(stages.get_attribute("data-stream") == "open" and int(stages.get_attribute("data-events-seen") or 0) > 0,
+          f"the page follows the job's live events (stream {stages.get_attribute('data-stream')}, "
+          f"{stages.get_attribute('data-events-seen')} events seen)")
     shot(driver, a.out, "05-job-progress-advanced")
 
     # --- the failed group's retry button ---
