@@ -23,7 +23,9 @@ final class ClubIsolationTests: XCTestCase {
 
     override func setUpWithError() throws {
         // Alpha's endpoint is a closed local port: its deliveries exist (and fail), which is all the walk needs.
-        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1", "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1"])
+        // Event streams end after 0.3 s here: every route is called and read to its end.
+        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1", "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1",
+                                         "REELWORK_EVENTS_MAX_STREAM_SECONDS": "0.3", "REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3"])
         alphaKey = try stack.createKey(["--club", "alpha"])
         betaKey = try stack.createKey(["--club", "beta"])
         workerKey = try stack.createKey(["--worker"])
