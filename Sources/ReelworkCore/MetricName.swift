@@ -29,7 +29,8 @@ public enum MetricName {
 
     public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,
-                             stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge]
+                             stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge,
+                             eventsPublishFailed, eventSubscribersDropped]
 
     /// Histogram bucket bounds in seconds, per duration metric: each spans what that thing takes,
     /// from a cache hit to a timeout, so quantiles stay meaningful at both ends.

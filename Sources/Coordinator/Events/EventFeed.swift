@@ -36,6 +36,8 @@ public final class EventFeed: Sendable {
         self.backlog = backlog
         self.bufferSize = max(1, bufferSize)
         self.pageSize = max(1, pageSize)
+        // Exported from the start, at 0, like the publish failures.
+        _ = Self.dropped
     }
 
     /// Events matching `filter` from now, or from just after `after` (a client's `Last-Event-ID`):

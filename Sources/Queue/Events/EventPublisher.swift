@@ -12,6 +12,8 @@ public struct EventPublisher: Sendable {
     public init(stream: EventStream, logger: Logger) {
         self.stream = stream
         self.logger = logger
+        // Exported from the start, at 0, so a scrape (and an alert on its rate) sees the series before the first failure.
+        _ = Self.failures
     }
 
     /// Appends `events` on `redis` (nil: there is no healthy connection; they are counted as lost).
