@@ -9,6 +9,7 @@
 # select-only transaction at one client. Servers are stopped on exit.
 #   loadtest/dashboard-bench.sh [RUNS] [JOBS]     # defaults: 15 requests per page, 1000000 jobs
 #   BIN_DIR=DIR: run the reelwork binary in DIR instead of building it (an older commit, to compare)
+#   MIGRATIONS_DIR=DIR: migrate with the files in DIR (that older commit's) instead of ./migrations
 #   KEEP_DB=1: keep the seeded database in .local/bench/dashboard and reuse it next time when the
 #              migrations, the seed and JOBS are the same (seeding a million jobs takes minutes)
 set -euo pipefail
@@ -33,7 +34,8 @@ fi
 
 dir="$root/.local/bench/dashboard"
 stamp="$dir/seeded"
-want_stamp="$jobs $(cat migrations/*.sql loadtest/dashboard-bench/seed.sql | sha256sum | cut -c1-16)"
+migrations=${MIGRATIONS_DIR:-migrations}
+want_stamp="$jobs $(cat "$migrations"/*.sql loadtest/dashboard-bench/seed.sql | sha256sum | cut -c1-16)"
 if [[ ${KEEP_DB:-0} != 1 || ! -f $stamp || $(cat "$stamp") != "$want_stamp" ]]; then
   rm -rf "$dir"
 fi
@@ -65,7 +67,7 @@ export REELWORK_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
 
 if [[ ! -f $stamp ]]; then
   "${psql[@]}" -d postgres -c "CREATE DATABASE reelwork"
-  "$bin/reelwork" migrate --dir migrations >/dev/null
+  "$bin/reelwork" migrate --dir "$migrations" >/dev/null
   echo
   echo "==> seeding $jobs jobs (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   start=$(date +%s.%N)
@@ -180,6 +182,8 @@ time_page "jobs sport=archery, one day" operator GET "/dashboard/jobs?sport=arch
 time_page "jobs q=IMG_4821 (a file name)" operator GET "/dashboard/jobs?q=IMG_4821"
 time_page "jobs q=moov+atom (an error text)" operator GET "/dashboard/jobs?q=moov+atom"
 time_page "jobs q=practice (in 1 name in 4)" operator GET "/dashboard/jobs?q=practice"
+time_page "jobs q=IMG_1 (in 1 name in 40)" operator GET "/dashboard/jobs?q=IMG_1"
+time_page "jobs q=IMG_12 (in 1 name in 400)" operator GET "/dashboard/jobs?q=IMG_12"
 time_page "jobs q=no-such-clip (no match)" operator GET "/dashboard/jobs?q=no-such-clip"
 time_page "jobs status=failed error=transient" club GET "/dashboard/jobs?status=failed&error=transient"
 time_page "jobs q=IMG_4821" club GET "/dashboard/jobs?q=IMG_4821"
@@ -192,6 +196,7 @@ time_page "workers /dashboard/workers" operator GET /dashboard/workers
 time_page "bulk retry count, no filter" operator POST /dashboard/jobs/bulk "csrf=$operator_csrf&action=retry"
 time_page "bulk retry count, club=riverside-tennis" operator POST /dashboard/jobs/bulk "csrf=$operator_csrf&action=retry&club=riverside-tennis"
 time_page "bulk retry count, q=IMG_4821" operator POST /dashboard/jobs/bulk "csrf=$operator_csrf&action=retry&q=IMG_4821"
+time_page "bulk retry count, q=practice" operator POST /dashboard/jobs/bulk "csrf=$operator_csrf&action=retry&q=practice"
 time_page "bulk cancel count, no filter" operator POST /dashboard/jobs/bulk "csrf=$operator_csrf&action=cancel"
 time_page "bulk retry count, status=failed" club POST /dashboard/jobs/bulk "csrf=$club_csrf&action=retry&status=failed"
 time_page "/metrics (operator key)" metrics-key GET /metrics
