@@ -184,6 +184,7 @@ time_page "jobs q=moov+atom (an error text)" operator GET "/dashboard/jobs?q=moo
 time_page "jobs q=practice (in 1 name in 4)" operator GET "/dashboard/jobs?q=practice"
 time_page "jobs q=IMG_1 (in 1 name in 40)" operator GET "/dashboard/jobs?q=IMG_1"
 time_page "jobs q=IMG_12 (in 1 name in 400)" operator GET "/dashboard/jobs?q=IMG_12"
+time_page "jobs q=clip39 (1 in 160, spread evenly)" operator GET "/dashboard/jobs?q=clip39"
 time_page "jobs q=no-such-clip (no match)" operator GET "/dashboard/jobs?q=no-such-clip"
 time_page "jobs status=failed error=transient" club GET "/dashboard/jobs?status=failed&error=transient"
 time_page "jobs q=IMG_4821" club GET "/dashboard/jobs?q=IMG_4821"

@@ -34,9 +34,12 @@ public struct DashboardRepository {
         self.db = db
     }
 
-    /// How many of the newest candidates a text search tests one by one before it asks the trigram
-    /// indexes instead: a text in at least one candidate in this many fills a page from them.
+    /// How many of the newest candidates a text search tests one by one first. A text in at least
+    /// one in 40 of them fills a page from these; a rarer one that they still show is looked for
+    /// in as many more as its share in them says a page needs, up to `textScanLimit`; a text they
+    /// do not show at all is asked of the trigram indexes.
     static let textScanWindow = 2000
+    static let textScanLimit = 20_000
 
     /// A page of jobs matching `search`, newest first, after the job `cursor` (the last of the previous page).
     public func jobs(_ search: JobSearch, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool) {
@@ -55,24 +58,34 @@ public struct DashboardRepository {
         return try Self.page(rows, limit: limit)
     }
 
-    /// The page from testing the text on the newest `textScanWindow` jobs that match the rest of
-    /// `search`, or nil when they hold less than a page of matches and older candidates remain.
+    /// The page from testing the text on the newest jobs that match the rest of `search`
+    /// (`textScanWindow`, then as many as the text's share in them says a page needs), or nil when
+    /// that would take more than `textScanLimit` and older candidates remain.
     private func newestWithText(_ search: JobSearch, pattern: String, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool)? {
         var rest = search
         rest.text = nil
         var (conditions, params) = rest.conditions()
         Self.addCursor(cursor, to: &conditions, &params)
-        let candidates = "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(Self.textScanWindow)"
-        let textParam = params.count + 1
-        let rows = try db.query("""
-            SELECT j.*, v.original_name FROM (\(candidates)) j JOIN videos v ON v.id = j.video_id
-            WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
-            """, params + [pattern as (any PGParam)?, limit + 1]).rows
-        if rows.count <= limit {
-            let read = try db.query("SELECT count(*) AS n FROM (\(candidates)) j", params).rows[0].int("n")
-            if read >= Self.textScanWindow { return nil }
+        func candidates(_ window: Int) -> String {
+            "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(window)"
         }
-        return try Self.page(rows, limit: limit)
+        // The matches among the newest `window` candidates, and whether those were all there are.
+        func test(_ window: Int) throws -> (rows: [PGRow], complete: Bool) {
+            let textParam = params.count + 1
+            let rows = try db.query("""
+                SELECT j.*, v.original_name FROM (\(candidates(window))) j JOIN videos v ON v.id = j.video_id
+                WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
+                """, params + [pattern as (any PGParam)?, limit + 1]).rows
+            if rows.count > limit { return (rows, true) }
+            return (rows, try db.query("SELECT count(*) AS n FROM (\(candidates(window))) j", params).rows[0].int("n") < window)
+        }
+        var found = try test(Self.textScanWindow)
+        if !found.complete, !found.rows.isEmpty {
+            // Half as many again as the share seen says, for the text is not spread evenly.
+            let needed = (limit + 1) * Self.textScanWindow * 3 / (2 * found.rows.count)
+            if needed <= Self.textScanLimit { found = try test(needed) }
+        }
+        return found.complete ? try Self.page(found.rows, limit: limit) : nil
     }
 
     static func addCursor(_ cursor: UUID?, to conditions: inout [String], _ params: inout [(any PGParam)?]) {
