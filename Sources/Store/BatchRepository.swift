@@ -63,16 +63,20 @@ public struct BatchRepository {
 
     /// The batch with its counts, if `club` may see it (nil: any club's).
     public func find(id: UUID, club: String?) throws -> BatchView? {
-        try db.query(Self.summary + " WHERE b.id = $1 AND ($2::text IS NULL OR b.club = $2)", [id, club]).rows.first.map(Self.view)
+        try db.query(Self.summary(of: "batches b") + " WHERE b.id = $1 AND ($2::text IS NULL OR b.club = $2)", [id, club]).rows.first.map(Self.view)
     }
 
-    /// A page of batches, newest first; `cursor` is the last batch of the previous page.
-    public func list(club: String?, limit: Int, cursor: UUID?) throws -> BatchPage {
-        let rows = try db.query(Self.summary + """
-             WHERE ($1::text IS NULL OR b.club = $1)
-               AND ($2::uuid IS NULL OR (b.created_at, b.id) < (SELECT created_at, id FROM batches WHERE id = $2))
-             ORDER BY b.created_at DESC, b.id DESC LIMIT $3
-            """, [club, cursor, limit + 1]).rows
+    /// A page of batches, newest first; `cursor` is the last batch of the previous page. Without
+    /// `frames` (for a page that does not show them), `framesDone` and `framesPlanned` are 0, not
+    /// read: summing a batch's stages reads every stage of every one of its jobs.
+    public func list(club: String?, limit: Int, cursor: UUID?, frames: Bool = true) throws -> BatchPage {
+        // The page's batches are chosen first, so only they are summed.
+        let rows = try db.query(Self.summary(of: """
+            (SELECT * FROM batches
+             WHERE ($1::text IS NULL OR club = $1)
+               AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2))
+             ORDER BY created_at DESC, id DESC LIMIT $3) b
+            """, frames: frames) + " ORDER BY b.created_at DESC, b.id DESC", [club, cursor, limit + 1]).rows
         let batches = try rows.prefix(limit).map(Self.view)
         return BatchPage(batches: batches, nextCursor: rows.count > limit ? batches.last?.id.uuidString.lowercased() : nil)
     }
@@ -148,24 +152,32 @@ public struct BatchRepository {
         return (cancelled, requested)
     }
 
-    /// A batch row with its jobs counted by status and its frames summed over the current attempts.
-    static let summary = """
-        SELECT b.*, s.counts, s.started_at, s.finished_at, s.frames_done, s.frames_planned
-        FROM batches b
+    /// Each batch row of `source` (aliased `b`) with its jobs counted by status (one pass over its
+    /// jobs) and, with `frames`, its frames summed over the current attempts (one pass over their stages).
+    static func summary(of source: String, frames: Bool = true) -> String {
+        """
+        SELECT b.*, s.counts, s.started_at, s.finished_at, f.frames_done, f.frames_planned
+        FROM \(source)
         CROSS JOIN LATERAL (
             SELECT coalesce(jsonb_object_agg(st.status, st.n) FILTER (WHERE st.status IS NOT NULL), '{}'::jsonb)::text AS counts,
-                   (SELECT min(started_at) FROM jobs WHERE batch_id = b.id) AS started_at,
-                   CASE WHEN bool_and(st.status IN ('succeeded', 'failed', 'cancelled'))
-                        THEN (SELECT max(finished_at) FROM jobs WHERE batch_id = b.id) END AS finished_at,
-                   -- A finished stage's last progress write may be throttled away: it did all it planned.
-                   (SELECT coalesce(sum(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done)
-                                             ELSE g.frames_done END), 0) FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt
-                    WHERE j.batch_id = b.id) AS frames_done,
-                   (SELECT coalesce(sum(g.frames_planned), 0) FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt
-                    WHERE j.batch_id = b.id) AS frames_planned
-            FROM (SELECT status, count(*) AS n FROM jobs WHERE batch_id = b.id GROUP BY status) st
+                   min(st.started_at) AS started_at,
+                   CASE WHEN bool_and(st.status IN ('succeeded', 'failed', 'cancelled')) THEN max(st.finished_at) END AS finished_at
+            FROM (SELECT status, count(*) AS n, min(started_at) AS started_at, max(finished_at) AS finished_at
+                  FROM jobs WHERE batch_id = b.id GROUP BY status) st
         ) s
+        CROSS JOIN LATERAL (
+        """ + (frames ? """
+            -- A finished stage's last progress write may be throttled away: it did all it planned.
+            SELECT coalesce(sum(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done)
+                                     ELSE g.frames_done END), 0) AS frames_done,
+                   coalesce(sum(g.frames_planned), 0) AS frames_planned
+            FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt WHERE j.batch_id = b.id
+        """ : """
+            SELECT 0 AS frames_done, 0 AS frames_planned
+        """) + """
+        ) f
         """
+    }
 
     static func view(_ row: PGRow) throws -> BatchView {
         let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))

@@ -24,8 +24,9 @@ public struct ThroughputMinute: Sendable, Equatable {
 }
 
 /// The dashboard's reads and bulk actions over `jobs`. Every read is bounded (a page, a group
-/// limit, an hour), and each is served by an index of migration 0009, so the pages stay fast with
-/// millions of jobs. `club` (a club key's own) restricts every query; nil is an operator's view.
+/// limit, an hour, a count's ceiling), and each is served by an index of migration 0009, so the
+/// pages stay fast with millions of jobs (loadtest/dashboard-bench.sh measures them). `club` (a
+/// club key's own) restricts every query; nil is an operator's view.
 public struct DashboardRepository {
     let db: PGConnection
 
@@ -33,31 +34,83 @@ public struct DashboardRepository {
         self.db = db
     }
 
+    /// How many of the newest candidates a text search tests one by one first. A text in at least
+    /// one in 40 of them fills a page from these; a rarer one that they still show is looked for
+    /// in as many more as its share in them says a page needs, up to `textScanLimit`; a text they
+    /// do not show at all is asked of the trigram indexes.
+    static let textScanWindow = 2000
+    static let textScanLimit = 20_000
+
     /// A page of jobs matching `search`, newest first, after the job `cursor` (the last of the previous page).
     public func jobs(_ search: JobSearch, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool) {
-        var (conditions, params) = search.conditions()
-        if let cursor {
-            params.append(cursor)
-            conditions.append("(j.created_at, j.id) < (SELECT created_at, id FROM jobs WHERE id = $\(params.count))")
+        // A text found in many jobs (a word of many file names) would have the indexes list every
+        // one of them; reading the newest jobs in order finds a page of them sooner.
+        if let pattern = search.pattern, let page = try newestWithText(search, pattern: pattern, limit: limit, after: cursor) {
+            return page
         }
+        var (conditions, params) = search.conditions()
+        Self.addCursor(cursor, to: &conditions, &params)
         params.append(limit + 1)
         let rows = try db.query("""
             SELECT j.*, v.original_name FROM jobs j JOIN videos v ON v.id = j.video_id
             \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(params.count)
             """, params).rows
+        return try Self.page(rows, limit: limit)
+    }
+
+    /// The page from testing the text on the newest jobs that match the rest of `search`
+    /// (`textScanWindow`, then as many as the text's share in them says a page needs), or nil when
+    /// that would take more than `textScanLimit` and older candidates remain.
+    private func newestWithText(_ search: JobSearch, pattern: String, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool)? {
+        var rest = search
+        rest.text = nil
+        var (conditions, params) = rest.conditions()
+        Self.addCursor(cursor, to: &conditions, &params)
+        func candidates(_ window: Int) -> String {
+            "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(window)"
+        }
+        // The matches among the newest `window` candidates, and whether those were all there are.
+        func test(_ window: Int) throws -> (rows: [PGRow], complete: Bool) {
+            let textParam = params.count + 1
+            let rows = try db.query("""
+                SELECT j.*, v.original_name FROM (\(candidates(window))) j JOIN videos v ON v.id = j.video_id
+                WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
+                """, params + [pattern as (any PGParam)?, limit + 1]).rows
+            if rows.count > limit { return (rows, true) }
+            return (rows, try db.query("SELECT count(*) AS n FROM (\(candidates(window))) j", params).rows[0].int("n") < window)
+        }
+        var found = try test(Self.textScanWindow)
+        if !found.complete, !found.rows.isEmpty {
+            // Half as many again as the share seen says, for the text is not spread evenly.
+            let needed = (limit + 1) * Self.textScanWindow * 3 / (2 * found.rows.count)
+            if needed <= Self.textScanLimit { found = try test(needed) }
+        }
+        return found.complete ? try Self.page(found.rows, limit: limit) : nil
+    }
+
+    static func addCursor(_ cursor: UUID?, to conditions: inout [String], _ params: inout [(any PGParam)?]) {
+        guard let cursor else { return }
+        params.append(cursor)
+        conditions.append("(j.created_at, j.id) < (SELECT created_at, id FROM jobs WHERE id = $\(params.count))")
+    }
+
+    static func page(_ rows: [PGRow], limit: Int) throws -> (jobs: [JobListing], more: Bool) {
         let listings = try rows.prefix(limit).map { JobListing(job: try JobRepository.view($0), fileName: $0["original_name"]) }
         return (listings, rows.count > limit)
     }
 
-    /// How many jobs match `search` and are in one of `statuses` (all statuses when nil).
-    public func count(_ search: JobSearch, statuses: [JobStatus]? = nil) throws -> Int {
+    /// How many jobs match `search` and are in one of `statuses` (all statuses when nil), counting
+    /// no further than `upTo` + 1 when it is given: counting every one of a million jobs would read
+    /// them all, while "more than `upTo`" is found in the first few.
+    public func count(_ search: JobSearch, statuses: [JobStatus]? = nil, upTo: Int? = nil) throws -> Int {
         var (conditions, params) = search.conditions()
         if let statuses {
             params.append("{\(statuses.map(\.rawValue).joined(separator: ","))}")
             conditions.append("j.status = ANY($\(params.count)::text[])")
         }
+        let limit = upTo.map { " LIMIT \($0 + 1)" } ?? ""
         return try db.query("""
-            SELECT count(*) AS n FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions))
+            SELECT count(*) AS n FROM (SELECT 1 FROM jobs j \(Self.whereClause(conditions))\(limit)) matching
             """, params).rows[0].int("n")
     }
 
@@ -74,7 +127,7 @@ public struct DashboardRepository {
             let rows = try db.query("""
                 UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL
-                WHERE id IN (SELECT j.id FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions)))
+                WHERE id IN (SELECT j.id FROM jobs j \(Self.whereClause(conditions)))
                 RETURNING id, club, priority, attempt, batch_id
                 """, params).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
@@ -86,7 +139,7 @@ public struct DashboardRepository {
     /// to stop. Returns the waiting ones' ids (Redis must forget them) and how many were asked.
     public func cancel(_ search: JobSearch) throws -> (cancelled: [UUID], requested: Int) {
         let (conditions, params) = search.conditions()
-        let matching = "SELECT j.id FROM jobs j JOIN videos v ON v.id = j.video_id \(Self.whereClause(conditions))"
+        let matching = "SELECT j.id FROM jobs j \(Self.whereClause(conditions))"
         let (rows, requested) = try db.transaction { db in
             let rows = try db.query("""
                 WITH changed AS (
@@ -108,10 +161,25 @@ public struct DashboardRepository {
 
     /// Failed jobs grouped by club, error kind and message, largest groups first.
     public func failureGroups(club: String?, limit: Int) throws -> [FailureGroup] {
+        // Grouped by the message's MD5 (last_error_md5), as the index jobs_failed holds it, so the
+        // groups are counted from the index alone; then one job of each group is read for the
+        // message's text (two messages with one MD5 would have to be made so on purpose, and would
+        // only share a row here: retrying a group matches the text itself).
         try db.query("""
-            SELECT club, last_error_kind, last_error, count(*) AS n, max(finished_at) AS last_at FROM jobs
-            WHERE status = 'failed' AND ($1::text IS NULL OR club = $1)
-            GROUP BY club, last_error_kind, last_error ORDER BY n DESC, last_at DESC LIMIT $2
+            WITH g AS (
+                SELECT club, last_error_kind, last_error_md5 AS message_md5, count(*) AS n, max(finished_at) AS last_at FROM jobs
+                WHERE status = 'failed' AND ($1::text IS NULL OR club = $1)
+                GROUP BY club, last_error_kind, last_error_md5 ORDER BY n DESC, last_at DESC LIMIT $2
+            )
+            SELECT g.club, g.last_error_kind, g.n, g.last_at,
+                   CASE WHEN g.message_md5 IS NULL THEN NULL
+                        WHEN g.last_error_kind IS NULL THEN
+                            (SELECT last_error FROM jobs WHERE status = 'failed' AND club = g.club AND last_error_kind IS NULL
+                                                           AND last_error_md5 = g.message_md5 LIMIT 1)
+                        ELSE (SELECT last_error FROM jobs WHERE status = 'failed' AND club = g.club AND last_error_kind = g.last_error_kind
+                                                           AND last_error_md5 = g.message_md5 LIMIT 1)
+                   END AS last_error
+            FROM g ORDER BY g.n DESC, g.last_at DESC
             """, [club, limit]).rows.map {
             FailureGroup(club: try $0.string("club"), errorKind: $0["last_error_kind"], message: $0["last_error"], count: try $0.int("n"),
                          lastFailedAt: $0.optionalDate("last_at"))

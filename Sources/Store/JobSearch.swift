@@ -1,7 +1,7 @@
 import Foundation
 import ReelworkCore
 
-/// What the dashboard's jobs page filters by, as SQL over `jobs j` joined to `videos v`. The same
+/// What the dashboard's jobs page filters by, as SQL over `jobs j`. The same
 /// conditions list a page, count the matches for a confirmation, and choose the rows a bulk retry
 /// or cancel changes, so a bulk action touches exactly what the page shows for that filter.
 public struct JobSearch: Sendable, Equatable {
@@ -30,7 +30,10 @@ public struct JobSearch: Sendable, Equatable {
         self.text = text
     }
 
-    /// The conditions (ANDed, over `j` and `v`) and their parameters, numbered from `$1`.
+    /// The conditions (ANDed, over `j`) and their parameters, numbered from `$1`. The text is
+    /// matched through the trigram indexes of migration 0009 (the ids of the jobs whose file name or
+    /// error contains it), which finds a rare text at once; a text in many rows is better found by
+    /// reading the newest jobs in order and testing each (`textTest`), as the jobs page first tries.
     func conditions() -> (sql: [String], params: [(any PGParam)?]) {
         var sql: [String] = []
         var params: [(any PGParam)?] = []
@@ -45,12 +48,26 @@ public struct JobSearch: Sendable, Equatable {
         if let errorKind { add("j.last_error_kind = ?", errorKind) }
         if let from { add("j.created_at >= ?", from) }
         if let to { add("j.created_at < ?", to) }
-        if let text, !text.isEmpty {
-            // A literal substring: LIKE's own wildcards in the text match themselves.
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            add("(v.original_name ILIKE ? OR j.last_error ILIKE ?)", "%\(escaped)%")
+        if let pattern {
+            add("""
+                j.id IN (SELECT jv.id FROM jobs jv WHERE jv.video_id IN (SELECT id FROM videos WHERE original_name ILIKE ?)
+                         UNION ALL SELECT id FROM jobs WHERE last_error ILIKE ?)
+                """, pattern)
         }
         return (sql, params)
+    }
+
+    /// The text as a LIKE pattern for a literal substring (LIKE's own wildcards in the text match
+    /// themselves), or nil when there is no text.
+    var pattern: String? {
+        guard let text, !text.isEmpty else { return nil }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return "%\(escaped)%"
+    }
+
+    /// The text's test of one row of `j` joined to its video `v`, with the pattern as parameter `$n`.
+    static func textTest(_ n: Int) -> String {
+        "(v.original_name ILIKE $\(n) OR j.last_error ILIKE $\(n))"
     }
 }

@@ -10,6 +10,9 @@ import Store
 extension DashboardRoutes {
     static let pageSize = 50
     static let failureGroupLimit = 100
+    /// A bulk action's confirmation counts this many matching jobs at most, and says "more than"
+    /// beyond: an exact count of a filter matching most of a million jobs reads all of them.
+    static let bulkCountLimit = 10_000
 
     func registerJobs(on router: Router<APIRequestContext>) {
         page(router, "/dashboard/jobs") { request, _, visitor in
@@ -166,19 +169,20 @@ extension DashboardRoutes {
         let statuses = retry ? DashboardRepository.retryable : DashboardRepository.cancellable
         let back = "/dashboard/jobs" + (filter.isEmpty ? "" : "?" + filter.query())
         guard let confirmed = form["confirmed"] else {
-            let count = try await backends.sql { try DashboardRepository($0).count(filter.search, statuses: statuses) }
+            let count = try await backends.sql { try DashboardRepository($0).count(filter.search, statuses: statuses, upTo: Self.bulkCountLimit) }
+            let counted = count > Self.bulkCountLimit ? "more than \(Self.bulkCountLimit)" : "\(count)"
             var context = visitor.base
             let which = retry ? "failed or cancelled" : "waiting or running"
             let scope = filter.isEmpty ? "every job you can see" : "the filter (\(filter.fields.map { "\($0.name) \($0.value)" }.joined(separator: ", ")))"
             context["title"] = retry ? "Retry jobs" : "Cancel jobs"
-            context["heading"] = retry ? "Retry \(count) job\(count == 1 ? "" : "s")?" : "Cancel \(count) job\(count == 1 ? "" : "s")?"
+            context["heading"] = retry ? "Retry \(counted) job\(count == 1 ? "" : "s")?" : "Cancel \(counted) job\(count == 1 ? "" : "s")?"
             context["text"] = count == 0
                 ? "No \(which) job matches \(scope): nothing to do."
-                : "\(count) \(which) job\(count == 1 ? "" : "s") match\(count == 1 ? "es" : "") \(scope). " +
+                : "\(counted.prefix(1).uppercased() + counted.dropFirst()) \(which) job\(count == 1 ? "" : "s") match\(count == 1 ? "es" : "") \(scope). " +
                   (retry ? "Each gets a fresh budget of attempts and waits in the queue again." : "Waiting ones end now; running ones stop at their worker's next heartbeat.")
-            if count > 0 { context["count"] = count }
+            if count > 0 { context["count"] = counted }
             context["action"] = "/dashboard/jobs/bulk"
-            context["button"] = retry ? "Retry \(count)" : "Cancel \(count)"
+            context["button"] = retry ? "Retry \(counted)" : "Cancel \(counted)"
             context["backHref"] = back
             context["hidden"] = filter.fields.map { ["name": $0.name, "value": $0.value] } + [["name": "action", "value": action]]
             return renderer.page("confirm", context)
@@ -196,7 +200,8 @@ extension DashboardRoutes {
         }
         backends.logger.notice("dashboard: bulk \(action) changed \(changed) job(s)")
         var text = "\(retry ? "Retried" : "Cancelled") \(changed) job\(changed == 1 ? "" : "s")."
-        if String(changed) != confirmed { text += " (The confirmation counted \(confirmed); jobs changed state in between.)" }
+        let asConfirmed = confirmed.hasPrefix("more than ") ? changed > Self.bulkCountLimit : String(changed) == confirmed
+        if !asConfirmed { text += " (The confirmation counted \(confirmed); jobs changed state in between.)" }
         return renderer.message(retry ? "Retried" : "Cancelled", text, back: (back, "Back to the jobs"), base: visitor.base)
     }
 

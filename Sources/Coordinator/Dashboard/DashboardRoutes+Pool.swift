@@ -86,7 +86,7 @@ extension DashboardRoutes {
         page(router, "/dashboard/batches") { request, _, visitor in
             let club = visitor.caller.visibleClub
             let cursor = try Self.cursor(request)
-            let page = try await backends.sql { try BatchRepository($0).list(club: club, limit: 50, cursor: cursor) }
+            let page = try await backends.sql { try BatchRepository($0).list(club: club, limit: 50, cursor: cursor, frames: false) }
             var context = visitor.base
             context["title"] = "Batches"
             context["batches"] = page.batches.map { b -> [String: Any] in
