@@ -1,4 +1,5 @@
 import Foundation
+import Queue
 import ReelworkClient
 import ReelworkCore
 import TestSupport
@@ -10,12 +11,13 @@ import XCTest
 /// restated here). Two substitutions only, said where made: `/usr/local/bin/reelwork` is the
 /// built binary, and the fixed ports 8080 and 9464 are this stack's free ports.
 final class DeployCommandTests: XCTestCase {
+    static let metricsToken = "deploy-test-metrics-token-0123"
     var stack: TestStack!
     private var spawned: [Process] = []
 
     override func setUpWithError() throws {
         // A scrape token for the workers' health check (compose) to present.
-        stack = try TestStack(settings: ["REELWORK_METRICS_TOKEN": "deploy-test-metrics-token-0123"])
+        stack = try TestStack(settings: ["REELWORK_METRICS_TOKEN": Self.metricsToken, "REELWORK_METRICS_REFRESH_SECONDS": "0.2"])
     }
 
     override func tearDown() {
@@ -37,6 +39,7 @@ final class DeployCommandTests: XCTestCase {
         struct K8s: Decodable {
             var migrate: [String], coordinator: [String], worker: [String], prestop: [String]
             var readiness_path: String, liveness_path: String
+            var queue_prefix: String, redis_list: String, prometheus_query: String
         }
         struct Systemd: Decodable {
             var coordinator_pre: [[String]], coordinator: [String], worker: [String], worker_id: String?
@@ -86,6 +89,16 @@ final class DeployCommandTests: XCTestCase {
         return try awaitSync { try await api.workers() }.workers.first { $0.id == id }
     }
 
+    /// A per-club gauge from the coordinator's /metrics (scraped with the token), or nil if absent.
+    func gauge(_ name: String, club: String) throws -> Double? {
+        let (data, status, _) = try HTTP.get(URL(string: stack.coordinatorURL + "/metrics")!,
+                                             headers: ["Authorization": "Bearer \(Self.metricsToken)"])
+        guard status == 200 else { return nil }
+        let prefix = "\(name){club=\"\(club)\"} "
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) }
+    }
+
     func test_TheImageComposeK8sAndSystemdCommandLinesRunAgainstALocalStack() throws {
         let commands = try loadCommands()
         // The image and every orchestration run the same roles with the same arguments.
@@ -123,6 +136,19 @@ final class DeployCommandTests: XCTestCase {
             XCTAssertEqual(try HTTP.get(URL(string: stack.coordinatorURL + path)!).1, 200, path)
         }
 
+        // What the KEDA triggers see of a job waiting with no worker: the Redis list (its prefix
+        // is this stack's) holds one club, and the gauges the Prometheus query adds say 1 waiting.
+        let video = try stack.uploadTinyClip()
+        let job = try stack.submitNoop(video: video, seconds: 3, tag: 1)
+        XCTAssertTrue(commands.k8s.redis_list.hasPrefix(commands.k8s.queue_prefix + ":"))
+        let list = stack.queuePrefix + commands.k8s.redis_list.dropFirst(commands.k8s.queue_prefix.count)
+        XCTAssertEqual(try stack.redis().command("LLEN", list).integer, 1, "\(list) counts the club with a waiting job")
+        for metric in ["reelwork_jobs_waiting", "reelwork_jobs_running"] {
+            XCTAssertTrue(commands.k8s.prometheus_query.contains(metric), metric)
+        }
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try gauge("reelwork_jobs_waiting", club: "c") == 1 },
+                      "reelwork_jobs_waiting{club=\"c\"} never said 1")
+
         // A worker as k8s starts it (args, its id from a pod name) with its metrics listener on.
         let metricsPort = try FreePort.next()
         let workerID = "reelwork-worker-5d8c7b9f4-x2k9q"
@@ -140,10 +166,12 @@ final class DeployCommandTests: XCTestCase {
         let wrongToken = try shell(healthLine, ports: workerPorts, extra: ["REELWORK_METRICS_TOKEN": "not-the-token-at-all"])
         XCTAssertNotEqual(wrongToken.status, 0, "the health check fails with a wrong token")
 
-        // A job runs on it; then the pod is deleted: preStop, then SIGTERM, as the kubelet does.
-        let video = try stack.uploadTinyClip()
-        let job = try stack.submitNoop(video: video, seconds: 3, tag: 1)
+        // It claims the job (now counted as running, gone from the list); then the pod is
+        // deleted: preStop, then SIGTERM, as the kubelet does.
         XCTAssertTrue(try stack.waitUntil(timeout: 20) { try listedWorker(workerID)?.running == 1 }, stack.logTail())
+        XCTAssertEqual(try stack.redis().command("LLEN", list).integer, 0)
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try gauge("reelwork_jobs_running", club: "c") == 1 },
+                      "reelwork_jobs_running{club=\"c\"} never said 1")
 
         // Without the optional operator key the preStop does nothing (and succeeds).
         let noKey = try shell(commands.k8s.prestop, extra: ["REELWORK_WORKER_ID": workerID, "REELWORK_DRAIN_KEY": ""])

@@ -7,7 +7,7 @@ image, the compose file, the manifests and the units execute:
   image     ENTRYPOINT, CMD and the HEALTHCHECK's command of deploy/docker/Dockerfile's last stage
   compose   each Reelwork service's command, and the coordinator's and workers' health checks
   k8s       the migrate Job's, coordinator's and worker's args, the worker's preStop command,
-            the coordinator's probe paths
+            the coordinator's probe paths, the KEDA triggers' Redis list and Prometheus query
   systemd   ExecStartPre / ExecStart split into words, and the worker's REELWORK_WORKER_ID template
 """
 import json
@@ -55,7 +55,11 @@ def k8s(root):
 
     coordinator = container("Deployment", "reelwork-coordinator")
     worker = container("Deployment", "reelwork-worker")
+    triggers = {t["type"]: t["metadata"] for t in docs[("ScaledObject", "reelwork-worker")]["spec"]["triggers"]}
     return {
+        "queue_prefix": docs[("ConfigMap", "reelwork")]["data"]["REELWORK_QUEUE_PREFIX"],
+        "redis_list": triggers["redis"]["listName"],
+        "prometheus_query": triggers["prometheus"]["query"],
         "migrate": container("Job", "reelwork-migrate")["args"],
         "coordinator": coordinator["args"],
         "worker": worker["args"],
