@@ -6,7 +6,8 @@
 #                against Kubernetes $RW_K8S_VERSIONS (default 1.30.0 and 1.37.0); any warning
 #                (e.g. a kind it has no schema for) fails too
 #   keda         the ScaledObject and TriggerAuthentication against tools/deploy-check/keda-v2.schema.json
-#                (written from KEDA's documented spec: no PyPI package ships KEDA's CRD)
+#                (written from KEDA's documented spec: no PyPI package ships KEDA's CRD), and the
+#                Prometheus trigger's query parsed as PromQL (promql-parser)
 #   compose      deploy/compose/compose.yaml through `docker-compose config` (Debian's docker-compose
 #                1.29: parses, interpolates, resolves env files and checks references; needs no
 #                engine) and against the Compose Specification schema check-jsonschema vendors
@@ -64,7 +65,7 @@ install_debs() {
     rm -f "$log"
 }
 install_debs
-rw_pinned_venv "deploy checks" .local/deploy-check tools/deploy-check/requirements.txt kubernetes-validate
+rw_pinned_venv "deploy checks" .local/deploy-check tools/deploy-check/requirements.txt promql-parser
 VENV=$ROOT/.local/deploy-check
 
 scratch=$(mktemp -d /tmp/reelwork-check-deploy.XXXXXX)
@@ -188,6 +189,7 @@ MUTATIONS=(
     'kubernetes|k8s/networkpolicy.yaml|s/ingress:$/ingres:/'
     'keda|k8s/keda.yaml|s/listName: reelwork:clubs/listname: reelwork:clubs/'
     'keda|k8s/keda.yaml|s/threshold: "2"  /threshold: 2  /'
+    'keda|k8s/keda.yaml|s/(sum(max by (club) (reelwork_jobs_waiting))/(sum(max by club (reelwork_jobs_waiting))/'
     'compose|compose/compose.yaml|s/condition: service_completed_successfully/condition: service_finished/'
     'compose|compose/compose.yaml|s/      - redisdata:\/data/      - redisdat:\/data/'
     'systemd|systemd/reelwork-worker@.service|s/^TimeoutStopSec=60/TimeoutStopSec=sixty/'

@@ -4,7 +4,7 @@
     python check_deploy.py consistency ROOT RESOLVED_COMPOSE
 
 `keda`: every keda.sh document in FILE against the schema written from KEDA's documented spec
-(no PyPI package ships KEDA's CRD). `consistency`: the rules that tie the deploy files to the
+(no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `consistency`: the rules that tie the deploy files to the
 code and to each other (a grace period shorter than the worker's shutdown grace, a Redis key the
 queue does not use, a Secret key nobody defines, a REELWORK_* name the README does not know...).
 RESOLVED_COMPOSE is `docker-compose config`'s output (anchors, env files and defaults applied).
@@ -15,6 +15,7 @@ import re
 import sys
 from pathlib import Path
 
+import promql_parser
 import yaml
 from jsonschema import Draft202012Validator
 
@@ -43,6 +44,14 @@ def check_keda(path):
         for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
             where = "/".join(str(p) for p in err.absolute_path) or "(root)"
             problem(name, f"{where}: {err.message}")
+        # The Prometheus trigger's query must be PromQL (KEDA only finds out when it runs it).
+        for i, trigger in enumerate(doc.get("spec", {}).get("triggers", [])):
+            query = trigger.get("metadata", {}).get("query") if trigger.get("type") == "prometheus" else None
+            if isinstance(query, str):
+                try:
+                    promql_parser.parse(query)
+                except Exception as error:  # the parser raises plain exceptions
+                    problem(name, f"spec/triggers/{i}/metadata/query is not PromQL: {error}")
     if count == 0:
         problem(path, "no keda.sh objects found")
     return count
