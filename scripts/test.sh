@@ -14,6 +14,8 @@ scripts/setup-test-photos.sh
 scripts/setup-webhook-receiver.sh
 scripts/setup-schemathesis.sh
 scripts/setup-prometheus-parser.sh
+# deploy/ validated offline (Kubernetes and KEDA schemas, compose, systemd units, Dockerfile lint).
+scripts/check-deploy.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

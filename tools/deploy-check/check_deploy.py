@@ -1,0 +1,295 @@
+"""Reelwork's own checks of deploy/, beside the generic validators scripts/check-deploy.sh runs.
+
+    python check_deploy.py keda FILE                      # FILE's KEDA objects against keda-v2.schema.json
+    python check_deploy.py consistency ROOT RESOLVED_COMPOSE
+
+`keda`: every keda.sh document in FILE against the schema written from KEDA's documented spec
+(no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `consistency`: the rules that tie the deploy files to the
+code and to each other (a grace period shorter than the worker's shutdown grace, a Redis key the
+queue does not use, a Secret key nobody defines, a REELWORK_* name the README does not know...).
+RESOLVED_COMPOSE is `docker-compose config`'s output (anchors, env files and defaults applied).
+Prints one line per problem and exits 1 if there is any.
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+import promql_parser
+import yaml
+from jsonschema import Draft202012Validator
+
+HERE = Path(__file__).resolve().parent
+problems = []
+
+
+def problem(where, text):
+    problems.append(f"{where}: {text}")
+
+
+def load_all(path):
+    with open(path) as f:
+        return [d for d in yaml.safe_load_all(f) if d]
+
+
+def check_keda(path):
+    schema = json.loads((HERE / "keda-v2.schema.json").read_text())
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    count = 0
+    for doc in load_all(path):
+        if not str(doc.get("apiVersion", "")).startswith("keda.sh/"):
+            continue
+        count += 1
+        name = f"{path}: {doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
+        for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
+            where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+            problem(name, f"{where}: {err.message}")
+        # The Prometheus trigger's query must be PromQL (KEDA only finds out when it runs it).
+        for i, trigger in enumerate(doc.get("spec", {}).get("triggers", [])):
+            query = trigger.get("metadata", {}).get("query") if trigger.get("type") == "prometheus" else None
+            if isinstance(query, str):
+                try:
+                    promql_parser.parse(query)
+                except Exception as error:  # the parser raises plain exceptions
+                    problem(name, f"spec/triggers/{i}/metadata/query is not PromQL: {error}")
+    if count == 0:
+        problem(path, "no keda.sh objects found")
+    return count
+
+
+def seconds(text):
+    """'45s', '2m', '1m30s', '60' -> seconds."""
+    text = str(text).strip()
+    if re.fullmatch(r"[0-9]+", text):
+        return int(text)
+    total, matched = 0, ""
+    for value, unit in re.findall(r"([0-9]+)(h|min|m|s|ms)", text):
+        matched += value + unit
+        total += int(value) * {"h": 3600, "min": 60, "m": 60, "s": 1, "ms": 0.001}[unit]
+    if matched != text.replace(" ", ""):
+        raise ValueError(f"not a duration: {text!r}")
+    return total
+
+
+def readme_settings(root):
+    names = set(re.findall(r"`(REELWORK_[A-Z0-9_]+)`", (root / "README.md").read_text()))
+    return names
+
+
+# Names the deploy files use that are not Reelwork settings: compose interpolation variables and
+# the k8s preStop's optional operator key.
+DEPLOY_ONLY = {"REELWORK_IMAGE", "REELWORK_PORT", "REELWORK_REDIS_MAXMEMORY", "REELWORK_DRAIN_KEY"}
+
+
+def check_names(root):
+    known = readme_settings(root) | DEPLOY_ONLY
+    for path in sorted((root / "deploy").rglob("*")):
+        if not path.is_file() or path.suffix in {".md", ".json"}:
+            continue
+        for name in sorted(set(re.findall(r"\bREELWORK_[A-Z0-9_]*[A-Z0-9]\b", path.read_text()))):
+            if name not in known:
+                problem(path.relative_to(root), f"{name} is not a setting README.md documents")
+
+
+def containers(doc):
+    spec = doc.get("spec", {})
+    if doc["kind"] == "Job" or doc["kind"] == "Deployment":
+        pod = spec["template"]["spec"]
+        return pod, pod.get("containers", [])
+    return None, []
+
+
+def check_k8s(root):
+    k8s = root / "deploy" / "k8s"
+    docs = []
+    for path in sorted(k8s.glob("*.yaml")):
+        for doc in load_all(path):
+            docs.append((path.relative_to(root), doc))
+    by_kind = {}
+    for path, doc in docs:
+        by_kind.setdefault(doc["kind"], {})[doc["metadata"]["name"]] = (path, doc)
+    config = by_kind.get("ConfigMap", {}).get("reelwork", (None, {}))[1].get("data", {})
+    secret = by_kind.get("Secret", {}).get("reelwork", (None, {}))[1]
+    secret_keys = set(secret.get("stringData", {})) | set(secret.get("data", {}))
+    if not config:
+        problem("deploy/k8s", "no ConfigMap named reelwork")
+
+    for kind in ("Deployment", "Job"):
+        for name, (path, doc) in by_kind.get(kind, {}).items():
+            pod, ctrs = containers(doc)
+            sc = pod.get("securityContext", {})
+            if not sc.get("runAsNonRoot") or sc.get("runAsUser", 0) == 0:
+                problem(f"{path}: {kind}/{name}", "pods must run as a non-root user (runAsNonRoot, runAsUser)")
+            for c in ctrs:
+                for ref in c.get("envFrom", []):
+                    cm = ref.get("configMapRef", {}).get("name")
+                    if cm and cm not in by_kind.get("ConfigMap", {}):
+                        problem(f"{path}: {kind}/{name}", f"envFrom names ConfigMap {cm}, which deploy/k8s does not define")
+                for env in c.get("env", []):
+                    ref = env.get("valueFrom", {}).get("secretKeyRef")
+                    if ref and not ref.get("optional") and ref["key"] not in secret_keys:
+                        problem(f"{path}: {kind}/{name}", f"{env['name']} reads Secret key {ref['key']}, which secret.yaml does not define")
+
+    worker = by_kind.get("Deployment", {}).get("reelwork-worker")
+    if not worker:
+        problem("deploy/k8s", "no Deployment named reelwork-worker")
+    else:
+        path, doc = worker
+        pod, ctrs = containers(doc)
+        grace = int(config.get("REELWORK_SHUTDOWN_GRACE_SECONDS", 30))
+        term = pod.get("terminationGracePeriodSeconds", 30)
+        # The preStop call (curl --max-time 5), the watchdog's 2 s, the hand-back's writes.
+        if term < grace + 15:
+            problem(f"{path}: reelwork-worker", f"terminationGracePeriodSeconds {term} leaves no room after REELWORK_SHUTDOWN_GRACE_SECONDS {grace} (needs at least {grace + 15})")
+        c = ctrs[0]
+        ids = [e for e in c.get("env", []) if e["name"] == "REELWORK_WORKER_ID"]
+        if not ids or ids[0].get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") != "metadata.name":
+            problem(f"{path}: reelwork-worker", "REELWORK_WORKER_ID must come from the pod's name (metadata.name)")
+        pre = c.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", [])
+        if not any("/v1/workers/$REELWORK_WORKER_ID/drain" in part for part in pre):
+            problem(f"{path}: reelwork-worker", "the preStop hook must call POST /v1/workers/$REELWORK_WORKER_ID/drain")
+        if not c.get("resources", {}).get("requests", {}).get("cpu"):
+            problem(f"{path}: reelwork-worker", "the worker needs a CPU request (BENCHMARKS.md sizes it)")
+
+    slots = config.get("REELWORK_WORKER_SLOTS", "2")
+    prefix = config.get("REELWORK_QUEUE_PREFIX", "reelwork")
+    queue_source = (root / "Sources" / "Queue" / "QueueScripts.swift").read_text()
+    metric_sources = "\n".join(p.read_text() for p in (root / "Sources").rglob("*.swift"))
+    for name, (path, doc) in by_kind.get("ScaledObject", {}).items():
+        target = doc["spec"]["scaleTargetRef"]["name"]
+        if target not in by_kind.get("Deployment", {}):
+            problem(f"{path}: ScaledObject/{name}", f"scaleTargetRef {target} is not a Deployment in deploy/k8s")
+        for t in doc["spec"]["triggers"]:
+            auth = t.get("authenticationRef", {}).get("name")
+            if auth:
+                ta = by_kind.get("TriggerAuthentication", {}).get(auth)
+                if not ta:
+                    problem(f"{path}: ScaledObject/{name}", f"authenticationRef {auth} is not defined")
+                else:
+                    for ref in ta[1]["spec"].get("secretTargetRef", []):
+                        if ref["key"] not in secret_keys:
+                            problem(f"{ta[0]}: TriggerAuthentication/{auth}", f"Secret key {ref['key']} is not in secret.yaml")
+            md = t["metadata"]
+            if t["type"] == "redis":
+                want = f"{prefix}:clubs"
+                if md.get("listName") != want:
+                    problem(f"{path}: ScaledObject/{name}", f"the Redis trigger watches {md.get('listName')!r}; the queue's global ready ring is {want!r} (REELWORK_QUEUE_PREFIX + ':clubs')")
+                if "':clubs'" not in queue_source:
+                    problem("Sources/Queue/QueueScripts.swift", "no longer defines the ':clubs' ring the KEDA Redis trigger watches")
+            if t["type"] == "prometheus":
+                for metric in ("reelwork_jobs_waiting", "reelwork_jobs_running"):
+                    if metric not in md.get("query", ""):
+                        problem(f"{path}: ScaledObject/{name}", f"the Prometheus query does not use {metric}")
+                    if f'"{metric}"' not in metric_sources:
+                        problem("Sources", f"no metric named {metric} any more (the KEDA query uses it)")
+                if md.get("threshold") != slots:
+                    problem(f"{path}: ScaledObject/{name}", f"threshold {md.get('threshold')} differs from REELWORK_WORKER_SLOTS {slots}")
+
+
+def check_compose(root, resolved_path):
+    with open(resolved_path) as f:
+        compose = yaml.safe_load(f)
+    services = compose.get("services", {})
+    where = "deploy/compose/compose.yaml"
+    for name in ("postgres", "redis", "migrate", "coordinator", "worker"):
+        if name not in services:
+            problem(where, f"no service {name}")
+    if problems:
+        return
+    redis_cmd = " ".join(map(str, services["redis"].get("command", [])))
+    for needed in ("--appendonly yes", "--appendfsync everysec", "--maxmemory-policy noeviction", "--maxmemory "):
+        if needed not in redis_cmd:
+            problem(where, f"redis must run with {needed.strip()}")
+    if str(services["migrate"].get("restart", "no")) != "no":
+        problem(where, "migrate must run once (restart: \"no\")")
+    for name in ("coordinator", "worker"):
+        dep = services[name].get("depends_on", {}).get("migrate", {})
+        if dep.get("condition") != "service_completed_successfully":
+            problem(where, f"{name} must wait for migrate to complete successfully")
+        if "healthcheck" not in services[name]:
+            problem(where, f"{name} has no health check")
+    worker = services["worker"]
+    if "container_name" in worker or worker.get("ports"):
+        problem(where, "worker must not set container_name or host ports (--scale worker=N)")
+    env = worker.get("environment", {})
+    grace = int(env.get("REELWORK_SHUTDOWN_GRACE_SECONDS", 30))
+    stop = seconds(worker.get("stop_grace_period", "10s"))
+    if stop < grace + 10:
+        problem(where, f"worker stop_grace_period {stop}s leaves no room after REELWORK_SHUTDOWN_GRACE_SECONDS {grace} (needs at least {grace + 10}s)")
+    raw = (root / where).read_text()
+    if re.search(r"(PASSWORD|TOKEN|API_KEY)\s*[:=]\s*\S", raw):
+        problem(where, "a password, token or key is written in compose.yaml; it belongs in keys.env")
+
+
+def unit_settings(path):
+    settings = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line[0] in "#;[":
+            continue
+        key, _, value = line.partition("=")
+        settings.setdefault(key, []).append(value)
+    return settings
+
+
+def check_systemd(root):
+    units = root / "deploy" / "systemd"
+    for name in ("reelwork-coordinator.service", "reelwork-worker@.service"):
+        path = units / name
+        if not path.exists():
+            problem("deploy/systemd", f"{name} is missing")
+            continue
+        s = unit_settings(path)
+        rel = path.relative_to(root)
+        for key, value in (("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
+                           ("Restart", "on-failure"), ("KillSignal", "SIGTERM")):
+            if s.get(key, [None])[-1] != value:
+                problem(rel, f"{key}={value} is required")
+        grace = 30
+        for env in s.get("Environment", []):
+            if env.startswith("REELWORK_SHUTDOWN_GRACE_SECONDS="):
+                grace = int(env.split("=", 1)[1])
+        stop = seconds(s.get("TimeoutStopSec", ["90"])[-1])
+        if "worker" in name and stop < grace + 10:
+            problem(rel, f"TimeoutStopSec {stop}s leaves no room after REELWORK_SHUTDOWN_GRACE_SECONDS {grace}")
+        if "worker" in name and not any(e.startswith("REELWORK_WORKER_ID=") and "%i" in e for e in s.get("Environment", [])):
+            problem(rel, "each instance needs a stable REELWORK_WORKER_ID built from %i")
+
+
+def check_dockerfile(root):
+    path = root / "deploy" / "docker" / "Dockerfile"
+    text = path.read_text()
+    stages = re.split(r"(?m)^FROM ", text)
+    final = stages[-1]
+    user = re.findall(r"(?m)^USER\s+(\S+)", final)
+    if not user or user[-1].split(":")[0] in {"0", "root"}:
+        problem("deploy/docker/Dockerfile", "the runtime stage must end as a non-root USER")
+    if not re.search(r'(?m)^ENTRYPOINT \["/usr/local/bin/reelwork"\]', final):
+        problem("deploy/docker/Dockerfile", "the runtime stage's ENTRYPOINT must be the reelwork binary")
+    if "scripts/setup-models.sh" not in text:
+        problem("deploy/docker/Dockerfile", "the models must come from scripts/setup-models.sh")
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "keda":
+        n = check_keda(argv[2])
+        label = f"{n} KEDA object(s) against tools/deploy-check/keda-v2.schema.json"
+    elif len(argv) == 4 and argv[1] == "consistency":
+        root = Path(argv[2]).resolve()
+        check_names(root)
+        check_k8s(root)
+        check_compose(root, argv[3])
+        check_systemd(root)
+        check_dockerfile(root)
+        label = "consistency of deploy/ with the code, the README and itself"
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for p in problems:
+        print(f"  {p}")
+    print(f"{label}: {'FAILED, ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
