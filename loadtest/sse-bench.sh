@@ -45,9 +45,11 @@ rw_start_redis "$dir/redis" "$redis_port"
 export REELWORK_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/postgres"
 export REELWORK_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
 export REELWORK_STORAGE_DIR="$dir/videos" REELWORK_BIND="127.0.0.1:${api_port}" REELWORK_DIAGNOSTICS=1
+# All clients share one key here: its per-key request rate must allow them to connect at once.
+export REELWORK_RATE_LIMIT_PER_SECOND=100000
 export REELWORK_COORDINATOR_URL="http://127.0.0.1:${api_port}"
 # One client holds one file descriptor in the coordinator: room for the idle and the streaming ones.
-ulimit -n 65536
+(( $(ulimit -n) >= 4096 )) || ulimit -n 4096
 "$bin/reelwork" migrate >/dev/null
 key=$("$bin/reelwork" keys create --operator | tail -n 1)
 worker_key=$("$bin/reelwork" keys create --worker | tail -n 1)
