@@ -239,5 +239,5 @@ fi
 if (( failed > 0 )); then
     echo "deploy checks failed: ${failed_names[*]}"
 fi
-echo "deploy: $passed passed, $failed failed"
+echo "deploy checks: $passed of $((passed + failed)) passed"
 (( failed == 0 ))

@@ -54,8 +54,10 @@ async def stream(host, port, key, wanted, counts, index, opened):
 
 
 def create_jobs(url, key, video, jobs):
+    # A run of its own in the options: each run's jobs are new jobs, never a repeat of an earlier run's.
+    run = time.time_ns()
     for tag in range(jobs):
-        body = json.dumps({"videoId": video, "sport": "tennis", "options": {"noop": {"seconds": 0.05}, "tag": tag}}).encode()
+        body = json.dumps({"videoId": video, "sport": "tennis", "options": {"noop": {"seconds": 0.05}, "tag": tag, "run": run}}).encode()
         request = urllib.request.Request(url + "/v1/jobs", data=body, method="POST",
                                          headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
         urllib.request.urlopen(request, timeout=30).read()
@@ -92,7 +94,10 @@ async def main():
     connected = rss_kib(a.pid)
     await asyncio.get_running_loop().run_in_executor(None, create_jobs, a.url, a.key, a.video, a.jobs)
     peak = connected
+    deadline = time.monotonic() + 120
     while not all(t.done() for t in tasks):
+        if time.monotonic() > deadline:
+            sys.exit(f"after 120 s only {sum(counts)} of {a.clients * a.jobs} job.succeeded events had arrived")
         peak = max(peak, rss_kib(a.pid))
         await asyncio.sleep(0.1)
     for t in tasks:
