@@ -28,14 +28,7 @@ celery_pool=${CELERY_POOL:-prefork}
 
 rw_install_deps
 python=$(loadtest/celery/setup.sh)
-if [[ -n "${BIN_DIR:-}" ]]; then
-  bin=$BIN_DIR   # binaries built elsewhere (an older commit, to compare with)
-else
-  echo "==> building release binaries"
-  swift build -c release --product reelwork >/dev/null
-  swift build -c release --product queue-loadtest >/dev/null
-  bin=$(swift build -c release --show-bin-path)
-fi
+bin=$(rw_release_bin reelwork queue-loadtest)
 
 dir="$root/.local/bench/batch"
 rm -rf "$dir" && mkdir -p "$dir" && chmod 755 "$dir"

@@ -24,13 +24,7 @@ jobs=${2:-1000000}
 target_ms=100
 
 rw_install_deps
-if [[ -n "${BIN_DIR:-}" ]]; then
-  bin=$BIN_DIR
-else
-  echo "==> building the release binary"
-  swift build -c release --product reelwork >/dev/null
-  bin=$(swift build -c release --show-bin-path)
-fi
+bin=$(rw_release_bin reelwork)
 
 dir="$root/.local/bench/dashboard"
 stamp="$dir/seeded"

@@ -45,8 +45,7 @@ struct RunEnding {
             changes.append(run.event(failed))
         }
         let reason = stage.map { "not run: \($0.rawValue) failed" } ?? "not run: the run failed"
-        changes += try stages.skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
-            .map { run.event(.stageSkipped, stage: $0, error: reason) }
+        changes += try skipRemaining(run, reason: reason)
         let retryAt = retryAt(run, kind: kind)
         let full = stage.map { "\($0.rawValue): \(message)" } ?? message
         guard try RunRepository(db).fail(run, message: full, kind: kind, retryAt: retryAt) else {
@@ -60,11 +59,16 @@ struct RunEnding {
         return retryAt == nil ? .failed : .retryScheduled
     }
 
+    /// Marks the run's stages that never started as skipped for `reason`; returns their events.
+    private func skipRemaining(_ run: ClaimedRun, reason: String) throws -> [JobEvent] {
+        try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
+            .map { run.event(.stageSkipped, stage: $0, error: reason) }
+    }
+
     /// Records an operator's cancel.
     func cancel(_ run: ClaimedRun, _ claim: Claim, owner: String) throws -> Outcome {
         let reason = StopReason.cancelled.explanation
-        var changes = try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
-            .map { run.event(.stageSkipped, stage: $0, error: reason) }
+        var changes = try skipRemaining(run, reason: reason)
         let recorded = try RunRepository(db).cancelled(run)
         if recorded { changes.append(run.event(.jobCancelled)) }
         events.publish(changes, on: redis)
@@ -77,8 +81,7 @@ struct RunEnding {
     func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String) throws -> Outcome {
         if let run {
             let reason = StopReason.shutdown.explanation
-            var changes = try StageRepository(db).skipRemaining(jobId: run.jobId, attempt: run.attempt, reason: reason)
-                .map { run.event(.stageSkipped, stage: $0, error: reason) }
+            var changes = try skipRemaining(run, reason: reason)
             let recorded = try RunRepository(db).handBack(run)
             if recorded { changes.append(run.event(.jobQueued)) }
             events.publish(changes, on: redis)
