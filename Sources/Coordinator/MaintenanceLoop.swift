@@ -166,13 +166,18 @@ final class MaintenanceWork: @unchecked Sendable {
         let candidates = try repo.reconcileCandidates(settle: config.queue.reconcileSettleSeconds,
                                                       staleRun: config.queue.leaseSeconds * 2, limit: 10_000)
         var count = 0
-        var requeued: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)] = []
-        defer { publish(requeued, redis: redis, db: db) }
+        var changed: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)] = []
+        defer { publish(changed, redis: redis, db: db) }
         for (entry, status) in candidates where try !queue.holds(entry.jobId, on: redis) {
             var toEnqueue: QueueEntry? = entry
             if status == .running {
-                toEnqueue = try repo.requeueAbandoned(jobId: entry.jobId, attempt: entry.attempt, maxStalls: config.queue.maxStalls)
-                if toEnqueue != nil { requeued.append((entry.jobId, .jobQueued, entry.attempt, "stalled: its run was abandoned")) }
+                let recorded = try repo.requeueAbandoned(jobId: entry.jobId, attempt: entry.attempt, maxStalls: config.queue.maxStalls)
+                toEnqueue = recorded?.entry
+                switch recorded?.verdict {
+                case .requeued: changed.append((entry.jobId, .jobQueued, entry.attempt, "stalled: its run was abandoned"))
+                case .failed: changed.append((entry.jobId, .jobFailed, entry.attempt, "stalled too often: its run was abandoned"))
+                case .cancelled, nil: break
+                }
             }
             guard let e = toEnqueue else { continue }
             if try queue.enqueue(e.jobId, club: e.club, priority: Priority(rawValue: e.priority) ?? .normal, attempt: e.attempt,

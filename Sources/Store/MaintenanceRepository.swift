@@ -82,14 +82,16 @@ public struct MaintenanceRepository {
     }
 
     /// A running job that nothing holds any more (its worker died while Redis lost its lease): count
-    /// a stall and make it waiting again. Returns the entry to enqueue, or nil if it moved on.
-    public func requeueAbandoned(jobId: UUID, attempt: Int, maxStalls: Int) throws -> QueueEntry? {
+    /// a stall and make it waiting again, or fail it past `maxStalls`. Returns the verdict recorded,
+    /// with the entry to enqueue when it is waiting again; nil if the job had moved on.
+    public func requeueAbandoned(jobId: UUID, attempt: Int, maxStalls: Int) throws -> (verdict: StallVerdict, entry: QueueEntry?)? {
         guard let row = try db.query("SELECT stalls FROM jobs WHERE id = $1 AND attempt = $2 AND status = 'running'", [jobId, attempt]).rows.first
         else { return nil }
         let stalls = try row.int("stalls") + 1
         let verdict: StallVerdict = stalls > maxStalls ? .failed : .requeued
-        guard try recordStall(jobId: jobId, attempt: attempt, stalls: stalls, verdict: verdict), verdict == .requeued else { return nil }
-        return try db.query("SELECT id, club, priority, attempt, next_attempt_at FROM jobs WHERE id = $1", [jobId]).rows.first
-            .map(JobRepository.entry)
+        guard try recordStall(jobId: jobId, attempt: attempt, stalls: stalls, verdict: verdict) else { return nil }
+        guard verdict == .requeued else { return (verdict, nil) }
+        return (verdict, try db.query("SELECT id, club, priority, attempt, next_attempt_at FROM jobs WHERE id = $1", [jobId]).rows.first
+            .map(JobRepository.entry))
     }
 }
