@@ -29,26 +29,28 @@ public struct ThroughputMinute: Sendable, Equatable {
 /// club key's own) restricts every query; nil is an operator's view.
 public struct DashboardRepository {
     let db: PGConnection
+    /// The most candidates a text search tests one by one, newest first, before it asks the
+    /// trigram indexes instead.
+    let textScanLimit: Int
 
-    public init(_ db: PGConnection) {
+    public init(_ db: PGConnection, textScanLimit: Int = 20_000) {
         self.db = db
+        self.textScanLimit = textScanLimit
     }
-
-    /// How many of the newest candidates a text search tests one by one first. A text in at least
-    /// one in 40 of them fills a page from these; a rarer one that they still show is looked for
-    /// in as many more as its share in them says a page needs, up to `textScanLimit`; a text they
-    /// do not show at all is asked of the trigram indexes.
-    static let textScanWindow = 2000
-    static let textScanLimit = 20_000
 
     /// A page of jobs matching `search`, newest first, after the job `cursor` (the last of the previous page).
     public func jobs(_ search: JobSearch, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool) {
-        // A text found in many jobs (a word of many file names) would have the indexes list every
-        // one of them; reading the newest jobs in order finds a page of them sooner.
-        if let pattern = search.pattern, let page = try newestWithText(search, pattern: pattern, limit: limit, after: cursor) {
+        try jobs(search, limit: limit, after: cursor, text: try search.pattern.map { try textMatch($0, rowsWanted: limit + 1) } ?? .trigramIndexes)
+    }
+
+    /// The page with the text matched as `match` says.
+    func jobs(_ search: JobSearch, limit: Int, after cursor: UUID?, text match: JobSearch.TextMatch) throws -> (jobs: [JobListing], more: Bool) {
+        // A text in many jobs (a word of many file names) would have the indexes list every one of
+        // them before the newest are chosen; reading the newest jobs in order finds a page sooner.
+        if let pattern = search.pattern, match == .eachRow, let page = try newestWithText(search, pattern: pattern, limit: limit, after: cursor) {
             return page
         }
-        var (conditions, params) = search.conditions()
+        var (conditions, params) = search.conditions(text: .trigramIndexes)
         Self.addCursor(cursor, to: &conditions, &params)
         params.append(limit + 1)
         let rows = try db.query("""
@@ -58,34 +60,62 @@ public struct DashboardRepository {
         return try Self.page(rows, limit: limit)
     }
 
-    /// The page from testing the text on the newest jobs that match the rest of `search`
-    /// (`textScanWindow`, then as many as the text's share in them says a page needs), or nil when
-    /// that would take more than `textScanLimit` and older candidates remain.
+    /// How to match `pattern` when `rowsWanted` matches are needed (nil: every one). For a few
+    /// matches: row by row when the planner's statistics say the text is common enough that reading
+    /// rows in order finds them within `textScanLimit` rows, and sooner than the indexes would list
+    /// all its matches (a row read and tested costs about a third of a match listed by the
+    /// indexes). For every match: row by row when the indexes would list more than
+    /// `textScanLimit`. Both ways give the same jobs; this only chooses the faster.
+    func textMatch(_ pattern: String, rowsWanted: Int?) throws -> JobSearch.TextMatch {
+        let jobs = try db.query("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'jobs'::regclass").rows[0].double("n")
+        // Never analysed (a new database): few rows, where either way is quick.
+        guard jobs > 0 else { return .eachRow }
+        let share = try estimatedShare("videos WHERE original_name ILIKE $1", pattern) + estimatedShare("jobs WHERE last_error ILIKE $1", pattern)
+        let matches = share * jobs
+        guard let rowsWanted else { return matches > Double(textScanLimit) ? .eachRow : .trigramIndexes }
+        let rowsToRead = Double(rowsWanted) / max(share, 1e-9)
+        return rowsToRead <= Double(textScanLimit) && rowsToRead <= 3 * matches ? .eachRow : .trigramIndexes
+    }
+
+    /// The planner's estimate of the share of the rows of `from` (a table and a condition on `$1`)
+    /// that the condition keeps: its row estimate over the table's. `ALTER … SET STATISTICS` in
+    /// migration 0010 makes the text columns' samples large enough to tell 1 in 100 from 1 in 1,000.
+    private func estimatedShare(_ from: String, _ pattern: String) throws -> Double {
+        let table = String(from.prefix { $0 != " " })
+        let plan = try db.query("EXPLAIN (FORMAT JSON) SELECT 1 FROM \(from)", [pattern]).rows[0].string("QUERY PLAN")
+        let total = try db.query("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass", [table]).rows[0].double("n")
+        guard total > 0,
+              let document = try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [[String: Any]],
+              let rows = (document.first?["Plan"] as? [String: Any])?["Plan Rows"] as? NSNumber else { return 0 }
+        return min(1, rows.doubleValue / total)
+    }
+
+    /// The page from testing the text on the newest jobs that match the rest of `search`, up to
+    /// `textScanLimit` of them, or nil when those held too few and older candidates remain.
     private func newestWithText(_ search: JobSearch, pattern: String, limit: Int, after cursor: UUID?) throws -> (jobs: [JobListing], more: Bool)? {
         var rest = search
         rest.text = nil
         var (conditions, params) = rest.conditions()
         Self.addCursor(cursor, to: &conditions, &params)
-        func candidates(_ window: Int) -> String {
-            "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(window)"
+        let candidates = "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(textScanLimit)"
+        // The candidates come newest first and the join keeps their order, so PostgreSQL stops
+        // reading them at the page's last match.
+        let textParam = params.count + 1
+        let rows = try db.query("""
+            SELECT j.*, v.original_name FROM (\(candidates)) j JOIN videos v ON v.id = j.video_id
+            WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
+            """, params + [pattern as (any PGParam)?, limit + 1]).rows
+        if rows.count <= limit, try db.query("SELECT count(*) AS n FROM (\(candidates)) j", params).rows[0].int("n") == textScanLimit {
+            return nil
         }
-        // The matches among the newest `window` candidates, and whether those were all there are.
-        func test(_ window: Int) throws -> (rows: [PGRow], complete: Bool) {
-            let textParam = params.count + 1
-            let rows = try db.query("""
-                SELECT j.*, v.original_name FROM (\(candidates(window))) j JOIN videos v ON v.id = j.video_id
-                WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
-                """, params + [pattern as (any PGParam)?, limit + 1]).rows
-            if rows.count > limit { return (rows, true) }
-            return (rows, try db.query("SELECT count(*) AS n FROM (\(candidates(window))) j", params).rows[0].int("n") < window)
-        }
-        var found = try test(Self.textScanWindow)
-        if !found.complete, !found.rows.isEmpty {
-            // Half as many again as the share seen says, for the text is not spread evenly.
-            let needed = (limit + 1) * Self.textScanWindow * 3 / (2 * found.rows.count)
-            if needed <= Self.textScanLimit { found = try test(needed) }
-        }
-        return found.complete ? try Self.page(found.rows, limit: limit) : nil
+        return try Self.page(rows, limit: limit)
+    }
+
+    /// The conditions of `search` for an action on every job it matches, with its text matched the
+    /// faster way for that.
+    private func conditionsForEveryMatch(_ search: JobSearch) throws -> (sql: [String], params: [(any PGParam)?]) {
+        guard let pattern = search.pattern else { return search.conditions() }
+        return search.conditions(text: try textMatch(pattern, rowsWanted: nil))
     }
 
     static func addCursor(_ cursor: UUID?, to conditions: inout [String], _ params: inout [(any PGParam)?]) {
@@ -103,7 +133,12 @@ public struct DashboardRepository {
     /// no further than `upTo` + 1 when it is given: counting every one of a million jobs would read
     /// them all, while "more than `upTo`" is found in the first few.
     public func count(_ search: JobSearch, statuses: [JobStatus]? = nil, upTo: Int? = nil) throws -> Int {
-        var (conditions, params) = search.conditions()
+        try count(search, statuses: statuses, upTo: upTo, text: try search.pattern.map { try textMatch($0, rowsWanted: upTo.map { $0 + 1 }) })
+    }
+
+    /// The count with the text matched as `match` says (nil: there is no text).
+    func count(_ search: JobSearch, statuses: [JobStatus]?, upTo: Int?, text match: JobSearch.TextMatch?) throws -> Int {
+        var (conditions, params) = search.conditions(text: match ?? .trigramIndexes)
         if let statuses {
             params.append("{\(statuses.map(\.rawValue).joined(separator: ","))}")
             conditions.append("j.status = ANY($\(params.count)::text[])")
@@ -121,7 +156,7 @@ public struct DashboardRepository {
     /// Requeues every failed or cancelled job matching `search` with fresh budgets (like the API's
     /// retry) and opens their completed batches again. Returns what to enqueue.
     public func retry(_ search: JobSearch) throws -> [QueueEntry] {
-        var (conditions, params) = search.conditions()
+        var (conditions, params) = try conditionsForEveryMatch(search)
         conditions.append("j.status IN ('failed', 'cancelled')")
         return try db.transaction { db in
             let rows = try db.query("""
@@ -138,7 +173,7 @@ public struct DashboardRepository {
     /// Cancels every waiting job matching `search` (with their webhooks) and asks the running ones
     /// to stop. Returns the waiting ones' ids (Redis must forget them) and how many were asked.
     public func cancel(_ search: JobSearch) throws -> (cancelled: [UUID], requested: Int) {
-        let (conditions, params) = search.conditions()
+        let (conditions, params) = try conditionsForEveryMatch(search)
         let matching = "SELECT j.id FROM jobs j \(Self.whereClause(conditions))"
         let (rows, requested) = try db.transaction { db in
             let rows = try db.query("""

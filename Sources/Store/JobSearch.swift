@@ -30,11 +30,9 @@ public struct JobSearch: Sendable, Equatable {
         self.text = text
     }
 
-    /// The conditions (ANDed, over `j`) and their parameters, numbered from `$1`. The text is
-    /// matched through the trigram indexes of migration 0009 (the ids of the jobs whose file name or
-    /// error contains it), which finds a rare text at once; a text in many rows is better found by
-    /// reading the newest jobs in order and testing each (`textTest`), as the jobs page first tries.
-    func conditions() -> (sql: [String], params: [(any PGParam)?]) {
+    /// The conditions (ANDed, over `j`) and their parameters, numbered from `$1`, with the text
+    /// matched as `text` says (the two ways match exactly the same jobs).
+    func conditions(text match: TextMatch = .trigramIndexes) -> (sql: [String], params: [(any PGParam)?]) {
         var sql: [String] = []
         var params: [(any PGParam)?] = []
         func add(_ condition: String, _ value: any PGParam) {
@@ -49,10 +47,15 @@ public struct JobSearch: Sendable, Equatable {
         if let from { add("j.created_at >= ?", from) }
         if let to { add("j.created_at < ?", to) }
         if let pattern {
-            add("""
-                j.id IN (SELECT jv.id FROM jobs jv WHERE jv.video_id IN (SELECT id FROM videos WHERE original_name ILIKE ?)
-                         UNION ALL SELECT id FROM jobs WHERE last_error ILIKE ?)
-                """, pattern)
+            switch match {
+            case .trigramIndexes:
+                add("""
+                    j.id IN (SELECT jv.id FROM jobs jv WHERE jv.video_id IN (SELECT id FROM videos WHERE original_name ILIKE ?)
+                             UNION ALL SELECT id FROM jobs WHERE last_error ILIKE ?)
+                    """, pattern)
+            case .eachRow:
+                add("(j.last_error ILIKE ? OR EXISTS (SELECT 1 FROM videos tv WHERE tv.id = j.video_id AND tv.original_name ILIKE ?))", pattern)
+            }
         }
         return (sql, params)
     }
@@ -64,6 +67,15 @@ public struct JobSearch: Sendable, Equatable {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         return "%\(escaped)%"
+    }
+
+    /// How the text is matched. Through the trigram indexes of migration 0009 (the ids of the jobs
+    /// whose file name or error contains it) costs in proportion to how many jobs contain it, so it
+    /// suits a rare text; testing each row the rest of the query reads, and stopping when it has
+    /// enough, suits a text in many jobs. `DashboardRepository.textMatch` chooses.
+    public enum TextMatch: Sendable {
+        case trigramIndexes
+        case eachRow
     }
 
     /// The text's test of one row of `j` joined to its video `v`, with the pattern as parameter `$n`.

@@ -12,7 +12,7 @@ extension DashboardRoutes {
     static let failureGroupLimit = 100
     /// A bulk action's confirmation counts this many matching jobs at most, and says "more than"
     /// beyond: an exact count of a filter matching most of a million jobs reads all of them.
-    static let bulkCountLimit = 10_000
+    static let bulkCountLimit = 1_000
 
     func registerJobs(on router: Router<APIRequestContext>) {
         page(router, "/dashboard/jobs") { request, _, visitor in
