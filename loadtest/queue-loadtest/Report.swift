@@ -10,8 +10,16 @@ struct ServerCounters {
     var redisCalls = 0
     /// Commands clients sent (script calls, blocking waits, lookups): network round trips.
     var redisRoundTrips = 0
+    /// Bytes in and out of Redis over the network (the sampler's and the driver's included).
+    var redisNetworkBytes = 0
     var pgStatements: Int?
+    /// Rows the statements that open with INSERT, UPDATE or DELETE wrote (pg_stat_statements counts
+    /// at each statement's end, so the figure is exact at once). A statement opening with WITH is
+    /// left out: its row count is its last query's, not what its parts wrote.
+    var pgRowsWritten: Int?
     var pgTransactions = 0
+    /// Write-ahead log written, server-wide: what a replica receives and the disk absorbs.
+    var pgWALBytes = 0
     /// CPU seconds of the whole stack (see CPUAccount).
     var cpu = CPUAccount()
 
@@ -31,6 +39,10 @@ struct ServerCounters {
             c.redisCalls += calls
             if Self.clientCommands.contains(String(name)) { c.redisRoundTrips += calls }
         }
+        for line in (try redis.command("INFO", "stats").string ?? "").split(whereSeparator: \.isNewline)
+        where line.hasPrefix("total_net_input_bytes:") || line.hasPrefix("total_net_output_bytes:") {
+            c.redisNetworkBytes += Int(line.split(separator: ":").last ?? "") ?? 0
+        }
         let db = try PGConnection(admin)
         // Transactions that wrote, counted by the transaction ids handed out (server-wide; exact at
         // once, where pg_stat_database's counters lag until idle sessions flush them).
@@ -40,14 +52,21 @@ struct ServerCounters {
             SELECT COALESCE(sum(calls), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
             WHERE d.datname = $1 AND s.query NOT LIKE 'SELECT EXISTS (SELECT $1 FROM jobs WHERE status IN%'
             """, [database]).rows.first?.int("n")
+        c.pgRowsWritten = try? db.query("""
+            SELECT COALESCE(sum(rows), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+            WHERE d.datname = $1 AND s.query ~* '^\\s*(INSERT|UPDATE|DELETE)'
+            """, [database]).rows.first?.int("n")
+        c.pgWALBytes = try db.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS n").rows[0].int("n")
         c.cpu = try CPUAccount.read(fleet: fleet, redis: redis, admin: db)
         return c
     }
 
     static func - (a: ServerCounters, b: ServerCounters) -> ServerCounters {
         ServerCounters(redisCalls: a.redisCalls - b.redisCalls, redisRoundTrips: a.redisRoundTrips - b.redisRoundTrips,
+                       redisNetworkBytes: a.redisNetworkBytes - b.redisNetworkBytes,
                        pgStatements: a.pgStatements.flatMap { x in b.pgStatements.map { x - $0 } },
-                       pgTransactions: a.pgTransactions - b.pgTransactions, cpu: a.cpu - b.cpu)
+                       pgRowsWritten: a.pgRowsWritten.flatMap { x in b.pgRowsWritten.map { x - $0 } },
+                       pgTransactions: a.pgTransactions - b.pgTransactions, pgWALBytes: a.pgWALBytes - b.pgWALBytes, cpu: a.cpu - b.cpu)
     }
 }
 
@@ -100,6 +119,9 @@ struct Report {
         lines.append(String(format: "  per job         %.1f Redis round trips (%.1f commands executed incl. inside scripts), %@ PostgreSQL statements, %.1f PostgreSQL write transactions",
                             tripsPerJob, redisPerJob, calls.pgStatements.map { String(format: "%.1f", Double($0) / Double(n)) } ?? "n/a (no pg_stat_statements)",
                             Double(calls.pgTransactions) / Double(n)))
+        lines.append(String(format: "  bytes per job   %.0f to and from Redis, %.0f of PostgreSQL WAL; %@ PostgreSQL rows written",
+                            Double(calls.redisNetworkBytes) / Double(n), Double(calls.pgWALBytes) / Double(n),
+                            calls.pgRowsWritten.map { String(format: "%.1f", Double($0) / Double(n)) } ?? "n/a"))
         lines.append(String(format: "  server load     %.0f Redis round trips/s, %@ PostgreSQL statements/s",
                             tripsPerJob * Double(n) / elapsed, calls.pgStatements.map { String(format: "%.0f", Double($0) / elapsed) } ?? "n/a"))
 
