@@ -175,18 +175,22 @@ final class MetricsEndpointTests: XCTestCase {
     }
 
     /// A job whose worker died, past its stalls, is failed by the coordinator's reaper: the
-    /// coordinator counts it (the worker cannot).
+    /// coordinator counts it (the worker cannot), and publishes its end as a live event.
     func test_AJobFailedForStallingIsCountedByTheCoordinator() throws {
         try startStack(extra: ["REELWORK_MAX_STALLS": "0"])
         let video = try stack.uploadTinyClip()
         let doomed = try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 60, tag: 1)
+        let events = EventTap(try stack.client(), job: job.id)
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { events.isConnected }, "the event stream did not open")
         XCTAssertTrue(try stack.waitUntil(timeout: 60) { try stack.status(job.id) == "running" }, stack.logTail())
         kill(doomed.processIdentifier, SIGKILL)
         doomed.waitUntilExit()
         let done = try stack.waitForTerminal(job.id, timeout: 30)
         XCTAssertEqual(done.status, .failed)
         XCTAssertEqual(done.lastErrorKind, "stalled")
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { events.events.contains { $0.event.type == .jobFailed && $0.event.errorKind == "stalled" } },
+                      "no job.failed event: \(events.events.map(\.event.type))")
         let scrape = try scrapeCoordinator()
         XCTAssertEqual(scrape.value(MetricName.jobsFinished, ["sport": "tennis", "outcome": "failed", "error_kind": "stalled"]), 1)
         XCTAssertEqual(scrape.value(MetricName.jobsFinished), 1, "counted once, by the coordinator")
