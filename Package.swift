@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
         .systemLibrary(name: "CLibpq", path: "Sources/CLibpq"),
+        // cairo (Debian's libcairo2-dev): one drawing API for the result pictures (PNG) and reports (PDF).
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // ONNX Runtime C API, declared by the project (no package ships the header); loaded with dlopen at run time.
         .target(name: "COnnxRuntime", path: "Sources/COnnxRuntime", publicHeadersPath: "include"),
 
@@ -62,6 +64,9 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
         .target(name: "Bowling", dependencies: ["Media", "ReelworkCore"]),
+        // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
+        // session and batch reports as PDF.
+        .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
         .target(name: "Tennis", dependencies: ["ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
@@ -91,7 +96,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument", "Telemetry",
+            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -107,7 +112,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient", "Telemetry",
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient", "Telemetry", "Pictures",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -149,6 +154,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
+        // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a

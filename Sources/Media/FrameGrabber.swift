@@ -12,8 +12,24 @@ public struct StillFrame: Sendable {
     public let png: [UInt8]
 }
 
+/// One frame of a video as packed RGB24 pixels in display orientation, for drawing on: the result
+/// pictures paint it and draw the analysis over it.
+public struct FramePixels: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Presentation time of the frame, in seconds from the stream's start.
+    public let time: Double
+    /// `width` × `height` × 3 bytes, rows top to bottom.
+    public let rgb: [UInt8]
+
+    public init(width: Int, height: Int, time: Double, rgb: [UInt8]) {
+        precondition(width > 0 && height > 0 && rgb.count == width * height * 3, "need \(width)×\(height)×3 bytes, got \(rgb.count)")
+        (self.width, self.height, self.time, self.rgb) = (width, height, time, rgb)
+    }
+}
+
 /// Finds the frame shown at a given time (seek to the key frame before it, decode forward) and
-/// turns it into a PNG still. Owns its demuxer, decoder and buffers; one thread at a time.
+/// turns it into a PNG still or RGB pixels. Owns its demuxer, decoder and buffers; one thread at a time.
 public final class FrameGrabber {
     public let facts: VideoFacts
     private let demuxer: Demuxer
@@ -46,6 +62,13 @@ public final class FrameGrabber {
     /// when the video ends sooner) as a PNG at most `maxWidth` pixels wide, in display orientation.
     /// Throws `.invalidInput` when no frame decodes at all.
     public func still(atSeconds seconds: Double, maxWidth: Int) throws -> StillFrame {
+        let pixels = try self.pixels(atSeconds: seconds, maxWidth: maxWidth)
+        let png = try PNGEncoder.encode(pixels.rgb, width: pixels.width, height: pixels.height)
+        return StillFrame(width: pixels.width, height: pixels.height, time: pixels.time, png: png)
+    }
+
+    /// The same frame as `still` picks, as RGB pixels to draw on.
+    public func pixels(atSeconds seconds: Double, maxWidth: Int) throws -> FramePixels {
         let target = seconds.isFinite ? max(0, seconds) : 0
         if timeBase > 0 {
             let timestamp = Double(startTimestamp) + target / timeBase
@@ -83,14 +106,13 @@ public final class FrameGrabber {
         return max(0, (Double(timestamp) - Double(startTimestamp)) * timeBase)
     }
 
-    private func picture(_ frame: Frame, time: Double, maxWidth: Int) throws -> StillFrame {
+    private func picture(_ frame: Frame, time: Double, maxWidth: Int) throws -> FramePixels {
         let codedWidth = Int(frame.pointer.pointee.width), codedHeight = Int(frame.pointer.pointee.height)
         let turned = facts.rotation == 90 || facts.rotation == 270
         let displayWidth = turned ? codedHeight : codedWidth
         let scale = min(1, Double(max(1, maxWidth)) / Double(max(1, displayWidth)))
         let size = (width: max(1, Int((Double(codedWidth) * scale).rounded())), height: max(1, Int((Double(codedHeight) * scale).rounded())))
         let image = try rgb.convert(frame, rotation: facts.rotation, codedSize: size)
-        let png = try PNGEncoder.encode(image.packedPixels(), width: image.width, height: image.height)
-        return StillFrame(width: image.width, height: image.height, time: time, png: png)
+        return FramePixels(width: image.width, height: image.height, time: time, rgb: image.packedPixels())
     }
 }

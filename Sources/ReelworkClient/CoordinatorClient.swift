@@ -184,6 +184,28 @@ public final class CoordinatorClient: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A succeeded job's result drawn over frames of its video, as PNG (`GET /v1/jobs/{id}/picture`).
+    public func picture(_ id: UUID) async throws -> Data {
+        try await bytes("/v1/jobs/\(id.uuidString.lowercased())/picture")
+    }
+
+    /// A succeeded job's session report, as PDF (`GET /v1/jobs/{id}/report.pdf`).
+    public func report(_ id: UUID) async throws -> Data {
+        try await bytes("/v1/jobs/\(id.uuidString.lowercased())/report.pdf")
+    }
+
+    /// A batch's report, as PDF (`GET /v1/batches/{id}/report.pdf`).
+    public func batchReport(_ id: UUID) async throws -> Data {
+        try await bytes("/v1/batches/\(id.uuidString.lowercased())/report.pdf")
+    }
+
+    /// The body of a GET as it comes (pictures, PDFs); an error answer throws like every call.
+    private func bytes(_ path: String) async throws -> Data {
+        let (data, status) = try await exchange(request("GET", url(path)))
+        try checkStatus(data: data, status: status)
+        return data
+    }
+
     public func health() async throws -> HealthView {
         try await get("/healthz")
     }

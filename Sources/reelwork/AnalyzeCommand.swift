@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Media
+import Pictures
 import Pipeline
 import ReelworkCore
 
@@ -22,6 +23,10 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .customLong("detector-model"), help: "YOLO ONNX file (\(VisionSettings.Env.detectorModel)).") var detectorModel: String?
     @Option(name: .customLong("pose-model"), help: "BlazePose ONNX file (\(VisionSettings.Env.poseModel)).") var poseModel: String?
     @Flag(name: .customLong("compact"), help: "Print the JSON on one line.") var compact = false
+    @Option(name: .customLong("picture"), help: "Also draw the result over frames of the video into this PNG file (bowling, tennis).")
+    var pictureFile: String?
+    @Option(name: .customLong("report"), help: "Also write a session report (totals, the picture, a table of shots or swings) to this PDF file (bowling, tennis).")
+    var reportFile: String?
 
     enum AnalyzeFormat: String, ExpressibleByArgument, CaseIterable { case json, csv }
 
@@ -30,6 +35,10 @@ struct AnalyzeCommand: ParsableCommand {
         let table = ResultTable.forSport(sport)
         if format == .csv, table == nil {
             throw ValidationError("--format csv is for bowling shots and tennis swings; \(sport.rawValue) results are JSON only")
+        }
+        let drawing = SportReports.forSport(sport)
+        if drawing == nil, pictureFile != nil || reportFile != nil {
+            throw ValidationError("--picture and --report are for bowling and tennis; \(sport.rawValue) results are not drawn yet")
         }
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
         let environment = ProcessInfo.processInfo.environment
@@ -50,14 +59,38 @@ struct AnalyzeCommand: ParsableCommand {
             let output = try pipeline.run(location: file, reporter: TerminalStageReporter())
             if format == .csv, let table {
                 FileHandle.standardOutput.write(Data(table.csv(from: output.document.result).utf8))
-                return
+            } else {
+                let encoder = compact ? ReelworkJSON.encoder : ReelworkJSON.prettyEncoder
+                FileHandle.standardOutput.write(try encoder.encode(output.document))
+                FileHandle.standardOutput.write(Data("\n".utf8))
             }
-            let encoder = compact ? ReelworkJSON.encoder : ReelworkJSON.prettyEncoder
-            FileHandle.standardOutput.write(try encoder.encode(output.document))
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            if let drawing { try draw(output.document.result, sport: sport, options: options, with: drawing) }
         } catch let failure as StageFailure {
             Terminal.writeErr("error: \(failure.description) [\(failure.kind.rawValue)]\n")
             throw ExitCode(1)
+        }
+    }
+}
+
+extension AnalyzeCommand {
+    /// Writes `--picture` and `--report`; a result with nothing to draw says so and exits 1
+    /// (after the report, which still has the totals and the table).
+    func draw(_ result: JSONValue, sport: Sport, options: JSONValue, with drawing: any SportReport) throws {
+        guard pictureFile != nil || reportFile != nil else { return }
+        let picture = try drawing.picture(result: result, options: options, videoAt: file)
+        if let reportFile {
+            let job = ReportJob(id: nil, club: nil, sport: sport, fileName: URL(fileURLWithPath: file).lastPathComponent, createdAt: Date(),
+                                status: "succeeded", result: result, picture: picture)
+            try Data(try SessionReport.pdf(job)).write(to: URL(fileURLWithPath: reportFile))
+            Terminal.writeErr("wrote \(reportFile)\n")
+        }
+        if let pictureFile {
+            guard let picture else {
+                Terminal.writeErr("error: no picture: the result has no \(drawing.rowNoun)s to draw\n")
+                throw ExitCode(1)
+            }
+            try Data(try picture.png()).write(to: URL(fileURLWithPath: pictureFile))
+            Terminal.writeErr("wrote \(pictureFile)\n")
         }
     }
 }

@@ -6,7 +6,7 @@ import ReelworkCore
 struct BatchesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batches", abstract: "List, inspect, watch, retry and cancel batches.",
-        subcommands: [List.self, Show.self, Watch.self, Retry.self, Cancel.self])
+        subcommands: [List.self, Show.self, Watch.self, Retry.self, Cancel.self, Report.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List batches, newest first.")
@@ -64,6 +64,14 @@ struct BatchesCommand: AsyncParsableCommand {
             }.run()
             if succeeded != true { throw ExitCode(1) }
         }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a batch's report (totals over its jobs, then one section per job) as PDF.")
+        @OptionGroup var download: DownloadOptions
+
+        func run() async throws { try await download.save("batch") { try await $0.batchReport($1) } }
     }
 
     struct Retry: AsyncParsableCommand {

@@ -35,7 +35,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs", abstract: "List, inspect, retry and watch jobs.",
-        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self])
+        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self, Picture.self, Report.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
@@ -285,5 +285,36 @@ enum TimeArgument {
             return Date().addingTimeInterval(-n * scale)
         }
         throw ValidationError("'\(text)' is neither an ISO-8601 time nor an age like 30m, 2h or 1d")
+    }
+}
+
+extension JobsCommand {
+    struct Picture: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a succeeded job's result drawn over frames of its video (bowling: the shots' paths; tennis: each swing's keyframes) as PNG.")
+        @OptionGroup var download: DownloadOptions
+
+        func run() async throws { try await download.save("job") { try await $0.picture($1) } }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a succeeded job's session report (totals, the picture, a table of shots or swings) as PDF.")
+        @OptionGroup var download: DownloadOptions
+
+        func run() async throws { try await download.save("job") { try await $0.report($1) } }
+    }
+}
+
+/// A job's or batch's picture or report, fetched and written where the user asked.
+struct DownloadOptions: ParsableArguments {
+    @OptionGroup var client: ClientOptions
+    @Argument(help: "Job or batch id.") var id: String
+    @Option(name: [.short, .customLong("output")], help: "The file to write.") var output: String
+
+    func save(_ noun: String, _ fetch: (CoordinatorClient, UUID) async throws -> Data) async throws {
+        let data = try await fetch(try client.client(), try parseID(id, noun))
+        try data.write(to: URL(fileURLWithPath: output))
+        Terminal.writeErr("wrote \(output) (\(data.count) bytes)\n")
     }
 }

@@ -405,7 +405,8 @@ rw__pkg_installed() {
 rw_install_deps() {
     local missing=() pkg
     command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
-    for pkg in libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libhiredis-dev libpq-dev; do
+    # libcairo2-dev: result pictures (PNG) and reports (PDF) through one drawing API.
+    for pkg in libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libhiredis-dev libpq-dev libcairo2-dev; do
         rw__pkg_installed "$pkg" || missing+=("$pkg")
     done
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
@@ -422,6 +423,8 @@ rw_install_deps() {
     command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
     /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium)
     rw__pkg_installed fonts-dejavu-core || missing+=(fonts-dejavu-core)
+    # The report tests read the PDFs back (pdfinfo, pdftotext) and render their pages (pdftoppm).
+    command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
     (( ${#missing[@]} == 0 )) && return 0
 
     local sudo=()

@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import Media
+import NIOCore
+import NIOPosix
+import Pictures
+import ReelworkCore
+import Store
+
+/// `GET /v1/jobs/{id}/picture` (PNG), `GET /v1/jobs/{id}/report.pdf` and
+/// `GET /v1/batches/{id}/report.pdf`: a result drawn over frames of its own video, and seed 001's
+/// PDF export. Frames are decoded on demand from the stored video, on the blocking thread pool;
+/// nothing drawn is kept (the video and the result are the source of truth).
+struct ReportRoutes {
+    let backends: Backends
+    let jobs: JobRoutes
+    let batches: BatchRoutes
+    let storage: VideoStorage
+
+    /// Sections in a batch's report: its newest jobs, oldest first.
+    static let maxBatchJobs = 100
+    /// Pictures in a batch's report: each is a few decodes of a video on the coordinator.
+    static let maxBatchPictures = 20
+
+    func register(on api: APIRouter) {
+        api.get("/v1/jobs/:id/picture", .clubData) { _, context, caller in
+            try await picture(RouteParams.uuid(context, "id"), caller)
+        }
+        api.get("/v1/jobs/:id/report.pdf", .clubData) { _, context, caller in
+            try await jobReport(RouteParams.uuid(context, "id"), caller)
+        }
+        api.get("/v1/batches/:id/report.pdf", .clubData) { _, context, caller in
+            try await batchReport(RouteParams.uuid(context, "id"), caller)
+        }
+    }
+
+    /// What drawing a job needs, read in one go: the job, its result, its video's file and name.
+    struct Drawable: Sendable {
+        var job: JobView
+        var sport: Sport
+        var result: JSONValue?
+        var videoPath: String?
+        var fileName: String?
+    }
+
+    func drawable(_ job: JobView, club: String?) async throws -> Drawable {
+        let storage = self.storage
+        let (result, video) = try await backends.sql { db -> (JSONValue?, (video: VideoView, storageKey: String)?) in
+            let document = job.status == .succeeded ? try JobRepository(db).result(jobId: job.id) : nil
+            return (document?.result, try VideoRepository(db).find(id: job.videoId, club: club))
+        }
+        return Drawable(job: job, sport: Sport(rawValue: job.sport) ?? .tennis, result: result,
+                        videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: video?.video.originalName)
+    }
+
+    func picture(_ id: UUID, _ caller: Caller) async throws -> Response {
+        let job = try await jobs.job(id, caller)
+        guard let sport = Sport(rawValue: job.sport), let report = SportReports.forSport(sport) else {
+            throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for bowling and tennis results; \(job.sport) results have none yet")
+        }
+        let item = try await drawable(job, club: caller.visibleClub)
+        guard let result = item.result else {
+            throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); its picture exists once it has succeeded")
+        }
+        let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
+        let drawn: Result<[UInt8]?, Error> = try await NIOThreadPool.singleton.runIfActive {
+            Result { try Self.picture(item, report: report, result: result, guards: guards)?.png() }
+        }
+        let png: [UInt8]?
+        do { png = try drawn.get() } catch let error as MediaError {
+            throw APIError(.unprocessableContent, "no_picture", "the video of job \(id.uuidString.lowercased()) cannot be read: \(error.message)")
+        }
+        guard let png else {
+            throw APIError(.unprocessableContent, "no_picture", "job \(id.uuidString.lowercased())'s result has no \(report.rowNoun)s to draw")
+        }
+        // A succeeded job's result never changes, so neither does its picture.
+        return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: png)))
+    }
+
+    static func picture(_ item: Drawable, report: any SportReport, result: JSONValue, guards: MediaGuards) throws -> Picture? {
+        guard let path = item.videoPath else {
+            throw MediaError(kind: .invalidInput, message: "the video is no longer stored")
+        }
+        return try report.picture(result: result, options: item.job.options, videoAt: path, guards: guards)
+    }
+
+    /// The job as a report shows it, its picture drawn when `drawPicture` and the sport has one
+    /// (a picture that cannot be drawn becomes a note, never a failed report).
+    static func reportJob(_ item: Drawable, drawPicture: Bool, guards: MediaGuards) -> ReportJob {
+        var job = ReportJob(id: item.job.id, club: item.job.club, sport: item.sport, fileName: item.fileName, createdAt: item.job.createdAt,
+                            status: item.job.status.rawValue, error: item.job.status == .failed ? item.job.lastError : nil, result: item.result)
+        guard let result = item.result, let report = SportReports.forSport(item.sport) else { return job }
+        guard drawPicture else {
+            job.pictureNote = "Pictures are drawn for the first \(maxBatchPictures) jobs of a batch; GET /v1/jobs/\(item.job.id.uuidString.lowercased())/picture draws this one."
+            return job
+        }
+        do {
+            job.picture = try picture(item, report: report, result: result, guards: guards)
+        } catch let error as MediaError {
+            job.pictureNote = "No picture: the video cannot be read (\(error.message))."
+        } catch {
+            job.pictureNote = "No picture: \(error)."
+        }
+        return job
+    }
+
+    func jobReport(_ id: UUID, _ caller: Caller) async throws -> Response {
+        let job = try await jobs.job(id, caller)
+        let item = try await drawable(job, club: caller.visibleClub)
+        guard item.result != nil else {
+            throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); its report exists once it has succeeded")
+        }
+        let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
+        let pdf = try await NIOThreadPool.singleton.runIfActive {
+            try SessionReport.pdf(Self.reportJob(item, drawPicture: true, guards: guards))
+        }
+        return Self.pdfResponse(pdf, name: "reelwork-job-\(id.uuidString.lowercased()).pdf")
+    }
+
+    func batchReport(_ id: UUID, _ caller: Caller) async throws -> Response {
+        let batch = try await batches.batch(id, caller)
+        let club = caller.visibleClub
+        let page = try await backends.sql { try JobRepository($0).list(JobFilter(batchId: batch.id), limit: Self.maxBatchJobs, cursor: nil) }
+        var items: [Drawable] = []
+        for job in page.jobs.reversed() { items.append(try await drawable(job, club: club)) }
+        let omitted = max(0, batch.total - items.count)
+        let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
+        let header = BatchReport.Batch(id: batch.id, club: batch.club, sport: Sport(rawValue: batch.sport) ?? .tennis, label: batch.label,
+                                       createdAt: batch.createdAt, counts: batch.counts)
+        let pdf = try await NIOThreadPool.singleton.runIfActive { [items] in
+            var drawn = 0
+            let jobs = items.map { item -> ReportJob in
+                let draw = item.result != nil && drawn < Self.maxBatchPictures
+                if draw { drawn += 1 }
+                return Self.reportJob(item, drawPicture: draw, guards: guards)
+            }
+            return try BatchReport.pdf(header, jobs: jobs, omitted: omitted)
+        }
+        return Self.pdfResponse(pdf, name: "reelwork-batch-\(id.uuidString.lowercased()).pdf")
+    }
+
+    static func pdfResponse(_ pdf: [UInt8], name: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/pdf", .contentDisposition: "inline; filename=\"\(name)\"",
+                                        .cacheControl: "private, no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+}
