@@ -14,6 +14,8 @@ struct JobRunner {
     let redis: RedisConnection
     let queue: JobQueue
     let logger: Logger
+    /// Where the coordinator's failures to serve a video go (logged once per episode, counted).
+    var health: DependencyHealth? = nil
 
     typealias Outcome = RunEnding.Outcome
 
@@ -93,6 +95,12 @@ struct JobRunner {
             if let reason = control.stopReason { return try stopped(reason, run, control, ending) }
             guard control.claimEnding(.run) else { return .takenOver }
             try reporter.flush()
+            if let fault = DependencyFault(failure, config: config) {
+                // The coordinator failed to serve the video: the worker's trouble, not the video's.
+                // The slot checks the coordinator before it claims again.
+                health?.met(fault)
+                if fault.handsTheJobBack { return try ending.handBack(run, claim, owner: owner, fault: fault) }
+            }
             return try ending.fail(run, claim, owner: owner, stage: failure.stage, message: failure.message, kind: failure.kind)
         } catch let stop as RunStopped {
             return try stopped(stop.reason, run, control, ending)

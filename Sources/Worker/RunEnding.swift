@@ -77,18 +77,19 @@ struct RunEnding {
         return .cancelled
     }
 
-    /// Gives the job back without spending its error budget (the worker is shutting down).
-    func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String) throws -> Outcome {
+    /// Gives the job back without spending its error budget: the worker is shutting down, or
+    /// (`fault`) a service it needs failed the run, which is not the job's doing.
+    func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String, fault: DependencyFault? = nil) throws -> Outcome {
         if let run {
-            let reason = StopReason.shutdown.explanation
+            let reason = fault.map { "handed back: \($0.summary)" } ?? StopReason.shutdown.explanation
             var changes = try skipRemaining(run, reason: reason)
-            let recorded = try RunRepository(db).handBack(run)
+            let recorded = try RunRepository(db).handBack(run, reason: fault == nil ? "worker shut down" : reason)
             if recorded { changes.append(run.event(.jobQueued)) }
             events.publish(changes, on: redis)
             guard recorded else { return .handedBack }
         }
         try queue.finish(claim, owner: owner, outcome: .handBack, on: redis)
-        logger.info("handed back: worker shutting down")
+        logger.info("handed back: \(fault.map { "\($0.summary); it waits in the queue" } ?? "worker shutting down")")
         return .handedBack
     }
 
