@@ -44,9 +44,6 @@ final class Connections: @unchecked Sendable {
     /// The Redis connection if one is open and healthy (nothing is opened).
     var healthyRedis: RedisConnection? { redisConnection?.isHealthy == true ? redisConnection : nil }
 
-    /// The PostgreSQL connection if one is open and healthy (nothing is opened).
-    var healthyPostgres: PGConnection? { postgresConnection?.isHealthy == true ? postgresConnection : nil }
-
     func dropRedis() { redisConnection = nil }
     func dropPostgres() { postgresConnection = nil }
 }

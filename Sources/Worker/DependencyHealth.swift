@@ -78,18 +78,13 @@ final class DependencyHealth: Sendable {
                 state.episodes[fault.dependency] = Episode(fault: fault, since: at, errors: 1, lastLogged: at)
                 return .first
             }
-            episode.errors += 1
+            defer { state.episodes[fault.dependency] = episode }
             let previous = episode.fault
+            episode.errors += 1
             episode.fault = fault
-            var line = Line.none
-            if previous.cause != fault.cause {
-                line = .changed
-            } else if at - episode.lastLogged >= reminder {
-                line = .reminder(episode)
-            }
-            if case .none = line {} else { episode.lastLogged = at }
-            state.episodes[fault.dependency] = episode
-            return line
+            guard previous.cause != fault.cause || at - episode.lastLogged >= reminder else { return .none }
+            episode.lastLogged = at
+            return previous.cause != fault.cause ? .changed : .reminder(episode)
         }
         switch line {
         case .first:

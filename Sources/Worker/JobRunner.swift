@@ -64,7 +64,7 @@ struct JobRunner {
         let claim = control.claim, owner = control.owner
         var decode = DecodeOptions(threads: config.decodeThreads)
         decode.guards.shouldStop = { control.stopReason != nil }
-        decode.guards.httpAuthorization = config.apiKey.map { "Bearer \($0)" }
+        decode.guards.httpAuthorization = Self.coordinatorAuthorization(config)
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
         let events = EventPublisher(config: config, logger: ending.logger)
@@ -145,7 +145,17 @@ struct JobRunner {
     func videoLocation(_ run: ClaimedRun) -> String {
         let local = VideoStorage(root: config.storageDir).path(forKey: run.storageKey)
         if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return local }
+        return Self.contentURL(run.videoId.uuidString.lowercased(), config: config)
+    }
+
+    /// The coordinator's URL of a video's bytes.
+    static func contentURL(_ videoId: String, config: ReelworkConfig) -> String {
         let base = config.coordinatorURL.hasSuffix("/") ? String(config.coordinatorURL.dropLast()) : config.coordinatorURL
-        return "\(base)/v1/videos/\(run.videoId.uuidString.lowercased())/content"
+        return "\(base)/v1/videos/\(videoId)/content"
+    }
+
+    /// The `Authorization` a worker sends with every read from the coordinator: its key.
+    static func coordinatorAuthorization(_ config: ReelworkConfig) -> String? {
+        config.apiKey.map { "Bearer \($0)" }
     }
 }

@@ -18,6 +18,8 @@ struct RunEnding {
     /// How a run ended, as the slot loop and the tests see it.
     enum Outcome: Equatable, Sendable {
         case succeeded, failed, retryScheduled, handedBack, cancelled, leaseLost, dropped
+        /// Handed back because a service the run needs failed it: the slot waits before it claims again.
+        case deferred
         /// The watchdog ended it; the thread that ran it must write nothing more.
         case takenOver
     }
@@ -86,11 +88,11 @@ struct RunEnding {
             let recorded = try RunRepository(db).handBack(run, reason: fault == nil ? "worker shut down" : reason)
             if recorded { changes.append(run.event(.jobQueued)) }
             events.publish(changes, on: redis)
-            guard recorded else { return .handedBack }
+            guard recorded else { return fault == nil ? .handedBack : .deferred }
         }
         try queue.finish(claim, owner: owner, outcome: .handBack, on: redis)
         logger.info("handed back: \(fault.map { "\($0.summary); it waits in the queue" } ?? "worker shutting down")")
-        return .handedBack
+        return fault == nil ? .handedBack : .deferred
     }
 
     /// Notes that the run lost its lease: another run owns the job, this one's work is discarded.

@@ -88,7 +88,7 @@ final class SlotWork: @unchecked Sendable {
         var control: RunControl?
         do {
             let redis = try connections.redis(), db = try connections.postgres()
-            if checkCoordinator() != nil { return failed() }
+            guard coordinatorServes() else { return failed() }
             guard let claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis) else {
                 health.recovered(.redis)
                 backoff = Self.initialBackoff
@@ -104,13 +104,24 @@ final class SlotWork: @unchecked Sendable {
             let outcome = try runner.run(run)
             if outcome == .takenOver { logger.info("job \(claim.jobId) was ended by the watchdog; this thread retires") }
             // Each of these ended the run with a durable write.
-            if [.succeeded, .failed, .retryScheduled, .handedBack, .cancelled].contains(outcome) { health.recovered(.postgres) }
+            if [.succeeded, .failed, .retryScheduled, .handedBack, .cancelled, .deferred].contains(outcome) { health.recovered(.postgres) }
+            // The run met a dependency's fault: wait before claiming again, even if a check passes.
+            if outcome == .deferred { return failed() }
             backoff = Self.initialBackoff
             return .ran(claim.jobId, takenOver: outcome == .takenOver)
         } catch {
-            let fault = DependencyFault(error, config: config)
-            if let fault { health.met(fault) } else { logger.error("\(error); retrying in about \(backoff) s") }
-            if let control { giveBack(control, fault: fault) }
+            if let fault = DependencyFault(error, config: config) {
+                health.met(fault)
+            } else {
+                logger.error("\(error); retrying in about \(backoff) s")
+            }
+            // The run could not record its outcome: give the job back so it is not stuck until
+            // its lease expires (unless the watchdog already ended it). PostgreSQL, if it still
+            // says running, is put right by the next attempt's start (the earlier run: lost). A
+            // claim PostgreSQL never started gives its attempt number back.
+            if let control, !control.isTakenOver, let redis = connections.healthyRedis {
+                _ = try? queue.finish(control.claim, owner: owner, outcome: control.run == nil ? .handBackUnstarted : .handBack, on: redis)
+            }
             return failed()
         }
     }
@@ -121,43 +132,26 @@ final class SlotWork: @unchecked Sendable {
         return .failed(backoff: Self.jittered(backoff))
     }
 
-    /// While the coordinator is failing this worker (or was never checked and serves every
-    /// video), asks it for a video that does not exist before claiming: 404 means it answers and
-    /// takes the worker's key; no answer, 401, 403 or 5xx is the fault that keeps this slot from
-    /// claiming jobs it could only hand back.
-    private func checkCoordinator() -> DependencyFault? {
-        guard health.mustCheckCoordinator else { return nil }
-        let base = config.coordinatorURL.hasSuffix("/") ? String(config.coordinatorURL.dropLast()) : config.coordinatorURL
+    /// Whether the slot may claim, as far as the coordinator goes. While it is failing this
+    /// worker (or was never checked and serves every video), the slot asks it for a video that
+    /// does not exist: 404 means it answers and takes the worker's key; no answer, 401, 403 or
+    /// 5xx is the fault that keeps the slot from claiming jobs it could only hand back.
+    private func coordinatorServes() -> Bool {
+        guard health.mustCheckCoordinator else { return true }
         let isStopping = self.isStopping
-        let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: config.apiKey.map { "Bearer \($0)" })
+        let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))
         do {
-            try MediaProbe.checkOpens("\(base)/v1/videos/\(Self.absentVideo)/content", guards: guards)
+            try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, config: config), guards: guards)
         } catch {
             if let fault = DependencyFault(error, config: config) {
                 health.met(fault)
-                return fault
+                return false
             }
         }
         health.recovered(.coordinator)
-        return nil
+        return true
     }
 
-    /// The id `checkCoordinator` asks for: no video has it.
+    /// The id `coordinatorServes` asks for: no video has it.
     static let absentVideo = "00000000-0000-0000-0000-000000000000"
-
-    /// The run could not end because a dependency failed (or an error of ours): gives the job
-    /// back without spending an attempt, so it is not stuck until its lease expires. For a
-    /// dependency's fault, when the run started in PostgreSQL and PostgreSQL still answers, the
-    /// hand-back is recorded there too, with the reason, in the attempt's history. Nothing is
-    /// done for a run the watchdog ended, and nothing more in PostgreSQL for one whose outcome is
-    /// already written.
-    private func giveBack(_ control: RunControl, fault: DependencyFault?) {
-        if control.isTakenOver { return }
-        guard let redis = connections.healthyRedis else { return }   // its lease expires: a stall
-        if let fault, let started = control.run, let db = connections.healthyPostgres, control.claimEnding(.run) {
-            let ending = RunEnding(config: config, db: db, redis: redis, queue: queue, logger: logger)
-            if (try? ending.handBack(started, control.claim, owner: owner, fault: fault)) != nil { return }
-        }
-        _ = try? queue.finish(control.claim, owner: owner, outcome: .handBack, on: redis)
-    }
 }

@@ -80,7 +80,7 @@ final class DependencyHealthTests: XCTestCase {
             health.met(oom)
             advance(1)
         }
-        XCTAssertEqual(lines.withLock { $0.count }, 1, "\(lines.withLock { $0 })")
+        XCTAssertEqual(lines.withLock { $0.count }, 1, "one line for 50 errors")
         XCTAssertEqual(lines.withLock { $0.first?.level }, .error)
         XCTAssertTrue(health.isFailing(.redis))
         for _ in 0..<20 {

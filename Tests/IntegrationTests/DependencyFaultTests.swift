@@ -248,8 +248,13 @@ final class PostgresDiskFullTests: XCTestCase {
     func test_APostgresOutOfDiskIsWaitedOutAndNoJobFails() throws {
         let stack = try XCTUnwrap(stack)
         let video = try stack.uploadTinyClip()
-        let jobs = try (0..<3).map { try stack.submitNoop(video: video, seconds: 0, tag: $0) }
+        // Connections opened before the disk fills: a new session may need to write a cache file
+        // (`pg_internal.init`) into the full tablespace, and PostgreSQL then refuses the login.
         let db = try stack.db()
+        let worker = try FaultyWorker(stack)
+        let queue = JobQueue(prefix: stack.queuePrefix)
+        try queue.pause(club: nil, on: stack.redis())
+        let jobs = try (0..<3).map { try stack.submitNoop(video: video, seconds: 0, tag: $0) }
         try db.execute("CREATE TABLE filler (b text) WITH (autovacuum_enabled = off); ALTER TABLE filler ALTER COLUMN b SET STORAGE PLAIN")
         var refused: PostgresError?
         for _ in 0..<100 where refused == nil {
@@ -261,14 +266,14 @@ final class PostgresDiskFullTests: XCTestCase {
             }
         }
         XCTAssertEqual(refused?.sqlState, "53100", "the disk filled up: \(refused.map { "\($0)" } ?? "never refused")")
+        try queue.resume(club: nil, on: stack.redis())
 
-        let worker = try FaultyWorker(stack)
         try worker.awaitLog("[postgres disk_full]")
         let log = worker.log
         XCTAssertTrue(log.contains("is out of disk space") && log.contains("No space left on device") && log.contains("free space on the database volume"), log)
         try worker.assertBackedOff(from: .postgres, .diskFull)
         XCTAssertEqual(try db.query("SELECT count(*) AS n FROM job_attempts").rows[0]["n"], "0", "no attempt could be recorded")
-        for job in jobs { XCTAssertEqual(try stack.status(job.id), "queued") }
+        XCTAssertEqual(try db.query("SELECT count(*) AS n FROM jobs WHERE status = 'queued'").rows[0]["n"], "3")
 
         try db.execute("DROP TABLE filler")
         for job in jobs {
@@ -276,6 +281,7 @@ final class PostgresDiskFullTests: XCTestCase {
             XCTAssertEqual(done.status, .succeeded, done.lastError ?? "")
             XCTAssertEqual(done.failures, 0)
             XCTAssertEqual(done.attempts.map(\.outcome), ["succeeded"])
+            XCTAssertEqual(done.attempt, 1, "the claims PostgreSQL refused to start gave their attempt numbers back")
         }
         try worker.awaitLog("[postgres recovered]")
         XCTAssertEqual(try worker.scrape().value(MetricName.dependencyFailing, ["dependency": "postgres"]), 0)
