@@ -19,6 +19,8 @@ static inline int reelwork_averror_invaliddata(void) { return AVERROR_INVALIDDAT
 static inline int64_t reelwork_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int reelwork_av_time_base(void) { return AV_TIME_BASE; }
 static inline int reelwork_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
+static inline int reelwork_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int reelwork_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
 static inline int reelwork_averror_from_errno(int e) { return AVERROR(e); }
 static inline int reelwork_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 // glibc's malloc_trim (not in Swift's Glibc module): returns whole free pages of every arena to the system.

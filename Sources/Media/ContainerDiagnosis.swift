@@ -13,26 +13,14 @@ enum ContainerDiagnosis {
     /// A message naming the problem, or nil when nothing specific can be said.
     /// Reads a few box headers only (no payload), and only when the input can seek.
     static func problem(at location: MediaLocation, guards: MediaGuards) -> String? {
-        var options = location.openOptions(authorization: guards.httpAuthorization)
-        defer { av_dict_free(&options) }
-        var opened: UnsafeMutablePointer<AVIOContext>? = nil
-        // The context keeps calling the callback on every read below: the handle lives until we return.
-        let interrupt = InterruptHandle(guards)
-        defer { withExtendedLifetime(interrupt) {} }
-        let status: Int32
-        if var callback = interrupt?.callback {
-            status = avio_open2(&opened, location.string, AVIO_FLAG_READ, &callback, &options)
-        } else {
-            status = avio_open2(&opened, location.string, AVIO_FLAG_READ, nil, &options)
+        let found = location.withBytes(guards: guards) { io -> String? in
+            let size = avio_size(io)
+            if size == 0 { return "the file is empty" }
+            // Walking boxes means seeking; on a server without range requests that would read the whole file.
+            guard size > 0, io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 else { return nil }
+            return truncatedBox(in: io, size: size)
         }
-        guard status >= 0, let io = opened else { return nil }
-        defer { avio_closep(&opened) }
-
-        let size = avio_size(io)
-        if size == 0 { return "the file is empty" }
-        // Walking boxes means seeking; on a server without range requests that would read the whole file.
-        guard size > 0, io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 else { return nil }
-        return truncatedBox(in: io, size: size)
+        return (try? found.get()) ?? nil
     }
 
     /// Walks the top-level boxes; returns a message when one of them claims to extend past

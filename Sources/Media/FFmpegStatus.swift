@@ -6,6 +6,8 @@ enum FFmpegStatus {
     static let tryAgain = reelwork_averror_eagain()
     static let invalidData = reelwork_averror_invaliddata()
     static let httpServerError = reelwork_averror_http_server_error()
+    static let httpUnauthorized = reelwork_averror_http_unauthorized()
+    static let httpForbidden = reelwork_averror_http_forbidden()
     static let noPTS = reelwork_av_nopts_value()
 
     /// The AVERROR code for a POSIX errno value.

@@ -6,15 +6,31 @@ import ReelworkCore
 ///
 /// `kind` is `.invalidInput` for anything about the file itself (it will fail the same way
 /// on every retry) and `.transient` for I/O or network failures while reading an http(s)
-/// location (a retry can succeed). FFmpeg's own error text (`av_strerror`) is part of
+/// location, a refused key or a server error included (a retry can succeed; `server` says which). FFmpeg's own error text (`av_strerror`) is part of
 /// `message` whenever an FFmpeg call failed.
 public struct MediaError: Error, ClassifiedError, CustomStringConvertible {
     public let kind: ErrorKind
     public let message: String
+    /// Set when an http(s) read failed because of the server or the way to it, not the file:
+    /// the caller may blame (and wait for) the server instead of the video.
+    public let server: ServerFailure?
 
-    public init(kind: ErrorKind, message: String) {
+    /// How the server of an http(s) location failed a read.
+    public enum ServerFailure: String, Sendable, Equatable {
+        /// No connection, or it broke: refused, reset, timed out, no route, no such host.
+        case unreachable
+        /// 401: the credentials sent (`MediaGuards.httpAuthorization`) were refused.
+        case unauthorized
+        /// 403: known credentials, not allowed to read this.
+        case forbidden
+        /// Any 5xx.
+        case serverError
+    }
+
+    public init(kind: ErrorKind, message: String, server: ServerFailure? = nil) {
         self.kind = kind
         self.message = message
+        self.server = server
     }
 
     public var description: String { message }
@@ -30,7 +46,8 @@ public struct MediaError: Error, ClassifiedError, CustomStringConvertible {
             return MediaError(kind: location.errorKind(for: code), message:
                 "\(context): the file asks for more memory than any video within the limits needs (over \(FFmpegLibrary.maxAllocationBytes >> 20) MiB at once); it is damaged or not a video")
         }
-        return MediaError(kind: location.errorKind(for: code), message: "\(context): \(FFmpegStatus.message(for: code))")
+        return MediaError(kind: location.errorKind(for: code), message: "\(context): \(FFmpegStatus.message(for: code))",
+                          server: location.serverFailure(for: code))
     }
 
     /// An allocation inside FFmpeg failed: not the file's fault, and may succeed later.

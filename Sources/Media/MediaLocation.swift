@@ -26,19 +26,33 @@ struct MediaLocation {
         return size.int64Value
     }
 
-    /// Errors that a retry can cure when they happen on a network read.
+    /// The network failing a read (no answer, a broken connection): a retry can cure it.
     private static let transientCodes: Set<Int32> = [
         ECONNREFUSED, ECONNRESET, ECONNABORTED, ETIMEDOUT, EHOSTUNREACH, EHOSTDOWN,
         ENETUNREACH, ENETDOWN, ENETRESET, EPIPE, EIO, EAGAIN,
-    ].reduce(into: [FFmpegStatus.httpServerError]) { $0.insert(FFmpegStatus.posix($1)) }
+    ].reduce(into: []) { $0.insert(FFmpegStatus.posix($1)) }
 
     /// The kind of a failure with FFmpeg code `code` while reading this location.
     /// An allocation FFmpeg refuses is one over `FFmpegLibrary.maxAllocationBytes` that the file
     /// asked for (Linux does not fail ordinary allocations; it kills the process): the file's fault.
+    /// A server that refuses our credentials is not the file's fault either.
     func errorKind(for code: Int32) -> ErrorKind {
         if code == FFmpegStatus.posix(ENOMEM) { return .invalidInput }
-        if isNetwork && Self.transientCodes.contains(code) { return .transient }
+        if serverFailure(for: code) != nil { return .transient }
         return .invalidInput
+    }
+
+    /// How the server failed, when `code` blames it (or the network) rather than the file.
+    /// 404 and other 4xx are the file's: the server answered, and the file is not there for us.
+    func serverFailure(for code: Int32) -> MediaError.ServerFailure? {
+        guard isNetwork else { return nil }
+        switch code {
+        case FFmpegStatus.httpUnauthorized: return .unauthorized
+        case FFmpegStatus.httpForbidden: return .forbidden
+        case FFmpegStatus.httpServerError: return .serverError
+        case _ where Self.transientCodes.contains(code): return .unreachable
+        default: return nil
+        }
     }
 
     /// Options for avformat_open_input / avio_open2. The caller owns the dictionary
@@ -58,4 +72,33 @@ struct MediaLocation {
         }
         return options
     }
+}
+
+extension MediaLocation {
+    /// Opens the location's bytes (no demuxing) with what a demuxer would get (the protocol
+    /// whitelist, the read timeout, the credentials, the stop check), gives them to `body`, and
+    /// closes them. Fails with FFmpeg's code when opening fails.
+    func withBytes<T>(guards: MediaGuards, _ body: (UnsafeMutablePointer<AVIOContext>) -> T) -> Result<T, MediaOpenFailure> {
+        FFmpegLibrary.prepare()
+        var options = openOptions(authorization: guards.httpAuthorization)
+        defer { av_dict_free(&options) }
+        var opened: UnsafeMutablePointer<AVIOContext>? = nil
+        // The context keeps calling the callback on every read: the handle lives until we return.
+        let interrupt = InterruptHandle(guards)
+        defer { withExtendedLifetime(interrupt) {} }
+        let status: Int32
+        if var callback = interrupt?.callback {
+            status = avio_open2(&opened, string, AVIO_FLAG_READ, &callback, &options)
+        } else {
+            status = avio_open2(&opened, string, AVIO_FLAG_READ, nil, &options)
+        }
+        guard status >= 0, let io = opened else { return .failure(MediaOpenFailure(code: status)) }
+        defer { avio_closep(&opened) }
+        return .success(body(io))
+    }
+}
+
+/// FFmpeg's code for a location that could not be opened.
+struct MediaOpenFailure: Error {
+    let code: Int32
 }

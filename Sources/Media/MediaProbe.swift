@@ -2,6 +2,16 @@ import ReelworkCore
 
 /// Reads what a video is (size, length, frame rate, codec) without decoding it.
 public enum MediaProbe {
+    /// Opens `location` and closes it again, reading no video: whether its server answers and
+    /// accepts `guards.httpAuthorization` (a worker waiting for the coordinator asks this before
+    /// it claims more work). Throws the MediaError opening the video would have thrown.
+    public static func checkOpens(_ location: String, guards: MediaGuards = MediaGuards()) throws {
+        let place = MediaLocation(location)
+        if case .failure(let failure) = place.withBytes(guards: guards, { _ in () }) {
+            throw MediaError.ffmpeg(failure.code, "cannot open \(location)", at: place)
+        }
+    }
+
     /// Opens `location` (a file path or an http(s) URL that libavformat reads), reads the
     /// stream info of the best video stream and returns its facts.
     ///

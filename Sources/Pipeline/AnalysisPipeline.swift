@@ -64,11 +64,12 @@ public struct AnalysisPipeline {
                 throw interrupted.underlying
             } catch {
                 let failed = (error as? StageError)?.stage ?? group[0]
-                let failure = ClassifiedFailure((error as? StageError)?.underlying ?? error)
+                let underlying = (error as? StageError)?.underlying ?? error
+                let failure = ClassifiedFailure(underlying)
                 context.stages.append(.init(name: failed.rawValue, status: .failed, durationSeconds: Date().timeIntervalSince(started),
                                             framesDone: context.framesDone[failed], framesPlanned: nil, reason: failure.message))
                 try reporter.stageFinished(failed, status: .failed, framesDone: context.framesDone[failed], error: failure)
-                throw StageFailure(stage: failed, kind: failure.kind, message: failure.message)
+                throw StageFailure(stage: failed, kind: failure.kind, message: failure.message, underlying: underlying)
             }
             for stage in group {
                 context.stages.append(.init(name: stage.rawValue, status: .succeeded, durationSeconds: Date().timeIntervalSince(started),

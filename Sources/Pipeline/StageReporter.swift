@@ -13,6 +13,8 @@ public struct StageFailure: Error, ClassifiedError, CustomStringConvertible {
     public let stage: StageName
     public let kind: ErrorKind
     public let message: String
+    /// The error the stage threw (e.g. a MediaError saying the video's server failed).
+    public var underlying: (any Error)? = nil
 
     public var description: String { "\(stage.rawValue): \(message)" }
 }

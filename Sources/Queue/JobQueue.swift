@@ -152,6 +152,11 @@ public struct JobQueue: Sendable {
         case retry(at: Date)
         /// Not finished (worker shutting down): first in line for the next worker.
         case handBack
+        /// Handed back before PostgreSQL started the attempt (it refused the start): as `handBack`,
+        /// and the attempt number is given back, so a database that refuses work for an hour does
+        /// not leave the job at attempt 700. Safe: PostgreSQL starts an attempt only above the
+        /// number it holds, so a number it did use is never used twice.
+        case handBackUnstarted
     }
 
     /// Ends the run's lease with an outcome. Returns false, changing nothing, if the run lost its lease.
@@ -161,6 +166,7 @@ public struct JobQueue: Sendable {
         case .done: ("done", 0)
         case .retry(let at): ("retry", Self.millis(at))
         case .handBack: ("handback", 0)
+        case .handBackUnstarted: ("unstarted", 0)
         }
         return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(due),
                                                             String(Self.millis(tombstoneSeconds))]).integer == 1

@@ -179,10 +179,11 @@ enum QueueScripts {
     return 'ok'
     """)
 
-    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback'), due_ms, tombstone_ms.
+    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback' | 'unstarted'), due_ms, tombstone_ms.
     /// Ends the run's lease. 'done' forgets the job (leaving its tombstone for tombstone_ms);
-    /// 'retry' schedules it at due_ms; 'handback' puts it first in line. Returns 0 (changing
-    /// nothing) if the caller no longer owns the job.
+    /// 'retry' schedules it at due_ms; 'handback' puts it first in line; 'unstarted' too, and
+    /// gives its attempt number back (the attempt never started). Returns 0 (changing nothing)
+    /// if the caller no longer owns the job.
     static let finish = RedisScript(name: "finish", source: runsWhenOutOfMemory + prelude + """
     local id, owner, attempt, outcome, due, tombstone = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
     if not owns(id, owner, attempt) then return 0 end
@@ -190,7 +191,8 @@ enum QueueScripts {
     redis.call('SREM', P .. ':cancel', id)
     if outcome == 'retry' then
       redis.call('ZADD', P .. ':delayed', due, id)
-    elseif outcome == 'handback' then
+    elseif outcome == 'handback' or outcome == 'unstarted' then
+      if outcome == 'unstarted' then redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', -1) end
       push_ready(id, true)
     else
       bury(id, attempt, tombstone)

@@ -22,6 +22,11 @@ public enum MetricName {
     public static let framesAnalysed = "reelwork_frames_analysed_total"
     public static let inferenceDuration = "reelwork_inference_duration_seconds"
     public static let heartbeatAge = "reelwork_worker_heartbeat_age_seconds"
+    /// Errors a worker met using Redis, PostgreSQL or the coordinator, by `dependency` and `cause`
+    /// (`DependencyFault`): each one retried with backoff, none counted against a job.
+    public static let dependencyErrors = "reelwork_worker_dependency_errors_total"
+    /// 1 while a dependency is failing this worker (from its first error to the next success).
+    public static let dependencyFailing = "reelwork_worker_dependency_failing"
     /// Live events that could not be published (Redis refused or was away); the job went on.
     public static let eventsPublishFailed = "reelwork_events_publish_failed_total"
     /// Event subscribers cut off because they fell a whole buffer behind.
@@ -30,7 +35,7 @@ public enum MetricName {
     public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,
                              stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge,
-                             eventsPublishFailed, eventSubscribersDropped]
+                             dependencyErrors, dependencyFailing, eventsPublishFailed, eventSubscribersDropped]
 
     /// Histogram bucket bounds in seconds, per duration metric: each spans what that thing takes,
     /// from a cache hit to a timeout, so quantiles stay meaningful at both ends.

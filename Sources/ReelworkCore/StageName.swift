@@ -25,7 +25,7 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     /// `ball` looks at every decoded frame in the same pass. Bowling runs `objects` and `pose` only
     /// with the job option `"pose": true`.
     public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> [StageName] {
-        if options["noop"] != nil { return [.noop] }
+        if let noop = options["noop"] { return noop["probe"] == .bool(true) ? [.probe, .noop] : [.noop] }
         switch sport {
         case .tennis:
             return [.probe, .decode, .objects, .pose, .swings, .metrics]
@@ -41,7 +41,7 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     public var isStreamed: Bool { self == .decode || self == .objects || self == .pose || self == .ball }
 }
 
-/// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1}}`. Accepted by a
+/// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1, "probe": true}}`. Accepted by a
 /// coordinator only with diagnostics on (`REELWORK_DIAGNOSTICS=1`), since it runs no analysis.
 public struct NoopOptions: Codable, Sendable, Equatable {
     /// How long the stage runs (reporting progress every 50 ms), at most `maxSeconds`.
@@ -50,16 +50,20 @@ public struct NoopOptions: Codable, Sendable, Equatable {
     public var failAttempts: Int
     /// Attempts up to this number fail with an invalid-input error (to exercise permanent failure).
     public var invalidAttempts: Int
+    /// Probe the job's video first (the `probe` stage, as an analysis would): the worker's way to
+    /// its videos is then part of the job (a shared directory, or the coordinator over HTTP).
+    public var probe: Bool
 
     /// A diagnostic job must not hold a slot for long: ten minutes covers every test and load run.
     public static let maxSeconds = 600.0
     /// Attempts are counted in tens at most (`maxAttempts` is 1–10); 100 leaves room to say "always".
     public static let maxFailingAttempts = 100
 
-    public init(seconds: Double = 0, failAttempts: Int = 0, invalidAttempts: Int = 0) {
+    public init(seconds: Double = 0, failAttempts: Int = 0, invalidAttempts: Int = 0, probe: Bool = false) {
         self.seconds = seconds
         self.failAttempts = failAttempts
         self.invalidAttempts = invalidAttempts
+        self.probe = probe
     }
 
     /// The settings under `options.noop`, nil when there is none; `.invalidInput` naming the field and
@@ -77,6 +81,10 @@ public struct NoopOptions: Codable, Sendable, Equatable {
             } ?? 0,
             invalidAttempts: try given("invalidAttempts").map {
                 try OptionReader.integer($0, name: "noop.invalidAttempts", in: 0...maxFailingAttempts)
-            } ?? 0)
+            } ?? 0,
+            probe: try given("probe").map {
+                guard case .bool(let probe) = $0 else { throw ReelworkError.invalidInput("option noop.probe must be true or false") }
+                return probe
+            } ?? false)
     }
 }

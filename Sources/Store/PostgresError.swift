@@ -41,6 +41,21 @@ public struct PostgresError: Error, ClassifiedError, CustomStringConvertible {
         }
     }
 
+    /// Why PostgreSQL is failing us, when it is the server's state and not the statement: the
+    /// connection lost or refused (including an administrator's shutdown), or insufficient
+    /// resources (class 53: 53100 disk full, 53200 out of memory, 53300 too many connections).
+    /// Nil for anything else (a constraint, a syntax error, a serialization failure).
+    public var faultCause: DependencyFault.Cause? {
+        if meansConnectionLost { return .unreachable }
+        switch sqlState {
+        case "53100": return .diskFull
+        case "53200": return .outOfMemory
+        case "53300": return .tooManyConnections
+        case let state? where state.hasPrefix("53"): return .outOfResources
+        default: return nil
+        }
+    }
+
     /// 23505: an INSERT or UPDATE collided with a unique index or primary key.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 

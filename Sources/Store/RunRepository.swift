@@ -143,10 +143,11 @@ public struct RunRepository {
                    error: message, kind: kind.rawValue, failed: true, nextAttemptAt: retryAt)
     }
 
-    /// Gives the job back without spending its error budget (the worker is shutting down).
+    /// Gives the job back without spending its error budget (the worker is shutting down, or a
+    /// service it needs is failing); `reason` goes into the attempt's history.
     @discardableResult
-    public func handBack(_ run: ClaimedRun) throws -> Bool {
-        try finish(run, status: .queued, outcome: "handed_back", error: "worker shut down", kind: nil)
+    public func handBack(_ run: ClaimedRun, reason: String = "worker shut down") throws -> Bool {
+        try finish(run, status: .queued, outcome: "handed_back", error: reason, kind: nil)
     }
 
     /// Records an operator's cancel, seen by the running worker.

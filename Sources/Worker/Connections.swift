@@ -9,19 +9,24 @@ final class Connections: @unchecked Sendable {
     // Safe: confined to the one thread that owns it (a BackgroundLoop's rounds).
     private let config: ReelworkConfig
     private let redisTimeout: TimeInterval
+    private let health: DependencyHealth?
     private var redisConnection: RedisConnection?
     private var postgresConnection: PGConnection?
 
-    /// - Parameter redisTimeout: how long a Redis call may take (longer than any blocking wait it makes).
-    init(config: ReelworkConfig, redisTimeout: TimeInterval = 5) {
+    /// - Parameters:
+    ///   - redisTimeout: how long a Redis call may take (longer than any blocking wait it makes).
+    ///   - health: told when a connection opens (the server is reachable again).
+    init(config: ReelworkConfig, redisTimeout: TimeInterval = 5, health: DependencyHealth? = nil) {
         self.config = config
         self.redisTimeout = redisTimeout
+        self.health = health
     }
 
     func redis() throws -> RedisConnection {
         if let redisConnection, redisConnection.isHealthy { return redisConnection }
         let opened = try RedisConnection(try RedisURL(parsing: config.redisURL), timeout: redisTimeout)
         redisConnection = opened
+        health?.recovered(.redis, from: [.unreachable])
         return opened
     }
 
@@ -32,6 +37,7 @@ final class Connections: @unchecked Sendable {
         let opened = try PGConnection(config.databaseURL)
         try RunRepository.useAsynchronousCommits(on: opened)
         postgresConnection = opened
+        health?.recovered(.postgres, from: [.unreachable])
         return opened
     }
 

@@ -14,6 +14,8 @@ struct JobRunner {
     let redis: RedisConnection
     let queue: JobQueue
     let logger: Logger
+    /// Where the coordinator's failures to serve a video go (logged once per episode, counted).
+    var health: DependencyHealth? = nil
 
     typealias Outcome = RunEnding.Outcome
 
@@ -62,7 +64,7 @@ struct JobRunner {
         let claim = control.claim, owner = control.owner
         var decode = DecodeOptions(threads: config.decodeThreads)
         decode.guards.shouldStop = { control.stopReason != nil }
-        decode.guards.httpAuthorization = config.apiKey.map { "Bearer \($0)" }
+        decode.guards.httpAuthorization = Self.coordinatorAuthorization(config)
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
         let events = EventPublisher(config: config, logger: ending.logger)
@@ -93,6 +95,12 @@ struct JobRunner {
             if let reason = control.stopReason { return try stopped(reason, run, control, ending) }
             guard control.claimEnding(.run) else { return .takenOver }
             try reporter.flush()
+            if let fault = DependencyFault(failure, config: config) {
+                // The coordinator failed to serve the video: the worker's trouble, not the video's.
+                // The slot checks the coordinator before it claims again.
+                health?.met(fault)
+                if fault.handsTheJobBack { return try ending.handBack(run, claim, owner: owner, fault: fault) }
+            }
             return try ending.fail(run, claim, owner: owner, stage: failure.stage, message: failure.message, kind: failure.kind)
         } catch let stop as RunStopped {
             return try stopped(stop.reason, run, control, ending)
@@ -137,7 +145,17 @@ struct JobRunner {
     func videoLocation(_ run: ClaimedRun) -> String {
         let local = VideoStorage(root: config.storageDir).path(forKey: run.storageKey)
         if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return local }
+        return Self.contentURL(run.videoId.uuidString.lowercased(), config: config)
+    }
+
+    /// The coordinator's URL of a video's bytes.
+    static func contentURL(_ videoId: String, config: ReelworkConfig) -> String {
         let base = config.coordinatorURL.hasSuffix("/") ? String(config.coordinatorURL.dropLast()) : config.coordinatorURL
-        return "\(base)/v1/videos/\(run.videoId.uuidString.lowercased())/content"
+        return "\(base)/v1/videos/\(videoId)/content"
+    }
+
+    /// The `Authorization` a worker sends with every read from the coordinator: its key.
+    static func coordinatorAuthorization(_ config: ReelworkConfig) -> String? {
+        config.apiKey.map { "Bearer \($0)" }
     }
 }

@@ -24,15 +24,17 @@ final class LeaseKeeper: Sendable {
     ///   - runs: the runs in progress now (a run the slot has forgotten is not renewed again).
     ///   - presence: when set, each round also records the worker in Redis and learns of a drain request.
     ///   - onRound: sees every round's result, on the keeper's thread (tests wait on it).
-    init(config: ReelworkConfig, logger: Logger, presence: WorkerPresence? = nil, runs: @escaping @Sendable () -> [RunControl],
-         onRound: (@Sendable (Round) -> Void)? = nil) {
+    ///   - health: where Redis's and PostgreSQL's faults go (logged once per episode, counted).
+    init(config: ReelworkConfig, logger: Logger, health: DependencyHealth? = nil, presence: WorkerPresence? = nil,
+         runs: @escaping @Sendable () -> [RunControl], onRound: (@Sendable (Round) -> Void)? = nil) {
         let queue = JobQueue(config: config)
-        let connections = Connections(config: config)
+        let connections = Connections(config: config, health: health)
         let lastBeat = LockedValue(ContinuousClock.now)
         self.lastBeat = lastBeat
+        let trouble = Trouble(config: config, health: health, logger: logger)
         thread = BackgroundLoop(name: "reelwork-heartbeat", interval: config.queue.heartbeatSeconds) {
             let round = Self.round(runs().filter { !$0.isTakenOver }, queue: queue, connections: connections, config: config,
-                                   presence: presence, logger: logger)
+                                   presence: presence, trouble: trouble)
             if !round.failed { lastBeat.withLock { $0 = .now } }
             return round
         }
@@ -53,8 +55,9 @@ final class LeaseKeeper: Sendable {
     func stopped() async { await thread.stopped() }
 
     private static func round(_ runs: [RunControl], queue: JobQueue, connections: Connections, config: ReelworkConfig,
-                              presence: WorkerPresence?, logger: Logger) -> Round {
+                              presence: WorkerPresence?, trouble: Trouble) -> Round {
         var round = Round()
+        let logger = trouble.logger
         do {
             let redis = try connections.redis()
             for run in runs {
@@ -67,10 +70,12 @@ final class LeaseKeeper: Sendable {
                 if verdict != .ok { logger.warning("job \(run.jobId) attempt \(run.claim.attempt): heartbeat says \(verdict.rawValue)") }
             }
             try presence?.beat(running: runs.count, queue: queue, on: redis, logger: logger)
+            // Heartbeats write even when Redis is out of memory (allow-oom): they prove nothing about that.
+            if presence != nil || !runs.isEmpty { trouble.health?.recovered(.redis, from: Set(DependencyFault.Cause.allCases).subtracting([.outOfMemory])) }
         } catch {
             connections.dropRedis()
             round.failed = true
-            logger.warning("heartbeat to Redis failed: \(error)")
+            trouble.report(error, "heartbeat to Redis failed")
         }
         do {
             let db = try connections.postgres()
@@ -78,8 +83,27 @@ final class LeaseKeeper: Sendable {
         } catch {
             connections.dropPostgres()
             round.failed = true
-            logger.warning("heartbeat to PostgreSQL failed: \(error)")
+            trouble.report(error, "heartbeat to PostgreSQL failed")
         }
         return round
+    }
+}
+
+/// Where a background thread's errors go: a dependency's fault to `health` (logged once per
+/// episode, counted), anything else to the log as it is.
+struct Trouble: Sendable {
+    let config: ReelworkConfig
+    let health: DependencyHealth?
+    let logger: Logger
+
+    /// Reports `error`; returns the dependency fault it shows, if any.
+    @discardableResult
+    func report(_ error: any Error, _ what: String) -> DependencyFault? {
+        if let health, let fault = DependencyFault(error, config: config) {
+            health.met(fault)
+            return fault
+        }
+        logger.warning("\(what): \(error)")
+        return nil
     }
 }

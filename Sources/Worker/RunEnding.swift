@@ -18,6 +18,8 @@ struct RunEnding {
     /// How a run ended, as the slot loop and the tests see it.
     enum Outcome: Equatable, Sendable {
         case succeeded, failed, retryScheduled, handedBack, cancelled, leaseLost, dropped
+        /// Handed back because a service the run needs failed it: the slot waits before it claims again.
+        case deferred
         /// The watchdog ended it; the thread that ran it must write nothing more.
         case takenOver
     }
@@ -77,19 +79,20 @@ struct RunEnding {
         return .cancelled
     }
 
-    /// Gives the job back without spending its error budget (the worker is shutting down).
-    func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String) throws -> Outcome {
+    /// Gives the job back without spending its error budget: the worker is shutting down, or
+    /// (`fault`) a service it needs failed the run, which is not the job's doing.
+    func handBack(_ run: ClaimedRun?, _ claim: Claim, owner: String, fault: DependencyFault? = nil) throws -> Outcome {
         if let run {
-            let reason = StopReason.shutdown.explanation
+            let reason = fault.map { "handed back: \($0.summary)" } ?? StopReason.shutdown.explanation
             var changes = try skipRemaining(run, reason: reason)
-            let recorded = try RunRepository(db).handBack(run)
+            let recorded = try RunRepository(db).handBack(run, reason: fault == nil ? "worker shut down" : reason)
             if recorded { changes.append(run.event(.jobQueued)) }
             events.publish(changes, on: redis)
-            guard recorded else { return .handedBack }
+            guard recorded else { return fault == nil ? .handedBack : .deferred }
         }
         try queue.finish(claim, owner: owner, outcome: .handBack, on: redis)
-        logger.info("handed back: worker shutting down")
-        return .handedBack
+        logger.info("handed back: \(fault.map { "\($0.summary); it waits in the queue" } ?? "worker shutting down")")
+        return fault == nil ? .handedBack : .deferred
     }
 
     /// Notes that the run lost its lease: another run owns the job, this one's work is discarded.

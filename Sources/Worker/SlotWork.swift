@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Media
 import Queue
 import ReelworkCore
 import Store
@@ -25,6 +26,8 @@ final class SlotWork: @unchecked Sendable {
 
     /// How long an idle slot blocks on the wake-up list before it looks again.
     static let idleWait = 1.0
+    /// The first wait after a failure; each failure in a row doubles it, up to `maxBackoff`.
+    static let initialBackoff = 0.25
     static let maxBackoff = 5.0
 
     let slot: SlotThread
@@ -32,19 +35,22 @@ final class SlotWork: @unchecked Sendable {
     private let owner: String
     private let logger: Logger
     private let queue: JobQueue
+    private let health: DependencyHealth
     private let isStopping: @Sendable () -> Bool
     private let shutdownDue: @Sendable () -> Bool
     private let track: @Sendable (RunControl, _ running: Bool) -> Void
     /// Redis calls may block for the idle wait, so their timeout is longer than that.
     private let connections: Connections
-    private var backoff = 0.25
+    private var backoff = initialBackoff
 
     /// - Parameters:
+    ///   - health: what the worker knows of Redis, PostgreSQL and the coordinator (shared by its threads).
     ///   - isStopping: whether the worker stopped claiming.
     ///   - shutdownDue: whether the worker's shutdown grace period is over.
     ///   - track: records that a run started (true) or ended (false), for the lease keeper and watchdog.
-    init(slot: SlotThread, workerID: String, config: ReelworkConfig, logger: Logger, isStopping: @escaping @Sendable () -> Bool,
-         shutdownDue: @escaping @Sendable () -> Bool, track: @escaping @Sendable (RunControl, _ running: Bool) -> Void) {
+    init(slot: SlotThread, workerID: String, config: ReelworkConfig, logger: Logger, health: DependencyHealth,
+         isStopping: @escaping @Sendable () -> Bool, shutdownDue: @escaping @Sendable () -> Bool,
+         track: @escaping @Sendable (RunControl, _ running: Bool) -> Void) {
         self.slot = slot
         self.config = config
         self.owner = "\(workerID)/\(slot.slot)"
@@ -52,7 +58,8 @@ final class SlotWork: @unchecked Sendable {
         log[metadataKey: "slot"] = "\(slot.slot)"
         self.logger = log
         self.queue = JobQueue(config: config)
-        self.connections = Connections(config: config, redisTimeout: 10)
+        self.health = health
+        self.connections = Connections(config: config, redisTimeout: 10, health: health)
         self.isStopping = isStopping
         self.shutdownDue = shutdownDue
         self.track = track
@@ -70,33 +77,81 @@ final class SlotWork: @unchecked Sendable {
         }
     }
 
+    /// The wait for a backoff of `backoff` seconds: between half and all of it (equal jitter), so
+    /// workers that failed together do not retry together.
+    static func jittered(_ backoff: TimeInterval) -> TimeInterval {
+        backoff / 2 + Double.random(in: 0...(backoff / 2))
+    }
+
     func round() -> Round {
         guard !isStopping() && !slot.isRetired else { return .retired }
         var control: RunControl?
         do {
             let redis = try connections.redis(), db = try connections.postgres()
+            guard coordinatorServes() else { return failed() }
             guard let claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis) else {
+                health.recovered(.redis)
+                backoff = Self.initialBackoff
                 try queue.waitForWork(timeout: Self.idleWait, on: redis)
                 return .idle
             }
+            health.recovered(.redis)
             let run = RunControl(claim: claim, owner: owner, slot: slot, shutdownDue: shutdownDue)
             control = run
             track(run, true)
             defer { track(run, false) }
-            let runner = JobRunner(config: config, db: db, redis: redis, queue: queue, logger: logger)
+            let runner = JobRunner(config: config, db: db, redis: redis, queue: queue, logger: logger, health: health)
             let outcome = try runner.run(run)
             if outcome == .takenOver { logger.info("job \(claim.jobId) was ended by the watchdog; this thread retires") }
-            backoff = 0.25
+            // Each of these ended the run with a durable write.
+            if [.succeeded, .failed, .retryScheduled, .handedBack, .cancelled, .deferred].contains(outcome) { health.recovered(.postgres) }
+            // The run met a dependency's fault: wait before claiming again, even if a check passes.
+            if outcome == .deferred { return failed() }
+            backoff = Self.initialBackoff
             return .ran(claim.jobId, takenOver: outcome == .takenOver)
         } catch {
-            logger.error("\(error); retrying in \(backoff) s")
-            // The run could not record its outcome: give the job back so it is not stuck until
-            // its lease expires (unless the watchdog already ended it).
-            if let control, !control.isTakenOver, let redis = connections.healthyRedis {
-                _ = try? queue.finish(control.claim, owner: owner, outcome: .handBack, on: redis)
+            if let fault = DependencyFault(error, config: config) {
+                health.met(fault)
+            } else {
+                logger.error("\(error); retrying in about \(backoff) s")
             }
-            defer { backoff = min(backoff * 2, Self.maxBackoff) }
-            return .failed(backoff: backoff)
+            // The run could not record its outcome: give the job back so it is not stuck until
+            // its lease expires (unless the watchdog already ended it). PostgreSQL, if it still
+            // says running, is put right by the next attempt's start (the earlier run: lost). A
+            // claim PostgreSQL never started gives its attempt number back.
+            if let control, !control.isTakenOver, let redis = connections.healthyRedis {
+                _ = try? queue.finish(control.claim, owner: owner, outcome: control.run == nil ? .handBackUnstarted : .handBack, on: redis)
+            }
+            return failed()
         }
     }
+
+    /// The round failed: the next one comes after the backoff, which grows.
+    private func failed() -> Round {
+        defer { backoff = min(backoff * 2, Self.maxBackoff) }
+        return .failed(backoff: Self.jittered(backoff))
+    }
+
+    /// Whether the slot may claim, as far as the coordinator goes. While it is failing this
+    /// worker (or was never checked and serves every video), the slot asks it for a video that
+    /// does not exist: 404 means it answers and takes the worker's key; no answer, 401, 403 or
+    /// 5xx is the fault that keeps the slot from claiming jobs it could only hand back.
+    private func coordinatorServes() -> Bool {
+        guard health.mustCheckCoordinator else { return true }
+        let isStopping = self.isStopping
+        let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))
+        do {
+            try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, config: config), guards: guards)
+        } catch {
+            if let fault = DependencyFault(error, config: config) {
+                health.met(fault)
+                return false
+            }
+        }
+        health.recovered(.coordinator)
+        return true
+    }
+
+    /// The id `coordinatorServes` asks for: no video has it.
+    static let absentVideo = "00000000-0000-0000-0000-000000000000"
 }

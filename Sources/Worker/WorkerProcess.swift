@@ -23,6 +23,8 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     private let logger: Logger
     private var keeper: LeaseKeeper!
     private var watchdog: StageWatchdog!
+    /// What the worker knows of Redis, PostgreSQL and the coordinator (logs and metrics of their faults).
+    let health: DependencyHealth
     private let stateLock = NSLock()
     private var stopRequestedAt: Date?
     private var active: [UUID: RunControl] = [:]
@@ -35,8 +37,9 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         self.logger = logger
         self.workerID = config.workerID ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
         let id = workerID
+        health = DependencyHealth(logger: logger, checkCoordinatorFirst: config.videoSource == .http)
         let presence = WorkerPresence(workerID: id, config: config) { [unowned self] in stop() }
-        keeper = LeaseKeeper(config: config, logger: logger, presence: presence) { [unowned self] in activeRuns() }
+        keeper = LeaseKeeper(config: config, logger: logger, health: health, presence: presence) { [unowned self] in activeRuns() }
         watchdog = StageWatchdog(config: config, logger: logger, runs: { [unowned self] in activeRuns() },
                                  shutdownDue: { [unowned self] in graceOver },
                                  onTakeover: { [unowned self] in replaceThread(of: $0) })
@@ -109,7 +112,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         }
         // Strong references: a retired thread may return from its C call after the service has
         // ended, and must still find the worker it reports to.
-        let work = SlotWork(slot: slotThread, workerID: workerID, config: config, logger: logger,
+        let work = SlotWork(slot: slotThread, workerID: workerID, config: config, logger: logger, health: health,
                             isStopping: { self.isStopping }, shutdownDue: { self.graceOver },
                             track: { run, running in
                                 self.stateLock.withLock {

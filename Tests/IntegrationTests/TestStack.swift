@@ -37,7 +37,8 @@ final class TestStack {
     let durable: Bool
 
     /// `durable`: use the test PostgreSQL with fsync on (scripts/test.sh starts both).
-    init(settings: [String: String] = [:], durable: Bool = false) throws {
+    /// `tablespace`: where the stack's database keeps its tables (a test that fills a small disk).
+    init(settings: [String: String] = [:], durable: Bool = false, tablespace: String? = nil) throws {
         self.settings = settings
         self.durable = durable
         let env = ProcessInfo.processInfo.environment
@@ -60,7 +61,7 @@ final class TestStack {
         storageDir = directory.appendingPathComponent("storage")
         try FileManager.default.createDirectory(at: storageDir, withIntermediateDirectories: true)
         port = try FreePort.next()
-        try PGConnection(admin).execute("CREATE DATABASE \(databaseName)")
+        try PGConnection(admin).execute("CREATE DATABASE \(databaseName)" + (tablespace.map { " TABLESPACE \($0)" } ?? ""))
         let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
         XCTAssertEqual(migrate.status, 0, migrate.output)
         operatorKey = try createKey(["--operator", "--label", "test stack"])
@@ -141,6 +142,18 @@ final class TestStack {
         }
         XCTFail("coordinator did not become healthy:\n\(logTail())")
         throw ReelworkError.unavailable("coordinator did not start")
+    }
+
+    /// Stops the coordinator (SIGTERM, and SIGKILL after 10 s); `startCoordinator` starts a new
+    /// one on the same port.
+    func stopCoordinator() {
+        Self.stop([coordinator].compactMap { $0 })
+        coordinator = nil
+    }
+
+    /// What the `index`-th worker this stack started has logged so far.
+    func workerLog(_ index: Int) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent("worker-\(index).log"), encoding: .utf8)) ?? ""
     }
 
     /// Stops the workers (SIGTERM, and SIGKILL after 10 s), leaving the coordinator running.

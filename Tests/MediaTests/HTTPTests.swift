@@ -78,7 +78,40 @@ final class HTTPTests: XCTestCase {
     func testConnectionRefusedIsTransient() throws {
         let port = try FreePort.next()
         let url = "http://127.0.0.1:\(port)/x.mp4"
-        assertMediaError(.transient, containing: ["cannot read \(url)", "Connection refused"]) { try MediaProbe.probe(url) }
+        let error = assertMediaError(.transient, containing: ["cannot read \(url)", "Connection refused"]) { try MediaProbe.probe(url) }
+        XCTAssertEqual(error?.server, .unreachable, "the server's fault, not the file's")
         assertMediaError(.transient, containing: ["Connection refused"]) { try VideoDecoder(location: url) }
+        XCTAssertEqual(assertMediaError(.transient, containing: ["Connection refused"]) { try MediaProbe.checkOpens(url) }?.server, .unreachable)
+    }
+
+    /// A server that answers each path with the status it names: the status, not the file,
+    /// decides how a read failed (a worker hands the job back for 401, 403 or no answer).
+    func testRefusedCredentialsAndServerErrorsAreTheServersNotTheFiles() throws {
+        let script = """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(int(self.path.strip('/').split('.')[0])); self.send_header('Content-Length', '0'); self.end_headers()
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(('127.0.0.1', 0), H)
+            print('port', s.server_address[1], flush=True)
+            s.serve_forever()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let base = "http://127.0.0.1:\(try Self.readPort(from: output.fileHandleForReading))"
+        for (status, server) in [(401, MediaError.ServerFailure.unauthorized), (403, .forbidden), (500, .serverError), (503, .serverError)] {
+            let error = assertMediaError(.transient, containing: ["\(status / 100)"]) { try MediaProbe.probe("\(base)/\(status).mp4") }
+            XCTAssertEqual(error?.server, server, "\(status)")
+            XCTAssertEqual(assertMediaError(.transient, containing: []) { try MediaProbe.checkOpens("\(base)/\(status).mp4") }?.server, server)
+        }
+        let missing = assertMediaError(.invalidInput, containing: ["404"]) { try MediaProbe.checkOpens("\(base)/404.mp4") }
+        XCTAssertNil(missing?.server, "the server answered: the file is not there")
     }
 }

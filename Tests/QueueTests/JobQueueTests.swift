@@ -146,6 +146,18 @@ final class JobQueueTests: XCTestCase {
         XCTAssertEqual(try claim(), Claim(jobId: first, attempt: 2, club: "a"))
     }
 
+    /// A claim whose attempt PostgreSQL never started (it refused the start) gives its number back.
+    func testAnUnstartedHandBackGivesItsAttemptNumberBack() throws {
+        let job = UUID()
+        try queue.enqueue(job, club: "a", on: redis)
+        for _ in 0..<3 {
+            let c = try XCTUnwrap(try claim())
+            XCTAssertEqual(c.attempt, 1)
+            XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .handBackUnstarted, on: redis))
+        }
+        XCTAssertEqual(try claim(), Claim(jobId: job, attempt: 1, club: "a"), "first in line, still at attempt 1")
+    }
+
     func testCancelRemovesAWaitingJobAndSignalsARunningOne() throws {
         let waiting = UUID(), running = UUID()
         try queue.enqueue(running, club: "a", on: redis)
