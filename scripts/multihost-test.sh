@@ -103,6 +103,9 @@ ns() { printf 'rwmh-%s-%s' "$RID" "$1"; }
 veth() { printf 'rwmh%s%s' "$RID" "${1:0:1}${1: -1}"; }
 on() { local host=$1; shift; ip netns exec "$(ns "$host")" "$@"; }
 now() { date +%s.%N; }
+# Arithmetic on fractional seconds: calc prints EXPR to 0.1, holds is true when EXPR is.
+calc() { awk "BEGIN { printf \"%.1f\", $* }"; }
+holds() { awk "BEGIN { exit !($*) }"; }
 event() { printf '%s|%s\n' "$(now)" "$*" >>"$RUN/timeline"; }
 fail() { FAILURES+=("$*"); printf 'multihost: check failed: %s\n' "$*" >&2; }
 
@@ -129,10 +132,22 @@ launch() {
     PID_OF[$name]=$(cat "$RUN/pids/$name" 2>/dev/null) || die "$name did not start on $host (see $RUN/logs/$name.log)"
 }
 
+# Prints the timeline so far, sorted, with times relative to START.
+show_timeline() {
+    echo
+    echo "timeline (t = seconds since the stack started coming up):"
+    sort -t'|' -k1,1n "$RUN/timeline" | while IFS='|' read -r t text; do
+        printf '  t+%5ss  %s\n' "$(calc "$t - $START")" "$text"
+    done
+    TIMELINE_SHOWN=1
+}
+TIMELINE_SHOWN=0
+
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
     set +e
+    (( TIMELINE_SHOWN == 1 )) || [[ ! -s $RUN/timeline ]] || show_timeline
     [[ -n ${PID_OF[sampler]:-} ]] && stop_pid "${PID_OF[sampler]}" bash 2
     [[ " ${HOSTS[*]} " == *" w1 "* ]] && heal_link w1 2>/dev/null   # a failure mid-partition: let w1 stop cleanly
     local name
@@ -215,8 +230,6 @@ poll() {
     done
 }
 wait_until() { local seconds=$1 what=$2; shift 2; poll "$seconds" "$@" || die "timed out after ${seconds}s waiting for: $what"; }
-calc() { awk "BEGIN { printf \"%.1f\", $* }"; }
-holds() { awk "BEGIN { exit !($*) }"; }
 wait_until 30 "PostgreSQL through the db host's proxy" reachable
 
 # ---- coordinator host -------------------------------------------------------------------------
@@ -398,11 +411,13 @@ STALE=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w1/%' AND o
 (( STALE >= 1 )) || fail "no attempt of w1 ended as a stall: the partition did not cost w1 its leases"
 IN_RUN=0
 while IFS='|' read -r id attempt mid; do
-    row=$(sql "SELECT a.outcome, j.attempt, r.attempt, n.worker_id, extract(epoch FROM n.started_at), extract(epoch FROM n.finished_at)
-               FROM job_attempts a JOIN jobs j ON j.id = a.job_id JOIN results r ON r.job_id = j.id
+    row=$(sql "SELECT a.outcome, j.attempt, coalesce(r.attempt, 0), n.worker_id, extract(epoch FROM n.started_at),
+                      coalesce(extract(epoch FROM n.finished_at), 0)
+               FROM job_attempts a JOIN jobs j ON j.id = a.job_id LEFT JOIN results r ON r.job_id = j.id
                JOIN job_attempts n ON n.job_id = j.id AND n.attempt = j.attempt
                WHERE a.job_id = '$id' AND a.attempt = $attempt")
     IFS='|' read -r outcome final result_attempt final_worker final_start final_end <<<"$row"
+    [[ -n $row ]] || { fail "job $id: no record of w1's attempt $attempt"; continue; }
     [[ $outcome == stalled ]] || fail "job $id: w1's attempt $attempt ended '$outcome', not 'stalled'"
     (( final > attempt && result_attempt == final )) || fail "job $id: final attempt $final, result of attempt $result_attempt (w1's was $attempt)"
     if [[ -e $RUN/told-$id ]]; then
@@ -445,7 +460,7 @@ pg_club_a=$(sql "$overlap SELECT max(n) FROM (SELECT sum(d) OVER (ORDER BY t, d 
 pg_club_b=$(sql "$overlap SELECT max(n) FROM (SELECT sum(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS n FROM ev WHERE club = 'mh-b') x")
 (( pg_global <= GLOBAL_CAP )) || fail "PostgreSQL's attempts overlap $pg_global at once, over the global cap $GLOBAL_CAP"
 (( pg_club_a <= CLUB_CAP && pg_club_b <= CLUB_CAP )) || fail "PostgreSQL's attempts of one club overlap mh-a $pg_club_a / mh-b $pg_club_b, over the club cap $CLUB_CAP"
-(( pg_club_a == CLUB_CAP )) || fail "club mh-a never reached its cap ($pg_club_a of $CLUB_CAP at once): the cap check proves nothing"
+(( pg_club_a >= CLUB_CAP )) || fail "club mh-a never reached its cap ($pg_club_a of $CLUB_CAP at once): the cap check proves nothing"
 
 # The added host and the drained one.
 w4_jobs=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome = 'succeeded'")
@@ -481,11 +496,7 @@ sql "SELECT extract(epoch FROM a.finished_at) || '|' || 'reaper: job ' || left(a
      FROM job_attempts WHERE worker_id LIKE 'w2/%' AND outcome = 'handed_back'
      UNION ALL
      SELECT extract(epoch FROM min(started_at)) || '|first job started' FROM job_attempts" >>"$RUN/timeline"
-echo
-echo "timeline (t = seconds since the stack started coming up):"
-sort -t'|' -k1,1n "$RUN/timeline" | while IFS='|' read -r t text; do
-    printf '  t+%5ss  %s\n' "$(calc "$t - $START")" "$text"
-done
+show_timeline
 printf '  caps: global %s (max at once: Redis %s, PostgreSQL %s), per club %s (max: Redis %s, PostgreSQL mh-a %s, mh-b %s); %s Redis samples\n' \
     "$GLOBAL_CAP" "$redis_global" "$pg_global" "$CLUB_CAP" "$redis_club" "$pg_club_a" "$pg_club_b" "$SAMPLES"
 printf '  attempts per worker: %s\n' "$(sql "SELECT string_agg(w || ' ' || n, ', ' ORDER BY w) FROM (SELECT split_part(worker_id, '/', 1) AS w, count(*) AS n FROM job_attempts GROUP BY 1) x")"
