@@ -53,4 +53,6 @@ export REELWORK_TEST_PID_FILE="$run_dir/test-pids"
 echo "test servers: PostgreSQL 127.0.0.1:${pg_port} (no fsync) and 127.0.0.1:${durable_pg_port} (durable), Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
 
 swift build --build-tests
+# Reelwork across hosts: network namespaces on a bridge, a partition, a host added, one drained.
+scripts/multihost-test.sh
 swift test --skip-build "$@"

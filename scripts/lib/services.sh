@@ -415,6 +415,8 @@ rw_install_deps() {
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     command -v curl >/dev/null 2>&1 || missing+=(curl)
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
+    # The multi-host test's hosts: network namespaces, veth pairs and a bridge (ip, bridge).
+    command -v ip >/dev/null 2>&1 && command -v bridge >/dev/null 2>&1 || missing+=(iproute2)
     # The webhook tests' receiver lives in a venv (Debian splits venv and ensurepip out of python3).
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
     # The dashboard's browser tests: Debian's headless Chromium, its driver, selenium for Debian's

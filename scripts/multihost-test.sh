@@ -1,0 +1,521 @@
+#!/usr/bin/env bash
+# The multi-host test (issue 15): Reelwork on several hosts of one network, with a partition, a
+# host added and a host drained mid-run, checked end to end. Run by scripts/test.sh after the build;
+# alone: `scripts/multihost-test.sh` after `swift build --build-tests` (root: it makes network
+# namespaces). About two minutes.
+#
+# Hosts are network namespaces on a Linux bridge made for the run (names rwmh-<run id>-*, bridge
+# rwmh<run id>, addresses 10.231.N.0/24 assigned here; nothing else is ever a target):
+#
+#   db     PostgreSQL and Redis (on the host's loopback), reached over the bridge on db:5432 / db:6379
+#   coord  the coordinator (HTTP on coord:8080)
+#   cli    the client: keys, submit, drain, and every check (psql over the bridge)
+#   w1-w3  workers from the start, w4 added mid-run: 3 slots each (more slots than the global cap:
+#          the caps, not the slots, bound the run), REELWORK_VIDEO_SOURCE=http, each
+#          with its own storage directory, the coordinator's files hidden under an empty tmpfs (a
+#          mount namespace of their own) and a hostname of their own (a UTS namespace)
+#
+# Latency: `tc qdisc ... netem` is what the issue asks for, but this machine's kernel has no netem
+# (nor fq; no modules can be loaded), so a userspace delay proxy stands in
+# (tools/multihost/delay_proxy.py, stdlib Python): on the db and coord hosts, PostgreSQL, Redis and
+# HTTP are served through it, adding 20 ms to each direction (40 ms a round trip) to everything
+# that crosses the bridge. Its hops are TCP's own (the kernel's retransmissions on the bridge are
+# untouched), so a cut link behaves like a cut link. Every test host caps TCP's retransmission
+# backoff at 1 s (net.ipv4.tcp_rto_max_ms, Linux 6.15+), so connections resume within a second of a
+# link coming back instead of at the next exponential retransmission, several seconds later, and
+# allows 60 retransmissions (net.ipv4.tcp_retries2), so a partition of up to a minute ends no
+# connection.
+#
+# The run: club mh-a submits a batch of 40 clips (diagnostic noop jobs of 10 s, so the timing is
+# known), club mh-b a batch of 4 short tennis clips (real probe, decode and inference, the video
+# streamed from the coordinator over HTTP). Caps: global 6, per club 5; lease 8 s, heartbeat 4 s.
+#   1. w1's link is cut (its bridge port disabled: a partition, nothing is killed) while it runs
+#      noop jobs mid-way;
+#   2. w4 is added;
+#   3. w1's leases expire, the reaper requeues its jobs as stalls, other workers start them again;
+#   4. the link comes back (once all of w1's leases have expired and one of its jobs runs elsewhere,
+#      and late enough that w1's lease keeper is stuck on the dead link rather than told): w1's
+#      runs, their clips' time long past, go straight on to write their results, which PostgreSQL
+#      refuses (fenced by attempt) while the new attempts are still running;
+#   5. w2 is drained through the API (POST /v1/workers/w2/drain, via `reelwork workers drain`).
+# Then it checks, and exits 1 naming every failed check:
+#   - every job reached one terminal state (succeeded), with exactly one terminal attempt, one
+#     terminal live event (the Redis stream) and one result row, written by the final attempt;
+#   - each job w1 lost: stalled in its history, run again by another worker, w1's result write
+#     refused (w1's log, watched live; at least one while the newer attempt ran, so that only
+#     the attempt fence could refuse it), and the stalled attempt's stage rows untouched since
+#     the stall (its late progress writes were refused too);
+#   - the caps held: Redis's running counts sampled every 0.1 s on the db host, and the attempts'
+#     intervals in PostgreSQL (those that held their lease to the end), never above the caps, and
+#     club mh-a's cap reached (so the check means something);
+#   - w4 claimed and finished jobs; w2 claimed nothing after the drain, finished or handed back its
+#     jobs, and exited 0; the tennis jobs decoded their clips (over HTTP: nothing else could reach them).
+# It prints a timeline of what happened, and stops everything it started (processes by PID, the
+# namespaces, the bridge) on every exit. Logs stay in the run directory when a check fails.
+#
+# Settings: RW_MULTIHOST_BIN (default .build/debug/reelwork), RW_MULTIHOST_KEEP=1 keeps the run
+# directory, RW_MULTIHOST_DELAY_MS (default 20).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+# shellcheck source=lib/services.sh
+source scripts/lib/services.sh
+
+BIN=${RW_MULTIHOST_BIN:-$ROOT/.build/debug/reelwork}
+DELAY_MS=${RW_MULTIHOST_DELAY_MS:-20}
+CLIPS_A=40                 # club mh-a's batch: noop jobs of NOOP_SECONDS
+CLIPS_B=4                  # club mh-b's batch: tennis clips
+NOOP_SECONDS=10            # long enough that a rerun started during the partition still runs when the link is back
+GLOBAL_CAP=6
+CLUB_CAP=5
+SLOTS=3                    # per worker: more slots than the caps, so a requeued job finds an idle slot at once
+LEASE=8
+HEARTBEAT=4                # after the heal, w1's lease keeper waits this long before it beats again, while
+                           # w1's runs need about a second to write: the margin that makes the write happen
+GRACE=3                    # shutdown grace: a drained worker hands back what it cannot finish in 3 s
+RUN_TIMEOUT=300
+
+say() { printf 'multihost: %s\n' "$*"; }
+die() { printf 'multihost: FAILED: %s\n' "$*" >&2; exit 1; }
+
+(( EUID == 0 )) || die "needs root (it creates network namespaces, a bridge and mounts)"
+[[ -x $BIN ]] || die "$BIN not found: build first (swift build --build-tests)"
+rw_install_deps
+command -v ip >/dev/null && command -v bridge >/dev/null || die "iproute2 (ip, bridge) missing"
+command -v unshare >/dev/null || die "unshare (util-linux) missing"
+scripts/setup-models.sh >/dev/null
+
+# ---- run identity, directory, cleanup ---------------------------------------------------------
+RID=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n' | cut -c1-5)
+NET=10.231.$(( 0x${RID:0:2} % 250 + 2 ))
+BR=rwmh$RID
+RUN=$(mktemp -d /tmp/rwmh.XXXXXX)
+chmod 755 "$RUN"
+mkdir -p "$RUN/db" "$RUN/coord/storage" "$RUN/cli/state" "$RUN/logs" "$RUN/pids"
+START=$(date +%s.%N)
+declare -A HOST_IP=([db]=$NET.2 [coord]=$NET.3 [cli]=$NET.4 [w1]=$NET.11 [w2]=$NET.12 [w3]=$NET.13 [w4]=$NET.14)
+declare -A PID_OF=()     # name -> PID of each long-lived process started here
+declare -A WRAPPER_OF=() # name -> PID of the `ip netns exec` that started it (it passes on the exit status)
+HOSTS=()
+FAILURES=()
+
+ns() { printf 'rwmh-%s-%s' "$RID" "$1"; }
+veth() { printf 'rwmh%s%s' "$RID" "${1:0:1}${1: -1}"; }
+on() { local host=$1; shift; ip netns exec "$(ns "$host")" "$@"; }
+now() { date +%s.%N; }
+# Arithmetic on fractional seconds: calc prints EXPR to 0.1, holds is true when EXPR is.
+calc() { awk "BEGIN { printf \"%.1f\", $* }"; }
+holds() { awk "BEGIN { exit !($*) }"; }
+event() { printf '%s|%s\n' "$(now)" "$*" >>"$RUN/timeline"; }
+fail() { FAILURES+=("$*"); printf 'multihost: check failed: %s\n' "$*" >&2; }
+
+# Stops PID (a process started here, still named COMM) with SIGTERM, then SIGKILL after SECONDS.
+stop_pid() {
+    local pid=$1 comm=$2 seconds=$3
+    rw__alive "$pid" || return 0
+    [[ $(rw__comm "$pid") == "$comm"* ]] || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    rw__wait_exit "$pid" "$seconds" || kill -KILL "$pid" 2>/dev/null || true
+}
+
+# launch NAME HOST COMMAND...: starts COMMAND on HOST in the background, output in logs/NAME.log.
+# `ip netns exec` forks, so $! is ip's PID: the command writes its own before it execs.
+launch() {
+    local name=$1 host=$2 i
+    shift 2
+    on "$host" sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$RUN/pids/$name" "$@" >"$RUN/logs/$name.log" 2>&1 &
+    WRAPPER_OF[$name]=$!
+    for ((i = 0; i < 100; i++)); do
+        [[ -s $RUN/pids/$name ]] && break
+        sleep 0.1
+    done
+    PID_OF[$name]=$(cat "$RUN/pids/$name" 2>/dev/null) || die "$name did not start on $host (see $RUN/logs/$name.log)"
+}
+
+# Prints the timeline so far, sorted, with times relative to START.
+show_timeline() {
+    echo
+    echo "timeline (t = seconds since the stack started coming up):"
+    sort -t'|' -k1,1n "$RUN/timeline" | while IFS='|' read -r t text; do
+        printf '  t+%5ss  %s\n' "$(calc "$t - $START")" "$text"
+    done
+    TIMELINE_SHOWN=1
+}
+TIMELINE_SHOWN=0
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    set +e
+    (( TIMELINE_SHOWN == 1 )) || [[ ! -s $RUN/timeline ]] || show_timeline
+    [[ -n ${PID_OF[sampler]:-} ]] && stop_pid "${PID_OF[sampler]}" bash 2
+    [[ " ${HOSTS[*]} " == *" w1 "* ]] && heal_link w1 2>/dev/null   # a failure mid-partition: let w1 stop cleanly
+    local name
+    for name in w1 w2 w3 w4 coord; do
+        [[ -n ${PID_OF[$name]:-} ]] && stop_pid "${PID_OF[$name]}" reelwork 10
+    done
+    for name in proxy-coord proxy-db; do
+        [[ -n ${PID_OF[$name]:-} ]] && stop_pid "${PID_OF[$name]}" python 5
+    done
+    rw_stop_redis "$RUN/db/redis" >/dev/null 2>&1
+    rw_stop_postgres "$RUN/db/pg" >/dev/null 2>&1
+    for name in "${HOSTS[@]}"; do
+        ip netns del "$(ns "$name")" 2>/dev/null
+    done
+    ip link del "$BR" 2>/dev/null
+    if (( rc != 0 )) || [[ ${RW_MULTIHOST_KEEP:-0} == 1 ]]; then
+        echo "multihost: logs kept in $RUN" >&2
+    else
+        rm -rf "$RUN"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- the network ------------------------------------------------------------------------------
+ip link add "$BR" type bridge
+ip link set "$BR" up
+add_host() {
+    local name=$1 n
+    n=$(ns "$name")
+    ip netns add "$n"
+    HOSTS+=("$name")
+    ip link add "$(veth "$name")" type veth peer name eth0 netns "$n"
+    ip link set "$(veth "$name")" master "$BR" up
+    on "$name" ip link set lo up
+    on "$name" ip addr add "${HOST_IP[$name]}/24" dev eth0
+    on "$name" ip link set eth0 up
+    on "$name" sysctl -qw net.ipv4.tcp_retries2=60   # with 1 s apart, a minute before TCP gives up
+    if ! on "$name" sysctl -qw net.ipv4.tcp_rto_max_ms=1000 2>/dev/null; then
+        [[ $RTO_CAPPED == 0 ]] || say "note: no net.ipv4.tcp_rto_max_ms (Linux < 6.15): connections resume at TCP's own pace after the partition"
+        RTO_CAPPED=0
+    fi
+}
+RTO_CAPPED=1
+cut_link() { bridge link set dev "$(veth "$1")" state 0; }   # disabled: the bridge drops its frames
+heal_link() { bridge link set dev "$(veth "$1")" state 3; }  # forwarding
+
+for h in db coord cli w1 w2 w3; do add_host "$h"; done
+
+# ---- db host: PostgreSQL, Redis, the delay proxy ----------------------------------------------
+on db bash -c "source scripts/lib/services.sh && RW_PG_FAST=1 rw_start_postgres '$RUN/db/pg' 5432 reelwork && rw_start_redis '$RUN/db/redis' 6379"
+start_proxy() {
+    local host=$1; shift
+    local maps=() port
+    for port in "$@"; do maps+=(--map "${HOST_IP[$host]}:$port=127.0.0.1:$port"); done
+    launch "proxy-$host" "$host" python3 tools/multihost/delay_proxy.py --delay-ms "$DELAY_MS" "${maps[@]}"
+}
+start_proxy db 5432 6379
+
+export REELWORK_DATABASE_URL="postgres://postgres@${HOST_IP[db]}:5432/reelwork"
+export REELWORK_REDIS_URL="redis://${HOST_IP[db]}:6379/0"
+export REELWORK_COORDINATOR_URL="http://${HOST_IP[coord]}:8080"
+export REELWORK_LEASE_SECONDS=$LEASE REELWORK_HEARTBEAT_SECONDS=$HEARTBEAT REELWORK_SHUTDOWN_GRACE_SECONDS=$GRACE
+export REELWORK_GLOBAL_CAP=$GLOBAL_CAP REELWORK_CLUB_CAP=$CLUB_CAP
+export REELWORK_DIAGNOSTICS=1 REELWORK_INFERENCE_THREADS=1 LOG_LEVEL=info
+export XDG_STATE_HOME=$RUN/cli/state
+unset REELWORK_API_KEY REELWORK_STORAGE_DIR REELWORK_BIND REELWORK_WORKER_ID REELWORK_VIDEO_SOURCE
+
+sql() { on cli psql -X -q -tA -F '|' -v ON_ERROR_STOP=1 "$REELWORK_DATABASE_URL" -c "$1"; }
+reachable() { sql "SELECT 1" >/dev/null 2>&1; }
+# Polls COMMAND every 0.2 s until it succeeds; false after SECONDS.
+poll() {
+    local seconds=$1 deadline
+    shift
+    deadline=$(( $(date +%s) + seconds ))
+    until "$@"; do
+        (( $(date +%s) < deadline )) || return 1
+        sleep 0.2
+    done
+}
+wait_until() { local seconds=$1 what=$2; shift 2; poll "$seconds" "$@" || die "timed out after ${seconds}s waiting for: $what"; }
+wait_until 30 "PostgreSQL through the db host's proxy" reachable
+
+# ---- coordinator host -------------------------------------------------------------------------
+on coord "$BIN" migrate --dir "$ROOT/migrations" >"$RUN/logs/migrate.log" 2>&1 || { cat "$RUN/logs/migrate.log" >&2; die "migrate failed"; }
+REELWORK_BIND=127.0.0.1:8080 REELWORK_STORAGE_DIR=$RUN/coord/storage launch coord coord "$BIN" coordinator
+start_proxy coord 8080
+healthy() { on cli curl -fs -o /dev/null --max-time 2 "$REELWORK_COORDINATOR_URL/healthz"; }
+wait_until 60 "the coordinator's /healthz from the cli host" healthy
+
+key() { on cli "$BIN" keys create "$@" | tail -n 1; }
+OPERATOR_KEY=$(key --operator --label multihost)
+WORKER_KEY=$(key --worker --label multihost)
+KEY_A=$(key --club mh-a --label multihost)
+KEY_B=$(key --club mh-b --label multihost)
+
+# ---- worker hosts -----------------------------------------------------------------------------
+start_worker() {
+    local name=$1
+    mkdir -p "$RUN/$name/storage"
+    # Its own mount and UTS namespaces: the coordinator's directory is an empty read-only tmpfs
+    # here, and the worker reports its own host name.
+    REELWORK_API_KEY=$WORKER_KEY REELWORK_VIDEO_SOURCE=http REELWORK_STORAGE_DIR=$RUN/$name/storage REELWORK_WORKER_SLOTS=$SLOTS \
+        launch "$name" "$name" unshare --mount --uts --propagation private sh -c \
+        'hostname "$1" && mount -t tmpfs -o size=64k,mode=0555 rwmh-hidden "$2" && shift 2 && exec "$@"' \
+        sh "rwmh-$name" "$RUN/coord" "$BIN" worker --worker-id "$name"
+}
+worker_listed() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers list --format json | grep -q "\"id\" *: *\"$1\""; }
+for w in w1 w2 w3; do start_worker "$w"; done
+for w in w1 w2 w3; do wait_until 90 "worker $w to register" worker_listed "$w"; done
+event "stack up: PostgreSQL + Redis on db, coordinator on coord, workers w1 w2 w3 ($SLOTS slots each); +${DELAY_MS} ms each way on every hop through the bridge"
+
+# ---- clips, batches ---------------------------------------------------------------------------
+# Distinct clips (different frames, so different content hashes), each file one segment.
+mkdir -p "$RUN/clips-a" "$RUN/clips-b"
+ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "testsrc2=size=160x120:rate=10" -t "$CLIPS_A" \
+    -c:v libx264 -pix_fmt yuv420p -g 10 -f segment -segment_time 1 -reset_timestamps 1 "$RUN/clips-a/a-%02d.mp4"
+ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "testsrc=size=320x240:rate=15" -t $(( CLIPS_B * 2 )) \
+    -c:v libx264 -pix_fmt yuv420p -g 15 -f segment -segment_time 2 -reset_timestamps 1 "$RUN/clips-b/b-%02d.mp4"
+(( $(ls "$RUN/clips-a" | wc -l) == CLIPS_A && $(ls "$RUN/clips-b" | wc -l) == CLIPS_B )) || die "ffmpeg made the wrong number of clips"
+printf '{"noop": {"seconds": %s}}\n' "$NOOP_SECONDS" >"$RUN/noop.json"
+
+# The Redis sampler on the db host: the running counts the caps are checked against, every 0.1 s.
+launch sampler db bash -c '
+    while [[ ! -e $1/sampler.stop ]]; do
+        printf "%s %s\n" "$(date +%s.%N)" "$(redis-cli -p 6379 --raw EVAL "return {redis.call(\"ZCARD\", ARGV[1] .. \":running\"), unpack(redis.call(\"HGETALL\", ARGV[1] .. \":club_running\"))}" 0 reelwork | tr "\n" " ")"
+        sleep 0.1
+    done >"$1/samples"' sampler "$RUN"
+
+submit() {   # KEY DIR LABEL [options file] ; prints job ids
+    local key=$1 dir=$2 label=$3
+    shift 3
+    on cli env REELWORK_API_KEY="$key" "$BIN" submit "$dir" --recursive --sport tennis --label "$label" "$@" 2>>"$RUN/logs/submit.log"
+}
+submit "$KEY_A" "$RUN/clips-a" "multihost mh-a" --options "$RUN/noop.json" >"$RUN/jobs-a"
+event "club mh-a submitted a batch of $(wc -l <"$RUN/jobs-a") clips (noop, ${NOOP_SECONDS} s each)"
+submit "$KEY_B" "$RUN/clips-b" "multihost mh-b" >"$RUN/jobs-b"
+event "club mh-b submitted a batch of $(wc -l <"$RUN/jobs-b") tennis clips (real decode over HTTP)"
+cat "$RUN/jobs-a" "$RUN/jobs-b" >"$RUN/jobs"
+TOTAL=$(wc -l <"$RUN/jobs")
+(( TOTAL == CLIPS_A + CLIPS_B )) || die "submitted $TOTAL jobs, expected $(( CLIPS_A + CLIPS_B ))"
+
+# ---- 1. partition w1 mid-job ------------------------------------------------------------------
+# Only while everything w1 runs is a noop job well inside its run: its progress written (between
+# 10% and 70%, so the stage is under way and not about to write its result when the link goes).
+w1_mid_job() {
+    [[ $(sql "SELECT count(*) > 0 AND bool_and(j.club = 'mh-a' AND coalesce(s.progress BETWEEN 0.1 AND 0.7, false))
+              FROM jobs j LEFT JOIN job_stages s ON s.job_id = j.id AND s.attempt = j.attempt AND s.name = 'noop' AND s.status = 'running'
+              WHERE j.status = 'running' AND j.worker_id LIKE 'w1/%'") == t ]]
+}
+wait_until 90 "w1 to be in the middle of a noop job" w1_mid_job
+keeper_failures() { grep -c "heartbeat to Redis failed" "$RUN/logs/w1.log" || true; }
+KEEPER_FAILURES_AT_CUT=$(keeper_failures)
+cut_link w1
+T_CUT=$(now)
+# Each job w1 holds, and whether it was mid-noop (its progress written) or claimed in the instant
+# between that check and the cut (its run then starts only once the link is back).
+sql "SELECT j.id, j.attempt, coalesce(s.progress >= 0.1, false) FROM jobs j
+     LEFT JOIN job_stages s ON s.job_id = j.id AND s.attempt = j.attempt AND s.name = 'noop'
+     WHERE j.status = 'running' AND j.worker_id LIKE 'w1/%'" >"$RUN/w1-at-cut"
+event "CUT w1's link (bridge port disabled) while it ran $(wc -l <"$RUN/w1-at-cut") job(s): $(awk -F'|' '{ printf "%s%s ", substr($1, 1, 8), ($3 == "t" ? "" : " (just claimed)") }' "$RUN/w1-at-cut")"
+
+# ---- 2. add w4 --------------------------------------------------------------------------------
+add_host w4
+start_worker w4
+wait_until 90 "worker w4 to register" worker_listed w4
+event "ADDED host w4 (worker w4, $SLOTS slots)"
+
+# ---- 3. leases expire, the jobs run elsewhere -------------------------------------------------
+# Every job w1 held: stalled (the reaper requeued it, and PostgreSQL has the stall), and at least
+# one that was mid-run started again by another worker (others may wait their turn under the caps).
+at_cut_sql=$(awk -F'|' '{ printf "%s('\''%s'\''::uuid, %s)", (NR > 1 ? "," : ""), $1, $2 }' "$RUN/w1-at-cut")
+mid_at_cut_sql=$(awk -F'|' '$3 == "t" { printf "%s('\''%s'\''::uuid, %s)", (n++ ? "," : ""), $1, $2 }' "$RUN/w1-at-cut")
+stalled_and_rerun() {
+    [[ $(sql "SELECT count(*) FILTER (WHERE outcome = 'stalled') = $(wc -l <"$RUN/w1-at-cut") FROM job_attempts
+              WHERE (job_id, attempt) IN ($at_cut_sql)") == t &&
+       $(sql "SELECT count(*) FROM jobs j JOIN (VALUES $mid_at_cut_sql) AS c(id, attempt) ON j.id = c.id
+              WHERE j.attempt > c.attempt AND j.worker_id NOT LIKE 'w1/%'") -ge 1 ]]
+}
+wait_until 60 "w1's leases to expire and a job of it to start again on another worker" stalled_and_rerun
+# The stalled attempts' stage rows, to compare at the end: w1's late progress writes must not change them.
+stale_stages_sql="SELECT job_id, attempt, name, status, progress, frames_done, finished_at FROM job_stages
+                  WHERE (job_id, attempt) IN ($at_cut_sql) ORDER BY 1, 2, 3"
+sql "$stale_stages_sql" >"$RUN/stale-stages-before"
+
+# ---- 4. heal ----------------------------------------------------------------------------------
+# Not before w1's lease keeper waits in its PostgreSQL heartbeat on the dead link, so that it cannot
+# tell w1's runs that their leases are gone before they try to write their results: once it has
+# given up on Redis (a 5 s timeout; it says so in its log), or, if the cut caught it in the
+# PostgreSQL heartbeat already, once a whole beat and a Redis timeout have passed.
+keeper_stuck() { (( $(keeper_failures) > KEEPER_FAILURES_AT_CUT )) || holds "$(now) > $T_CUT + $HEARTBEAT + 6"; }
+wait_until 30 "w1's lease keeper to wait on the dead link" keeper_stuck
+heal_link w1
+T_HEAL=$(now)
+event "HEALED w1's link ($(calc "$T_HEAL - $T_CUT") s after the cut)"
+# Watch w1's log for how each of its runs ended: its result write refused, or (a run that only
+# started after the heal, or without the RTO cap) told by its lease keeper first.
+refusals_seen() {
+    local id attempt mid lines
+    while IFS='|' read -r id attempt mid; do
+        [[ -e $RUN/refused-$id || -e $RUN/told-$id ]] && continue
+        lines=$(grep -i "job=$id" "$RUN/logs/w1.log" || true)
+        if grep -q "its result was refused" <<<"$lines"; then
+            now >"$RUN/refused-$id"
+            event "w1's late result write for job ${id:0:8} (attempt $attempt) REFUSED by PostgreSQL (fenced: the job is at a newer attempt)"
+        elif grep -q "this run's work is discarded" <<<"$lines"; then
+            touch "$RUN/told-$id"
+            event "w1's run of job ${id:0:8} (attempt $attempt) told by its heartbeat that the lease was lost; it wrote no result"
+        else
+            return 1
+        fi
+    done <"$RUN/w1-at-cut"
+}
+poll 30 refusals_seen || true   # checked below, job by job
+
+# ---- 5. drain w2 through the API --------------------------------------------------------------
+w2_busy() { [[ $(sql "SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id LIKE 'w2/%'") -ge 1 ]]; }
+wait_until 60 "w2 to be running a job" w2_busy
+T_DRAIN=$(now)
+on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers drain w2 >"$RUN/logs/drain.out" 2>&1 || { cat "$RUN/logs/drain.out" >&2; die "reelwork workers drain w2 failed"; }
+event "DRAIN w2 requested through the API (it was running $(sql "SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id LIKE 'w2/%'") job(s))"
+W2_RC=
+w2_exited() { ! rw__alive "${PID_OF[w2]}"; }
+wait_until $(( GRACE + HEARTBEAT + 20 )) "w2 to exit after the drain" w2_exited
+if wait "${WRAPPER_OF[w2]}"; then W2_RC=0; else W2_RC=$?; fi
+PID_OF[w2]=
+event "w2 exited with status $W2_RC"
+
+# ---- the end of the run -----------------------------------------------------------------------
+all_terminal() { [[ $(sql "SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')") == "$TOTAL" ]]; }
+wait_until "$RUN_TIMEOUT" "all $TOTAL jobs to reach a terminal state" all_terminal
+touch "$RUN/sampler.stop"
+event "all $TOTAL jobs terminal"
+
+# ---- checks -----------------------------------------------------------------------------------
+# Every job: terminal once, succeeded, one result written by its final attempt.
+bad=$(sql "SELECT j.id || ' ' || j.status || ' attempt ' || j.attempt || ' result attempt ' || coalesce(r.attempt::text, 'none')
+                  || ' terminal attempts ' || (SELECT count(*) FROM job_attempts a WHERE a.job_id = j.id AND a.outcome IN ('succeeded', 'failed', 'cancelled'))
+           FROM jobs j LEFT JOIN results r ON r.job_id = j.id
+           WHERE j.status <> 'succeeded' OR r.attempt IS DISTINCT FROM j.attempt
+              OR (SELECT count(*) FROM job_attempts a WHERE a.job_id = j.id AND a.outcome IN ('succeeded', 'failed', 'cancelled')) <> 1
+              OR (SELECT outcome FROM job_attempts a WHERE a.job_id = j.id AND a.attempt = j.attempt) IS DISTINCT FROM 'succeeded'")
+[[ -z $bad ]] || fail "jobs not ended exactly once by their final attempt: $bad"
+counts=$(sql "SELECT (SELECT count(*) FROM jobs), (SELECT count(*) FROM jobs WHERE status = 'succeeded'), (SELECT count(*) FROM results)")
+[[ $counts == "$TOTAL|$TOTAL|$TOTAL" ]] || fail "jobs|succeeded|results = $counts, expected $TOTAL each"
+# One terminal live event per job, on the Redis stream.
+events=$(on db redis-cli -p 6379 --raw XRANGE reelwork:events - + | python3 -c '
+import collections, json, sys
+terminal = collections.Counter()
+for line in sys.stdin:
+    if line.startswith("{"):
+        e = json.loads(line)
+        if e.get("type") in ("job.succeeded", "job.failed", "job.cancelled"):
+            terminal[e["jobId"].lower()] += 1
+jobs = [line.strip().lower() for line in open(sys.argv[1]) if line.strip()]
+print(" ".join(f"{j[:8]}:{terminal[j]}" for j in jobs if terminal[j] != 1))' "$RUN/jobs")
+[[ -z $events ]] || fail "jobs without exactly one terminal event (job:count): $events"
+
+# The partition: each job w1 lost was stalled, run again elsewhere, and w1's late writes refused.
+STALE=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w1/%' AND outcome = 'stalled'")
+(( STALE >= 1 )) || fail "no attempt of w1 ended as a stall: the partition did not cost w1 its leases"
+IN_RUN=0
+while IFS='|' read -r id attempt mid; do
+    row=$(sql "SELECT a.outcome, j.attempt, coalesce(r.attempt, 0)
+               FROM job_attempts a JOIN jobs j ON j.id = a.job_id LEFT JOIN results r ON r.job_id = j.id
+               WHERE a.job_id = '$id' AND a.attempt = $attempt")
+    IFS='|' read -r outcome final result_attempt <<<"$row"
+    [[ -n $row ]] || { fail "job $id: no record of w1's attempt $attempt"; continue; }
+    [[ $outcome == stalled ]] || fail "job $id: w1's attempt $attempt ended '$outcome', not 'stalled'"
+    (( final > attempt && result_attempt == final )) || fail "job $id: final attempt $final, result of attempt $result_attempt (w1's was $attempt)"
+    if [[ -e $RUN/told-$id ]]; then
+        # Expected of a run claimed in the instant before the cut (it starts after the heal, and its
+        # heartbeat comes first), or where TCP's backoff is not capped.
+        [[ $mid != t && $RTO_CAPPED == 1 ]] ||
+            fail "job $id: w1's lease keeper told the run its lease was lost before it wrote its result (it won the race after the heal), so no late result write was tested"
+    elif [[ ! -e $RUN/refused-$id ]]; then
+        fail "job $id: w1's log shows neither its late result write refused nor its run told of the lost lease"
+    else
+        # A newer attempt already running before the heal and still running when the refusal was seen:
+        # the job was 'running' then, so only the attempt fence could refuse the write.
+        running_then=$(sql "SELECT string_agg(attempt || ' on ' || worker_id, ', ') FROM job_attempts
+                            WHERE job_id = '$id' AND attempt > $attempt AND started_at < to_timestamp($T_HEAL)
+                              AND coalesce(finished_at, 'infinity') > to_timestamp($(cat "$RUN/refused-$id"))")
+        if [[ -n $running_then ]]; then
+            IN_RUN=$(( IN_RUN + 1 ))
+        else
+            say "job $id: no newer attempt was running when w1's write was refused (it came before one started or after it ended), so the job's status refused it as well"
+        fi
+    fi
+done <"$RUN/w1-at-cut"
+(( IN_RUN >= 1 )) || fail "no late write of w1 reached PostgreSQL while a newer attempt of its job was running: the attempt fence was not tested"
+sql "$stale_stages_sql" >"$RUN/stale-stages-after"
+cmp -s "$RUN/stale-stages-before" "$RUN/stale-stages-after" ||
+    fail "the stalled attempts' stage rows changed after the stall (late progress writes were not fenced): $(diff "$RUN/stale-stages-before" "$RUN/stale-stages-after" | tr '\n' ' ')"
+
+# The caps: Redis's counts throughout, and the attempts that held their lease to the end.
+read -r redis_global redis_club < <(python3 -c '
+import sys
+g = c = 0
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) >= 2:
+        g = max(g, int(parts[1]))
+        c = max([c] + [int(v) for v in parts[3::2]])
+print(g, c)' "$RUN/samples")
+SAMPLES=$(wc -l <"$RUN/samples")
+(( SAMPLES >= 100 )) || fail "only $SAMPLES samples of Redis's running counts"
+(( redis_global <= GLOBAL_CAP )) || fail "Redis ran $redis_global jobs at once, over the global cap $GLOBAL_CAP"
+(( redis_club <= CLUB_CAP )) || fail "Redis ran $redis_club jobs of one club at once, over the club cap $CLUB_CAP"
+overlap="WITH a AS (SELECT j.club, x.started_at AS s, x.finished_at AS f FROM job_attempts x JOIN jobs j ON j.id = x.job_id
+                    WHERE x.outcome IN ('succeeded', 'failed', 'retry', 'handed_back', 'cancelled')),
+              ev AS (SELECT club, s AS t, 1 AS d FROM a UNION ALL SELECT club, f, -1 FROM a)"
+pg_global=$(sql "$overlap SELECT max(n) FROM (SELECT sum(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS n FROM ev) x")
+pg_club_a=$(sql "$overlap SELECT max(n) FROM (SELECT sum(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS n FROM ev WHERE club = 'mh-a') x")
+pg_club_b=$(sql "$overlap SELECT max(n) FROM (SELECT sum(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS n FROM ev WHERE club = 'mh-b') x")
+(( pg_global <= GLOBAL_CAP )) || fail "PostgreSQL's attempts overlap $pg_global at once, over the global cap $GLOBAL_CAP"
+(( pg_club_a <= CLUB_CAP && pg_club_b <= CLUB_CAP )) || fail "PostgreSQL's attempts of one club overlap mh-a $pg_club_a / mh-b $pg_club_b, over the club cap $CLUB_CAP"
+(( pg_club_a >= CLUB_CAP )) || fail "club mh-a never reached its cap ($pg_club_a of $CLUB_CAP at once): the cap check proves nothing"
+
+# The added host and the drained one.
+w4_jobs=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome = 'succeeded'")
+(( w4_jobs >= 1 )) || fail "w4 (added mid-run) finished no job"
+[[ $W2_RC == 0 ]] || fail "w2 exited with status $W2_RC after the drain, not 0"
+grep -q "asked worker w2 to drain" "$RUN/logs/w2.log" || fail "w2's log does not show the drain request"
+late=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w2/%' AND started_at > to_timestamp($T_DRAIN + $HEARTBEAT + 1)")
+(( late == 0 )) || fail "w2 started $late job(s) after it was drained"
+w2_bad=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w2/%' AND outcome IS DISTINCT FROM 'succeeded' AND outcome IS DISTINCT FROM 'handed_back'")
+(( w2_bad == 0 )) || fail "$w2_bad of w2's attempts ended other than succeeded or handed back"
+IFS='|' read -r w2_done w2_back <<<"$(sql "SELECT count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome = 'handed_back') FROM job_attempts WHERE worker_id LIKE 'w2/%'")"
+
+# The tennis clips were decoded, from the coordinator over HTTP (the workers could not see its files).
+decoded=$(sql "SELECT count(*) FROM results r JOIN jobs j ON j.id = r.job_id WHERE j.club = 'mh-b' AND (r.result->>'framesDecoded')::int > 0")
+(( decoded == CLIPS_B )) || fail "$decoded of $CLIPS_B tennis jobs have decoded frames"
+for w in w1 w2 w3 w4; do
+    [[ -z $(ls -A "$RUN/$w/storage") ]] || fail "worker $w wrote into its storage directory: videos should come over HTTP"
+done
+
+# ---- timeline ---------------------------------------------------------------------------------
+sql "SELECT extract(epoch FROM a.finished_at) || '|' || 'reaper: job ' || left(a.job_id::text, 8) || ' attempt ' || a.attempt
+            || ' of w1 stalled (lease expired), requeued first in line'
+     FROM job_attempts a WHERE a.worker_id LIKE 'w1/%' AND a.outcome = 'stalled'
+     UNION ALL
+     SELECT extract(epoch FROM n.started_at) || '|' || 'job ' || left(n.job_id::text, 8) || ' attempt ' || n.attempt || ' started on ' || n.worker_id
+            || ' (' || coalesce(n.outcome, '?') || ' at t+' || round(extract(epoch FROM n.finished_at) - $START, 1) || 's)'
+     FROM job_attempts n JOIN job_attempts a ON a.job_id = n.job_id AND a.attempt < n.attempt
+     WHERE a.worker_id LIKE 'w1/%' AND a.outcome = 'stalled'
+     UNION ALL
+     SELECT extract(epoch FROM min(started_at)) || '|w4 claimed its first job' FROM job_attempts WHERE worker_id LIKE 'w4/%' HAVING count(*) > 0
+     UNION ALL
+     SELECT extract(epoch FROM finished_at) || '|w2 handed back job ' || left(job_id::text, 8) || ' (drained)'
+     FROM job_attempts WHERE worker_id LIKE 'w2/%' AND outcome = 'handed_back'
+     UNION ALL
+     SELECT extract(epoch FROM min(started_at)) || '|first job started' FROM job_attempts" >>"$RUN/timeline"
+show_timeline
+printf '  caps: global %s (max at once: Redis %s, PostgreSQL %s), per club %s (max: Redis %s, PostgreSQL mh-a %s, mh-b %s); %s Redis samples\n' \
+    "$GLOBAL_CAP" "$redis_global" "$pg_global" "$CLUB_CAP" "$redis_club" "$pg_club_a" "$pg_club_b" "$SAMPLES"
+printf '  attempts per worker: %s\n' "$(sql "SELECT string_agg(w || ' ' || n, ', ' ORDER BY w) FROM (SELECT split_part(worker_id, '/', 1) AS w, count(*) AS n FROM job_attempts GROUP BY 1) x")"
+printf '  w2 after the drain: %s finished, %s handed back, exit status %s; w4: %s jobs succeeded\n' "$w2_done" "$w2_back" "$W2_RC" "$w4_jobs"
+printf '  wall time %s s\n' "$(calc "$(now) - $START")"
+
+if (( ${#FAILURES[@]} > 0 )); then
+    echo
+    for f in "${FAILURES[@]}"; do echo "multihost: FAILED: $f" >&2; done
+    for w in coord w1 w2 w3 w4; do
+        echo "--- last lines of $w's log ---" >&2
+        tail -n 15 "$RUN/logs/$w.log" >&2 || true
+    done
+    exit 1
+fi
+echo "multihost: all checks passed ($TOTAL jobs; $STALE stalled by the partition, $IN_RUN late result write(s) refused while a newer attempt ran; caps held)"
