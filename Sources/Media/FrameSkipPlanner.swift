@@ -19,7 +19,11 @@
 /// count are the same as with every frame decoded.
 ///
 /// It stops dropping (for the rest of the stream) when what it relies on does not hold: a frame
-/// comes out with a timestamp other than its packet's, or not after the previous frame's.
+/// comes out with a timestamp other than its packet's, or not after the previous frame's. On a
+/// damaged stream the counts can still differ from decoding every frame: a reference frame whose
+/// decoding fails after its packet was accepted is counted as dropped, and a frame beside a damaged
+/// one may be dropped where, with every frame decoded, it would have replaced the damaged one as
+/// a sample.
 struct FrameSkipPlanner {
     /// Each schedule's slot for a time in seconds.
     private let slots: [(Double) -> Int?]
