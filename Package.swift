@@ -134,7 +134,7 @@ let package = Package(
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
-        .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore"],
+        .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
@@ -156,7 +156,7 @@ let package = Package(
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "TestSupport"]),
-        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Vision", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.

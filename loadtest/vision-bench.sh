@@ -4,7 +4,7 @@
 #
 # usage: loadtest/vision-bench.sh [RUNS] [SECTIONS]
 #   RUNS      repetitions of each timed measurement (default 5; medians are reported)
-#   SECTIONS  any of: infer stages e2e memory (default: all four)
+#   SECTIONS  any of: infer stages e2e memory drop (default: the first four)
 #
 # Needs scripts/setup-models.sh (models, libonnxruntime, the Python tools). Generated clips and
 # tensors are cached in .local/bench/ (gitignored); the first run makes
@@ -28,20 +28,14 @@ REELWORK=$BIN_DIR/reelwork
 PY="python3 tools/models/reference_infer.py"
 
 # ---- material (made once) ------------------------------------------------------------------------
-# 60 s of 1080p30 H.264: two real people (cut from the test photos, scaled ×2.5 and ×1.5) walking
-# back and forth over a moving test pattern with per-frame noise (so decoding costs what camera
-# footage costs). Deterministic: ffmpeg's noise filter has a fixed seed.
+# shellcheck source=clips.sh
+source loadtest/clips.sh
+# 60 s of 1080p30 H.264 (libx264 veryfast): two real people walking over a noisy test pattern.
 CLIP=$DIR/people-1080p30-60s.mp4
-if [[ ! -s $CLIP ]]; then
-    echo "making $CLIP (once, about a minute)..." >&2
-    ffmpeg -hide_banner -nostdin -v error -y \
-        -f lavfi -i "testsrc2=size=1920x1080:rate=30,noise=alls=10:allf=t+u" \
-        -loop 1 -framerate 30 -i models/test-photos/person.jpg \
-        -loop 1 -framerate 30 -i models/test-photos/bus.jpg \
-        -filter_complex "[1:v]crop=120:320:170:75,scale=300:800[a];[2:v]crop=190:560:40:370,scale=285:840[b];[0:v][a]overlay=x='200+600*(1-cos(2*PI*t/20))':y=150:shortest=1[ab];[ab][b]overlay=x='1500-500*(1-cos(2*PI*t/30))':y=200:shortest=1" \
-        -t 60 -c:v libx264 -preset veryfast -pix_fmt yuv420p -movflags +faststart "$CLIP.tmp.mp4"
-    mv "$CLIP.tmp.mp4" "$CLIP"
-fi
+rw_people_clip "$CLIP" 60 1920x1080
+# The same minute encoded without B-frames, as phones often encode: every frame is then a reference.
+NOB=$DIR/people-1080p30-60s-nobframes.mp4
+[[ $SECTIONS != *drop* ]] || rw_people_clip "$NOB" 60 1920x1080 -bf 0
 # The same minute ten times over (stream copy): 10 minutes, 18,000 frames.
 LONG=$DIR/people-1080p30-600s.mp4
 if [[ ! -s $LONG ]]; then
@@ -103,6 +97,27 @@ if [[ $SECTIONS == *e2e* ]]; then
             factors+=("$(field realtime_factor <<<"$line")")
         done
         echo "e2e detector $variant: median realtime factor $(printf '%s\n' "${factors[@]}" | median) (target >= 3)"
+    done
+fi
+
+# ---- 5. frames left undecoded: the e2e analysis with and without DecodeOptions.dropsUnsampledFrames --
+if [[ $SECTIONS == *drop* ]]; then
+    for file in "$CLIP" "$NOB"; do
+        # How many frames nothing refers to (ffmpeg's decoder told to skip them all).
+        refs=$(ffmpeg -hide_banner -nostdin -skip_frame noref -i "$file" -f null - 2>&1 | grep -o 'frame= *[0-9]*' | tail -1 | tr -dc 0-9)
+        echo "drop $(basename "$file"): $refs reference frames of $(ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets -of csv=p=0 "$file")"
+        fd=() fe=() cpud=() cpue=() prints=()
+        for run in $(seq "$RUNS"); do
+            # Alternating, so both see the same machine.
+            line=$("$BENCH" analyze "$file" --threads 2)
+            echo "drop $(basename "$file") dropping run $run (load $(cut -d' ' -f1 /proc/loadavg)): $line"
+            fd+=("$(field realtime_factor <<<"$line")") cpud+=("$(field cpu_seconds <<<"$line")") prints+=("$(field found_fnv1a <<<"$line")")
+            line=$("$BENCH" analyze "$file" --threads 2 --decode-every-frame)
+            echo "drop $(basename "$file") every-frame run $run (load $(cut -d' ' -f1 /proc/loadavg)): $line"
+            fe+=("$(field realtime_factor <<<"$line")") cpue+=("$(field cpu_seconds <<<"$line")") prints+=("$(field found_fnv1a <<<"$line")")
+        done
+        echo "drop $(basename "$file"): median realtime factor $(printf '%s\n' "${fd[@]}" | median) dropping, $(printf '%s\n' "${fe[@]}" | median) every frame decoded; median CPU s $(printf '%s\n' "${cpud[@]}" | median) and $(printf '%s\n' "${cpue[@]}" | median)"
+        echo "drop $(basename "$file"): detections and poses fingerprints: $(printf '%s\n' "${prints[@]}" | sort -u | tr '\n' ' ')(one expected)"
     done
 fi
 

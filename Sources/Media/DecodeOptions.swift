@@ -10,13 +10,18 @@ public struct DecodeOptions: Sendable {
     public var colorConversion: ColorConversion
     /// The largest picture decoded (a stream may change size mid-way) and a stop check for blocked reads.
     public var guards: MediaGuards
+    /// With sampling by time (`FrameSampling.fps`), leave undecoded the frames that no sample needs
+    /// and no other frame refers to (`FrameSkipPlanner`). The frames handed on, their numbers and the
+    /// report are the same either way; false decodes every frame (to compare, or to check a whole stream).
+    public var dropsUnsampledFrames: Bool
 
     public init(threads: Int = 0, qualitySampleInterval: Double = 0.5, colorConversion: ColorConversion = .fast,
-                guards: MediaGuards = MediaGuards()) {
+                guards: MediaGuards = MediaGuards(), dropsUnsampledFrames: Bool = true) {
         self.threads = threads
         self.qualitySampleInterval = qualitySampleInterval
         self.colorConversion = colorConversion
         self.guards = guards
+        self.dropsUnsampledFrames = dropsUnsampledFrames
     }
 
     /// libswscale's YUV → RGB conversion of sampled frames.

@@ -21,4 +21,10 @@ final class Frame {
         let pts = pointer.pointee.pts
         return pts != FFmpegStatus.noPTS ? pts : nil
     }
+
+    /// The pts of the packet the frame came from, as the decoder passed it on; nil when it had none.
+    var packetTimestamp: Int64? {
+        let pts = pointer.pointee.pts
+        return pts != FFmpegStatus.noPTS ? pts : nil
+    }
 }

@@ -1,7 +1,8 @@
 import ReelworkCore
 
-/// Which decoded frames are handed on for analysis. Every frame is still decoded (a video's frames
-/// depend on each other); sampling only decides which ones are converted and passed on.
+/// Which decoded frames are handed on for analysis. Only these are converted to RGB. With `.fps`
+/// the decoder may also leave out frames that no sample needs and no other frame depends on
+/// (`FrameSkipPlanner`); the frames handed on are the same either way.
 public enum FrameSampling: Sendable, Equatable {
     /// Every decoded frame.
     case everyFrame
@@ -41,6 +42,16 @@ public struct FrameSampler {
 
     public init(_ sampling: FrameSampling) { self.sampling = sampling }
 
+    /// For `.fps`: the sampling instant k / rate at or before `time` (with the tolerance), as k. At
+    /// most one frame per slot is due. Decisions compare these whole numbers, so `FrameSkipPlanner`
+    /// can tell ahead, with the same arithmetic, that a frame is not due. Nil for the other
+    /// samplings, which do not go by time.
+    func slot(at time: Double) -> Int? {
+        guard case .fps(let rate) = sampling, rate > 0 else { return nil }
+        // The time comes from the file: past Int's range, the slot saturates.
+        return Int(clampedRounding: (time + Self.tolerance) * rate, .down)
+    }
+
     /// True when the frame at presentation `time` seconds, the `index`-th frame out of the
     /// decoder (0-based), is due. Call once per frame, in output order.
     public mutating func isDue(time: Double, index: Int) -> Bool {
@@ -49,12 +60,10 @@ public struct FrameSampler {
             return true
         case .everyNth(let n):
             return n <= 1 || index % n == 0
-        case .fps(let rate):
-            guard rate > 0 else { return true }
-            guard time + Self.tolerance >= Double(nextSlot) / rate else { return false }
-            // The next slot after this frame's; a gap in the video skips the slots it covers. The
-            // time comes from the file: past Int's range, every later frame is simply not due.
-            let slot = Int(clampedRounding: (time + Self.tolerance) * rate, .down)
+        case .fps:
+            guard let slot = slot(at: time) else { return true }
+            guard slot >= nextSlot else { return false }
+            // The next slot after this frame's; a gap in the video skips the slots it covers.
             nextSlot = slot.checkedAdding(1) ?? .max
             return true
         }

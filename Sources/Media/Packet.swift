@@ -16,6 +16,12 @@ final class Packet {
 
     var streamIndex: Int32 { pointer.pointee.stream_index }
 
+    /// The presentation timestamp in stream time-base units; nil when the container gave none.
+    var timestamp: Int64? {
+        let pts = pointer.pointee.pts
+        return pts != FFmpegStatus.noPTS ? pts : nil
+    }
+
     /// Releases the packet's data so the next read does not leak it.
     func unref() { av_packet_unref(pointer) }
 }

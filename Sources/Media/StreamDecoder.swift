@@ -61,8 +61,14 @@ final class StreamDecoder {
         avcodec_flush_buffers(context)
     }
 
-    /// Sends one packet, or nil to start draining at the end of the stream.
-    func send(_ packet: Packet?) -> SendResult {
+    /// Sends one packet, or nil to start draining at the end of the stream. With `droppingIfUnreferenced`
+    /// the decoder leaves the packet's frame out, undecoded, when no other frame refers to it
+    /// (skip_frame = AVDISCARD_NONREF, for this packet only); a reference frame is decoded as usual.
+    /// Decoders that do not support it decode the frame.
+    func send(_ packet: Packet?, droppingIfUnreferenced: Bool = false) -> SendResult {
+        // Read when the packet is submitted (with frame threading, copied to the thread that decodes
+        // it), so it can change from one packet to the next.
+        context?.pointee.skip_frame = packet != nil && droppingIfUnreferenced ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
         let status = avcodec_send_packet(context, packet?.pointer)
         if status >= 0 { return .accepted }
         if status == FFmpegStatus.tryAgain { return .full }

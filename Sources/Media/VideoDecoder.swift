@@ -62,10 +62,15 @@ public final class VideoDecoder {
         try decodeAll(sampling: nil, progress: progress, onSample: { _ in })
     }
 
-    /// Decodes every frame like `decodeAll(progress:)` and, for each frame `sampling` selects,
+    /// Decodes the video like `decodeAll(progress:)` and, for each frame `sampling` selects,
     /// converts it to RGB in display orientation (the rotation applied) and calls `onSample` with
     /// it, before the next frame is decoded. The frame's `image` is only valid inside the call.
     /// Errors thrown by `onSample` stop decoding and propagate unchanged.
+    ///
+    /// With `.fps` sampling (and `DecodeOptions.dropsUnsampledFrames`), frames that neither
+    /// `sampling` nor the quality samples pick and that no other frame refers to are left
+    /// undecoded (`FrameSkipPlanner`); they are still counted, and every frame handed on has the
+    /// same number, time and pixels as with every frame decoded.
     ///
     /// Allocates nothing per frame: the packet, frame, RGB buffer and scaler are reused.
     public func decodeAll(sampling: FrameSampling, progress: (Int) throws -> Void,
@@ -85,14 +90,20 @@ public final class VideoDecoder {
     }
 
     private func decodeStream(_ sampling: FrameSampling?, _ stages: FrameHandlers) throws -> DecodeReport {
-        var run = DecodeRun(schedule: SampleSchedule(interval: options.qualitySampleInterval),
-                            sampler: sampling.map(FrameSampler.init))
+        let schedule = SampleSchedule(interval: options.qualitySampleInterval)
+        let sampler = sampling.map(FrameSampler.init)
+        // Frames may be left out only when the handed-on frames are picked by time, like the quality samples.
+        let planner = FrameSkipPlanner(slots: [schedule.slot(at:), { sampler?.slot(at: $0) }],
+                                       seconds: { [startTimestamp, timeBase] in Self.seconds($0, start: startTimestamp, timeBase: timeBase) },
+                                       enabled: options.dropsUnsampledFrames && sampler?.slot(at: 0) != nil)
+        var run = DecodeRun(schedule: schedule, sampler: sampler, planner: planner)
         while try demuxer.read(into: packet) {
             guard packet.streamIndex == streamIndex else { continue }
-            try decode(packet, &run, stages)
+            try decode(packet, dropping: run.planner.mayDrop(pts: packet.timestamp), &run, stages)
         }
         packet.unref()
-        try decode(nil, &run, stages) // drain the frames the decoder still holds (reordering, threads)
+        try decode(nil, dropping: false, &run, stages) // drain the frames the decoder still holds (reordering, threads)
+        run.framesDecoded += run.planner.finish()
 
         guard run.framesDecoded > 0 else {
             let reason = run.lastError.map(FFmpegStatus.message(for:)) ?? "the video stream has no packets"
@@ -100,7 +111,8 @@ public final class VideoDecoder {
         }
         try stages.progress(run.framesDecoded)
         return DecodeReport(framesDecoded: run.framesDecoded, qualitySamples: run.samples,
-                            damagedPackets: run.damagedPackets, framesSampled: run.framesSampled)
+                            damagedPackets: run.damagedPackets, framesSampled: run.framesSampled,
+                            framesDropped: run.planner.dropped)
     }
 
     /// The caller's callbacks for one decodeAll call. They never outlive the call (see
@@ -114,6 +126,8 @@ public final class VideoDecoder {
     private struct DecodeRun {
         var schedule: SampleSchedule
         var sampler: FrameSampler?
+        var planner: FrameSkipPlanner
+        /// Frames so far, in presentation order: decoded, or dropped undecoded (`planner`).
         var framesDecoded = 0
         var framesSampled = 0
         var samples: [FrameQualitySample] = []
@@ -126,11 +140,12 @@ public final class VideoDecoder {
         }
     }
 
-    /// Sends `packet` (nil = end of stream) and receives every frame it makes available.
-    private func decode(_ packet: Packet?, _ run: inout DecodeRun, _ handlers: FrameHandlers) throws {
+    /// Sends `packet` (nil = end of stream) and receives every frame it makes available. With
+    /// `dropping`, the decoder leaves the packet's frame out if no other frame refers to it.
+    private func decode(_ packet: Packet?, dropping: Bool, _ run: inout DecodeRun, _ handlers: FrameHandlers) throws {
         let draining = packet == nil
         while true {
-            switch decoder.send(packet) {
+            switch decoder.send(packet, droppingIfUnreferenced: dropping) {
             case .accepted:
                 try receiveFrames(&run, untilFinished: draining, handlers)
                 return
@@ -141,10 +156,12 @@ public final class VideoDecoder {
                 // "Full" yet nothing to take would loop forever; drop the packet instead.
                 if run.framesDecoded == before {
                     run.damaged(FFmpegStatus.tryAgain)
+                    run.planner.refused(pts: packet?.timestamp)
                     return
                 }
             case .rejected(let status):
                 run.damaged(status) // skip it; the next packets usually decode fine
+                run.planner.refused(pts: packet?.timestamp)
                 return
             }
         }
@@ -154,11 +171,13 @@ public final class VideoDecoder {
         while true {
             switch decoder.receive(into: frame) {
             case .frame:
-                run.framesDecoded += 1
+                let before = run.framesDecoded
+                // Frames dropped before this one count first, so it keeps its number.
+                run.framesDecoded += run.planner.frameOut(pts: frame.packetTimestamp, timestamp: frame.timestamp) + 1
                 let time = presentationTime(frameNumber: run.framesDecoded)
                 sampleQualityIfDue(&run, time: time)
                 try handOnIfDue(&run, time: time, handlers.onSample)
-                if run.framesDecoded % 30 == 0 { try handlers.progress(run.framesDecoded) }
+                if run.framesDecoded / 30 != before / 30 { try handlers.progress(run.framesDecoded) }
             case .needsInput, .finished:
                 return
             case .failed(let status):
@@ -173,11 +192,14 @@ public final class VideoDecoder {
     /// from its timestamp, so variable frame rates come out right; from the frame rate only when
     /// the frame has no timestamp at all.
     private func presentationTime(frameNumber: Int) -> Double {
-        if let timestamp = frame.timestamp {
-            // In Double: timestamps come from the file, and their Int64 difference can overflow.
-            return max(0, (Double(timestamp) - Double(startTimestamp)) * timeBase)
-        }
+        if let timestamp = frame.timestamp { return Self.seconds(timestamp, start: startTimestamp, timeBase: timeBase) }
         return facts.fps > 0 ? Double(frameNumber - 1) / facts.fps : 0
+    }
+
+    /// Seconds from the stream's start of a timestamp in stream time-base units.
+    private static func seconds(_ timestamp: Int64, start: Int64, timeBase: Double) -> Double {
+        // In Double: timestamps come from the file, and their Int64 difference can overflow.
+        max(0, (Double(timestamp) - Double(start)) * timeBase)
     }
 
     private func sampleQualityIfDue(_ run: inout DecodeRun, time: Double) {

@@ -114,12 +114,13 @@ public struct AnalysisPipeline {
 
     /// How the job's inference threads are used. With two or more and a pose stage, the pose model
     /// runs on a thread of its own beside the detector (`PoseWorker`), both sessions keeping the
-    /// full count: decoding, detection and pose then overlap instead of taking turns. Measured on
-    /// 2 cores, 60 s of 1080p (BENCHMARKS.md, "end to end"): 2.6× realtime in line, 2.9× with the
-    /// pose thread and one intra-op thread per session, 3.2× with two each (spinning is off, so
-    /// idle session threads cost nothing). With one thread (a worker with a slot per core) poses
+    /// full count: decoding, detection and pose then overlap instead of taking turns. On 2 cores
+    /// one job ran faster with the pose thread than in line, and faster still with two intra-op
+    /// threads per session (BENCHMARKS.md, "end to end"; spinning is off, so idle session threads
+    /// cost nothing). With one thread (a worker with a slot per core) poses
     /// stay in line; when other jobs share the machine (worker slots) each session gets half, so
-    /// the jobs together do not ask for twice the cores (not measured yet).
+    /// the jobs together do not ask for twice the cores. Slots × threads on a mixed set of clips:
+    /// BENCHMARKS.md, "Throughput per machine" (`loadtest/throughput-sweep.sh`).
     func inferenceThreads(withPoses: Bool) -> (perSession: Int, poseOnItsOwnThread: Bool) {
         let total = vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs)
         guard withPoses, total >= 2 else { return (total, false) }

@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Tennis
+import TestSupport
 import Vision
 import XCTest
 
@@ -43,5 +44,25 @@ enum VisionResult {
             }
             return ObjectFrame(time: t, balls: balls, rackets: rackets)
         }
+    }
+}
+
+/// A real photo of a person (person.jpg's standing man) swept along an arc over a background,
+/// made with ffmpeg: 640×360, 30 fps, 3.6 s.
+enum SweptPersonClip {
+    /// The cut-out's left edge is at x = 250 + 150 · tanh((t − peak) / 0.12): still, then a sweep of
+    /// 300 px whose speed peaks at `peak` (1250 px/s, ≈ 14 torso lengths/s for a ~90 px torso),
+    /// then still again; it rises 30 px along the way and comes back down (an arc).
+    static let peak = 1.8
+
+    /// Makes the clip at `path`; `encoder` adds to libx264's defaults (e.g. `-bf 0`).
+    static func make(at path: String, encoder: [String] = []) throws -> String {
+        let p = peak
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "color=c=0x6a7a5a:size=640x360:rate=30,noise=alls=8:allf=t",
+                         "-loop", "1", "-i", ProjectPaths.photo("person.jpg"),
+                         "-filter_complex", "[1:v]crop=120:320:170:75[p];[0:v][p]overlay="
+                             + "x='250+150*tanh((t-\(p))/0.12)':y='38-30/pow(cosh((t-\(p))/0.25),2)':shortest=1",
+                         "-t", "3.6", "-c:v", "libx264", "-pix_fmt", "yuv420p"] + encoder + [path])
+        return path
     }
 }

@@ -16,10 +16,7 @@ import XCTest
 /// the body (the whole cut-out moves, wrist included), so type and body-angle metrics are not
 /// those of a real stroke.
 final class RealClipSwingTests: XCTestCase {
-    /// The cut-out's left edge is at x = 250 + 150 · tanh((t − peak) / 0.12): still, then a sweep of
-    /// 300 px whose speed peaks at `peak` (1250 px/s, ≈ 14 torso lengths/s for a ~90 px torso),
-    /// then still again; it rises 30 px along the way and comes back down (an arc).
-    static let peak = 1.8
+    static let peak = SweptPersonClip.peak
 
     private var scratch: ScratchDirectory!
 
@@ -33,14 +30,7 @@ final class RealClipSwingTests: XCTestCase {
     }
 
     private func clip() throws -> String {
-        let path = scratch.path("swing.mp4")
-        let p = Self.peak
-        try Tool.ffmpeg(["-f", "lavfi", "-i", "color=c=0x6a7a5a:size=640x360:rate=30,noise=alls=8:allf=t",
-                         "-loop", "1", "-i", ProjectPaths.photo("person.jpg"),
-                         "-filter_complex", "[1:v]crop=120:320:170:75[p];[0:v][p]overlay="
-                             + "x='250+150*tanh((t-\(p))/0.12)':y='38-30/pow(cosh((t-\(p))/0.25),2)':shortest=1",
-                         "-t", "3.6", "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
-        return path
+        try SweptPersonClip.make(at: scratch.path("swing.mp4"))
     }
 
     func testASweptPersonIsOneSwingWithContactAtTheSpeedPeak() throws {

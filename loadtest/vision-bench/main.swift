@@ -9,6 +9,14 @@
 //   vision-bench analyze FILE [--threads N] [--decode-threads T] [--sample-fps F]
 //       The whole analysis (AnalysisPipeline, as `reelwork analyze` runs it): wall seconds,
 //       realtime factor, peak RSS.
+//   vision-bench decode FILE [--decode-threads T] [--sample-fps F] [--decode-every-frame]
+//       The decode side of the analysis alone: the sampled decode (frames converted to RGB at the
+//       sampling rate, no models): wall and CPU seconds, frames decoded and left undecoded.
+//   vision-bench throughput LIST [--slots S] [--threads T]
+//       One worker's throughput: S slots analysing the clips listed in LIST (`SPORT PATH [OPTIONS.json]`
+//       a line) with T inference threads per job (Throughput.swift); loadtest/throughput-sweep.sh runs it.
+//   --decode-every-frame (stages, analyze, throughput): decode every frame, also those no sample needs
+//       (DecodeOptions.dropsUnsampledFrames off), to compare with the default.
 //
 // Model paths and the ONNX Runtime library come from the REELWORK_* variables (defaults: models/).
 import Foundation
@@ -40,6 +48,13 @@ struct Arguments {
     var colorConversion = DecodeOptions.ColorConversion.fast
     var poseThreads: Int?
     var spinning = false
+    var dropsUnsampledFrames = true
+    var slots = 1
+
+    /// The decoder's settings these flags ask for.
+    var decodeOptions: DecodeOptions {
+        DecodeOptions(threads: decodeThreads, colorConversion: colorConversion, dropsUnsampledFrames: dropsUnsampledFrames)
+    }
 
     init(_ list: [String]) {
         var rest = list
@@ -63,6 +78,8 @@ struct Arguments {
             case "--accurate-color": colorConversion = .accurate
             case "--pose-threads": poseThreads = number(argument)
             case "--spin": spinning = true
+            case "--decode-every-frame": dropsUnsampledFrames = false
+            case "--slots": slots = max(1, number(argument))
             case "--sample-fps":
                 guard let f = Double(value(argument)), f > 0 else { fail("--sample-fps needs a number > 0") }
                 sampleFPS = f
@@ -86,6 +103,13 @@ func printJSON(_ object: [String: Any]) {
 
 /// Peak resident set size of this process so far (VmHWM), in MiB.
 func peakRSSMiB() -> Double { statusMiB("VmHWM:") }
+
+/// User + system CPU seconds of this process so far: what a run cost, whatever else the machine was doing.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
 
 /// Resident set size now (VmRSS), in MiB.
 func rssMiB() -> Double { statusMiB("VmRSS:") }
@@ -121,6 +145,10 @@ do {
         try StageOverhead.run(arguments, settings)
     case "analyze":
         try WholeAnalysis.run(arguments, settings)
+    case "throughput":
+        try Throughput.run(arguments, settings, slots: arguments.slots)
+    case "decode":
+        try SampledDecode.run(arguments, settings)
     case "prep":
         try Preprocessing.run(arguments, settings)
     case "profile":
@@ -178,7 +206,7 @@ enum StageOverhead {
         let file = arguments.target
         var vision = settings
         vision.inferenceThreads = arguments.threads
-        let decodeOptions = DecodeOptions(threads: arguments.decodeThreads, colorConversion: arguments.colorConversion)
+        let decodeOptions = arguments.decodeOptions
 
         // 1. The streamed pass, models loaded beforehand (a worker has them loaded).
         let pool = VisionModelPool()
@@ -223,20 +251,43 @@ enum StageOverhead {
     }
 }
 
+/// The sampled decode alone, as the streamed stages run it, without the models.
+enum SampledDecode {
+    static func run(_ arguments: Arguments, _ settings: VisionSettings) throws {
+        let cpuBefore = cpuSeconds(), start = clock.now
+        var checksum = 0
+        let report = try VideoDecoder(location: arguments.target, options: arguments.decodeOptions)
+            .decodeAll(sampling: .fps(settings.sampleFPS), progress: { _ in }) { frame in
+                checksum &+= Int(frame.image.pixel(x: frame.image.width / 2, y: frame.image.height / 2).green)
+            }
+        let seconds = (clock.now - start).seconds
+        printJSON(["file": arguments.target, "wall_seconds": seconds, "cpu_seconds": cpuSeconds() - cpuBefore,
+                   "frames": report.framesDecoded, "frames_dropped": report.framesDropped, "frames_sampled": report.framesSampled,
+                   "touched": checksum])
+    }
+}
+
 /// The whole analysis of one clip, in this process.
 enum WholeAnalysis {
     static func run(_ arguments: Arguments, _ settings: VisionSettings) throws {
         var vision = settings
         vision.inferenceThreads = arguments.threads
         let start = clock.now
-        let pipeline = AnalysisPipeline(sport: .tennis, decodeOptions: DecodeOptions(threads: arguments.decodeThreads, colorConversion: arguments.colorConversion), vision: vision,
+        let pipeline = AnalysisPipeline(sport: .tennis, decodeOptions: arguments.decodeOptions, vision: vision,
                                         models: VisionModelPool())
         let output = try pipeline.run(location: arguments.target, reporter: TimingReporter())
         let json = try ReelworkJSON.encoder.encode(output.document)
         let seconds = (clock.now - start).seconds
         let duration = output.facts?.durationSeconds ?? 0
+        // What the models found (detections and poses), as a fingerprint: runs with and without
+        // --decode-every-frame must print the same one.
+        let found = try ReelworkJSON.encoder.encode(JSONValue.array([output.document.result["detections"] ?? .null,
+                                                                     output.document.result["poses"] ?? .null]))
+        let fingerprint = found.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         printJSON(["file": arguments.target, "threads": arguments.threads, "video_seconds": duration, "wall_seconds": seconds,
-                   "realtime_factor": duration / seconds, "result_bytes": json.count, "peak_rss_mib": peakRSSMiB()])
+                   "realtime_factor": duration / seconds, "result_bytes": json.count, "peak_rss_mib": peakRSSMiB(),
+                   "cpu_seconds": cpuSeconds(),
+                   "found_fnv1a": String(fingerprint, radix: 16)])
     }
 }
 
@@ -262,7 +313,7 @@ enum Preprocessing {
         for (name, work) in [("decode_sampled_rgb", 0), ("plus_resize", 1), ("plus_resize_and_2_crops", 2)] {
             let start = clock.now
             var frames = 0
-            _ = try VideoDecoder(location: file, options: DecodeOptions(threads: arguments.decodeThreads, colorConversion: arguments.colorConversion))
+            _ = try VideoDecoder(location: file, options: arguments.decodeOptions)
                 .decodeAll(sampling: .fps(settings.sampleFPS), progress: { _ in }) { frame in
                     frames += 1
                     if work >= 1 { models.detector.prepare(frame.image) }
@@ -294,7 +345,7 @@ enum Profile {
             last = now
         }
         let start = clock.now
-        _ = try VideoDecoder(location: arguments.target, options: DecodeOptions(threads: arguments.decodeThreads, colorConversion: arguments.colorConversion))
+        _ = try VideoDecoder(location: arguments.target, options: arguments.decodeOptions)
             .decodeAll(sampling: .fps(settings.sampleFPS), progress: { _ in }) { frame in
                 lap("decode_and_rgb")
                 models.detector.prepare(frame.image)
