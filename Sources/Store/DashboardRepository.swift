@@ -67,27 +67,29 @@ public struct DashboardRepository {
     /// indexes). For every match: row by row when the indexes would list more than
     /// `textScanLimit`. Both ways give the same jobs; this only chooses the faster.
     func textMatch(_ pattern: String, rowsWanted: Int?) throws -> JobSearch.TextMatch {
-        let jobs = try db.query("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'jobs'::regclass").rows[0].double("n")
+        let sizes = try db.query("""
+            SELECT (SELECT reltuples FROM pg_class WHERE oid = 'jobs'::regclass)::float8 AS jobs,
+                   (SELECT reltuples FROM pg_class WHERE oid = 'videos'::regclass)::float8 AS videos
+            """).rows[0]
+        let jobs = try sizes.double("jobs"), videos = try sizes.double("videos")
         // Never analysed (a new database): few rows, where either way is quick.
-        guard jobs > 0 else { return .eachRow }
-        let share = try estimatedShare("videos WHERE original_name ILIKE $1", pattern) + estimatedShare("jobs WHERE last_error ILIKE $1", pattern)
+        guard jobs > 0, videos > 0 else { return .eachRow }
+        let share = try estimatedRows("videos WHERE original_name ILIKE $1", pattern) / videos
+            + estimatedRows("jobs WHERE last_error ILIKE $1", pattern) / jobs
         let matches = share * jobs
         guard let rowsWanted else { return matches > Double(textScanLimit) ? .eachRow : .trigramIndexes }
         let rowsToRead = Double(rowsWanted) / max(share, 1e-9)
         return rowsToRead <= Double(textScanLimit) && rowsToRead <= 3 * matches ? .eachRow : .trigramIndexes
     }
 
-    /// The planner's estimate of the share of the rows of `from` (a table and a condition on `$1`)
-    /// that the condition keeps: its row estimate over the table's. `ALTER … SET STATISTICS` in
-    /// migration 0010 makes the text columns' samples large enough to tell 1 in 100 from 1 in 1,000.
-    private func estimatedShare(_ from: String, _ pattern: String) throws -> Double {
-        let table = String(from.prefix { $0 != " " })
+    /// The planner's estimate of how many rows of `from` (a table and a condition on `$1`) the
+    /// condition keeps. `ALTER … SET STATISTICS` in migration 0010 makes the text columns' samples
+    /// large enough to tell 1 in 100 from 1 in 1,000.
+    private func estimatedRows(_ from: String, _ pattern: String) throws -> Double {
         let plan = try db.query("EXPLAIN (FORMAT JSON) SELECT 1 FROM \(from)", [pattern]).rows[0].string("QUERY PLAN")
-        let total = try db.query("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass", [table]).rows[0].double("n")
-        guard total > 0,
-              let document = try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [[String: Any]],
+        guard let document = try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [[String: Any]],
               let rows = (document.first?["Plan"] as? [String: Any])?["Plan Rows"] as? NSNumber else { return 0 }
-        return min(1, rows.doubleValue / total)
+        return rows.doubleValue
     }
 
     /// The page from testing the text on the newest jobs that match the rest of `search`, up to
