@@ -84,9 +84,9 @@ video_bytes=$(( ($(stat -c %s "${samples[@]}" | paste -sd+ | bc) + $(stat -c %s 
 
 counters() {   # one line: pg statements, rows written, xact id, WAL bytes, redis commands, redis bytes, events, coordinator wchar
   local statements rows xact wal commands bytes events wchar
-  statements=$("${psql[@]}" -c "SELECT COALESCE(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'reelwork'")
-  rows=$("${psql[@]}" -c "SELECT COALESCE(sum(rows), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-                          WHERE d.datname = 'reelwork' AND s.query ~* '^\s*(INSERT|UPDATE|DELETE)'")
+  read -r statements rows < <("${psql[@]}" -F ' ' -c "SELECT COALESCE(sum(calls), 0),
+                                    COALESCE(sum(rows) FILTER (WHERE s.query ~* '^\s*(INSERT|UPDATE|DELETE)'), 0)
+                                    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'reelwork'")
   xact=$("${psql[@]}" -c "SELECT pg_current_xact_id()::text::bigint")
   wal=$("${psql[@]}" -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
   commands=$("${redis[@]}" INFO stats | tr -d '\r' | awk -F: '/^total_commands_processed:/ {print $2}')

@@ -48,14 +48,13 @@ struct ServerCounters {
         // once, where pg_stat_database's counters lag until idle sessions flush them).
         c.pgTransactions = try db.query("SELECT pg_current_xact_id()::text::bigint AS n").rows[0].int("n")
         // The driver's own polling (is any job open?) is left out: it is not part of a job's cost.
-        c.pgStatements = try? db.query("""
-            SELECT COALESCE(sum(calls), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-            WHERE d.datname = $1 AND s.query NOT LIKE 'SELECT EXISTS (SELECT $1 FROM jobs WHERE status IN%'
-            """, [database]).rows.first?.int("n")
-        c.pgRowsWritten = try? db.query("""
-            SELECT COALESCE(sum(rows), 0)::bigint AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-            WHERE d.datname = $1 AND s.query ~* '^\\s*(INSERT|UPDATE|DELETE)'
-            """, [database]).rows.first?.int("n")
+        let statements = try? db.query("""
+            SELECT COALESCE(sum(calls) FILTER (WHERE s.query NOT LIKE 'SELECT EXISTS (SELECT $1 FROM jobs WHERE status IN%'), 0)::bigint AS calls,
+                   COALESCE(sum(rows) FILTER (WHERE s.query ~* '^\\s*(INSERT|UPDATE|DELETE)'), 0)::bigint AS written
+            FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1
+            """, [database]).rows.first
+        c.pgStatements = try? statements?.int("calls")
+        c.pgRowsWritten = try? statements?.int("written")
         c.pgWALBytes = try db.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS n").rows[0].int("n")
         c.cpu = try CPUAccount.read(fleet: fleet, redis: redis, admin: db)
         return c
