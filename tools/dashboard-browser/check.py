@@ -12,7 +12,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -43,9 +43,11 @@ def main():
     driver = webdriver.Chrome(service=service, options=options)
     try:
         run(driver, args)
-    except CheckFailed as failure:
+    except (CheckFailed, WebDriverException) as failure:
+        # A WebDriver error's own text is mostly chromedriver's native stack; its first line names it.
+        reason = failure if isinstance(failure, CheckFailed) else f"{type(failure).__name__}: {failure.msg}"
         shot(driver, args.out, "failure")
-        print(f"FAILED: {failure}\n--- page {driver.current_url} ---\n{driver.find_element(By.TAG_NAME, 'body').text[:3000]}")
+        print(f"FAILED: {reason}\n--- page {driver.current_url} ---\n{driver.find_element(By.TAG_NAME, 'body').text[:3000]}")
         sys.exit(1)
     finally:
         driver.quit()
@@ -65,8 +67,9 @@ def check(condition, message):
 
 
 def wait(driver, predicate, message, timeout=20):
+    # Live updates redraw parts of the page, so an element found a moment ago may be gone: look again.
     try:
-        WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: predicate(d))
+        WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: predicate(d))
     except TimeoutException:
         raise CheckFailed(f"timed out after {timeout} s waiting until {message}")
     print(f"ok: {message}")
@@ -125,15 +128,15 @@ def run(driver, a):
         items = d.find_elements(By.CSS_SELECTOR, "#stages li[data-stage='noop']")
         return int(items[0].get_attribute("data-progress")) if items else -1
 
-    wait(driver, lambda d: progress(d) >= 0, "the running job's page shows its noop stage")
-    first = progress(driver)
+    first = []
+    wait(driver, lambda d: first.append(progress(d)) or first[-1] >= 0, "the running job's page shows its noop stage")
+    first = first[-1]
     shot(driver, a.out, "04-job-running")
     wait(driver, lambda d: progress(d) > first, f"the stage's progress advances past {first}% on the open page")
     check(driver.execute_script("return window.__sameDocument === true;"), "it advanced without a reload")
-    stages = driver.find_element(By.ID, "stages")
-    check(stages.get_attribute("data-stream") == "open" and int(stages.get_attribute("data-events-seen") or 0) > 0,
-          f"the page follows the job's live events (stream {stages.get_attribute('data-stream')}, "
-          f"{stages.get_attribute('data-events-seen')} events seen)")
+    stream, seen = driver.execute_script(
+        "const s = document.getElementById('stages'); return [s.dataset.stream, s.dataset.eventsSeen];")
+    check(stream == "open" and int(seen or 0) > 0, f"the page follows the job's live events (stream {stream}, {seen} events seen)")
     shot(driver, a.out, "05-job-progress-advanced")
 
     # --- the failed group's retry button ---
