@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Pictures
 import ReelworkCore
+import Sports
 import Store
 
 /// `GET /v1/jobs/{id}/picture` (PNG), `GET /v1/jobs/{id}/report.pdf` and
@@ -113,7 +114,7 @@ struct ReportRoutes {
         }
         let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
         let pdf = try await NIOThreadPool.singleton.runIfActive {
-            try SessionReport.pdf(Self.reportJob(item, drawPicture: true, guards: guards))
+            try SessionReport.pdf(Self.reportJob(item, drawPicture: true, guards: guards), report: SportReports.forSport(item.sport))
         }
         return Self.pdfResponse(pdf, name: "reelwork-job-\(id.uuidString.lowercased()).pdf")
     }
@@ -128,6 +129,7 @@ struct ReportRoutes {
         let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
         let header = BatchReport.Batch(id: batch.id, club: batch.club, sport: Sport(rawValue: batch.sport) ?? .tennis, label: batch.label,
                                        createdAt: batch.createdAt, counts: batch.counts)
+        let report = SportReports.forSport(header.sport)
         let pdf = try await NIOThreadPool.singleton.runIfActive { [items] in
             var drawn = 0
             let jobs = items.map { item -> ReportJob in
@@ -135,7 +137,7 @@ struct ReportRoutes {
                 if draw { drawn += 1 }
                 return Self.reportJob(item, drawPicture: draw, guards: guards)
             }
-            return try BatchReport.pdf(header, jobs: jobs, omitted: omitted)
+            return try BatchReport.pdf(header, report: report, jobs: jobs, omitted: omitted)
         }
         return Self.pdfResponse(pdf, name: "reelwork-batch-\(id.uuidString.lowercased()).pdf")
     }
