@@ -67,12 +67,12 @@ let package = Package(
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
         .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
-        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
+        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
         // session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
-        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
+        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
         .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),

@@ -292,7 +292,7 @@ struct JobRoutes {
         }
         guard csv else { return try JSONResponse.make(document) }
         guard let sport = Sport(rawValue: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
-            throw APIError(.badRequest, "invalid_request", "CSV results exist for bowling shots and tennis swings, not for \(job.sport)")
+            throw APIError(.badRequest, "invalid_request", "CSV results exist for \(SportRegistry.names { $0.table != nil }) jobs, not for \(job.sport)")
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -4,6 +4,7 @@ import Media
 import NIOCore
 import NIOPosix
 import Pictures
+import SportKit
 import ReelworkCore
 import Sports
 import Store
@@ -57,7 +58,7 @@ struct ReportRoutes {
     func picture(_ id: UUID, _ caller: Caller) async throws -> Response {
         let job = try await jobs.job(id, caller)
         guard let sport = Sport(rawValue: job.sport), let report = SportReports.forSport(sport) else {
-            throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for bowling and tennis results; \(job.sport) results have none yet")
+            throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for \(SportRegistry.names { $0.report != nil }) results; \(job.sport) results have none yet")
         }
         let item = try await drawable(job, club: caller.visibleClub)
         guard let result = item.result else {

@@ -13,7 +13,8 @@ public struct SportPlan: Sendable, Equatable {
     }
 
     public var sampled: Sampled
-    /// The sport's stage that sees every decoded frame as RGB during the decode, if any.
+    /// The sport's stage that sees every decoded frame as RGB during the decode, if any; the same
+    /// whatever the options (the worker's frame counters are made per stage before any job).
     public var everyFrameStage: StageName?
     /// The sport's stages after the decode, in order.
     public var afterDecode: [StageName]

@@ -19,6 +19,13 @@ public enum SportRegistry {
         plugin(for: sport)?.plan(options: options) ?? .visionOnly
     }
 
+    /// The sports whose plug-in has what `has` asks for, for messages: "bowling and tennis".
+    public static func names(where has: (any SportPlugin) -> Bool) -> String {
+        let names = plugins.values.filter(has).map(\.sport.rawValue).sorted()
+        guard names.count > 1 else { return names.first ?? "no sport" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
     /// Checks a new job's options with the sport's own parser (the one its run uses); throws what
     /// the parser throws. Sports without a plug-in take no options.
     public static func checkOptions(_ options: JSONValue, sport: Sport) throws {

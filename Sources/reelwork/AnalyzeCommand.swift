@@ -37,11 +37,11 @@ struct AnalyzeCommand: ParsableCommand {
         let plugin = SportRegistry.plugin(for: sport)
         let table = plugin?.table
         if format == .csv, table == nil {
-            throw ValidationError("--format csv is for bowling shots and tennis swings; \(sport.rawValue) results are JSON only")
+            throw ValidationError("--format csv is for \(SportRegistry.names { $0.table != nil }); \(sport.rawValue) results are JSON only")
         }
         let drawing = plugin?.report
         if drawing == nil, pictureFile != nil || reportFile != nil {
-            throw ValidationError("--picture and --report are for bowling and tennis; \(sport.rawValue) results are not drawn yet")
+            throw ValidationError("--picture and --report are for \(SportRegistry.names { $0.report != nil }); \(sport.rawValue) results are not drawn yet")
         }
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
         let environment = ProcessInfo.processInfo.environment
