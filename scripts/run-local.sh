@@ -24,9 +24,11 @@ stack="$root/.local/stack"
 mkdir -p "$stack/logs" "$stack/pids"
 scripts/stop-local.sh --quiet || true
 
-pg_port=${REELWORK_LOCAL_PG_PORT:-55432}
-redis_port=${REELWORK_LOCAL_REDIS_PORT:-56379}
-http_port=${REELWORK_LOCAL_HTTP_PORT:-58080}
+# Below Linux's ephemeral range (32768–60999): a port in it can be taken for a moment by any
+# outgoing connection, the workers' own among them, and the coordinator would fail to bind.
+pg_port=${REELWORK_LOCAL_PG_PORT:-25432}
+redis_port=${REELWORK_LOCAL_REDIS_PORT:-26379}
+http_port=${REELWORK_LOCAL_HTTP_PORT:-28080}
 
 echo "==> starting PostgreSQL on 127.0.0.1:${pg_port} and Redis on 127.0.0.1:${redis_port}"
 rw_start_postgres "$stack/pg" "$pg_port" reelwork
