@@ -65,11 +65,11 @@ struct RimFinder {
         return best?.rim
     }
 
-    /// The share of white pixels in the box above the bar and half its width either side: where
-    /// the backboard is in a view from the side or from the front.
+    /// The share of white pixels in the box one bar's width above the bar and one either side:
+    /// where the backboard is, seen from the front (behind the bar) or from the side (beside it).
     private func whiteShareNear<Frame: RGBFrameRows>(_ bar: Component, frame: Frame) -> Double {
         let s = grid.step, barWidth = bar.width * s
-        let left = max(0, bar.minX * s - barWidth / 2), right = min(width - 1, bar.maxX * s + barWidth / 2)
+        let left = max(0, bar.minX * s - barWidth), right = min(width - 1, bar.maxX * s + barWidth)
         let bottom = max(0, bar.minY * s - 1), top = max(0, bar.minY * s - barWidth)
         guard left < right, top < bottom else { return 0 }
         var white = 0, all = 0

@@ -73,7 +73,9 @@ struct ShotFinder {
         guard k < path.endIndex else { return (nil, path.endIndex - 1) }
         let reach = Self.arrivalReachRimWidths * rimWidth
         guard path[k].x >= rim.left.x - reach, path[k].x <= rim.right.x + reach else { return (nil, k) }
-        let rimTime = crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
+        var rimTime = crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
+        // A ball that touches the rim first (it may bounce up before it comes down) arrives then.
+        if let touch = path[(apex + 1)..<k].first(where: { distanceToRim($0) <= 1.5 * ballRadius }) { rimTime = min(rimTime, touch.t) }
         let end = attemptEnd(in: path, from: k, rimTime: rimTime)
         let made = ShotJudge(rim: rim).isMade(path[apex...end])
         let distanceFt = abs(r.x - rim.centre.x) / rim.pixelsPerFoot
@@ -84,6 +86,12 @@ struct ShotFinder {
             releasePoint: ImagePoint(x: r.x, y: r.y),
             trajectory: path[release...end].map { TrajectoryPoint(t: $0.t, x: $0.x, y: $0.y) })
         return (shot, end)
+    }
+
+    /// From the ball's centre to the nearest point of the segment between the rim's ends.
+    func distanceToRim(_ p: BallPoint) -> Double {
+        let x = min(max(p.x, rim.left.x), rim.right.x)
+        return distance(p.x, p.y, x, rim.y(atX: x))
     }
 
     func isAboveRim(_ p: BallPoint) -> Bool { p.y < rim.y(atX: p.x) - ballRadius }

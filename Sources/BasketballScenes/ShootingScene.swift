@@ -1,0 +1,117 @@
+import Foundation
+
+/// A scripted practice session seen from the side: a hoop (white board, orange rim, white net), a
+/// player stand-in, an orange ball. Every frame's ball and player position is worked out when the
+/// scene is made, with the truth of every shot; frames are drawn on demand (`ShootingSceneRenderer`).
+public struct ShootingScene: Sendable {
+    static let releaseHeight = 7.5
+    static let gatherHeight = 4.5
+    static let holdSeconds = 0.3
+    static let riseSeconds = 0.3
+    /// No ball after a flight: the ball is fetched (a gap longer than the tracker bridges).
+    static let fetchSeconds = 0.4
+
+    public let view: CourtView
+    public let fps: Int
+    public let showsHoop: Bool
+    public let seed: UInt64
+    public let truth: [ShotTruth]
+    /// World feet, per frame; nil: no ball in view.
+    let ball: [(x: Double, y: Double)?]
+    let player: [Double?]
+
+    public var frameCount: Int { ball.count }
+    public func time(ofFrame index: Int) -> Double { Double(index) / Double(fps) }
+
+    /// `showsBall: false` draws everything but the ball (the rim must not be taken for one).
+    public init(width: Int, height: Int, fps: Int, events: [SceneEvent], seed: UInt64 = 1, showsHoop: Bool = true,
+                showsBall: Bool = true) {
+        precondition(width >= 64 && height >= 36 && fps >= 10, "scene too small")
+        view = CourtView(width: width, height: height)
+        (self.fps, self.showsHoop, self.seed) = (fps, showsHoop, seed)
+        var timeline = Timeline(fps: fps, view: view)
+        for event in events { timeline.add(event) }
+        truth = timeline.truth
+        ball = showsBall ? timeline.ball : timeline.ball.map { _ in nil }
+        player = timeline.player
+    }
+
+    /// The `hoop` option a person would give for this view.
+    public var rimEnds: (left: (x: Double, y: Double), right: (x: Double, y: Double)) { (view.rimLeft, view.rimRight) }
+}
+
+/// Builds the per-frame positions event by event.
+struct Timeline {
+    let fps: Int
+    let view: CourtView
+    var ball: [(x: Double, y: Double)?] = []
+    var player: [Double?] = []
+    var truth: [ShotTruth] = []
+
+    init(fps: Int, view: CourtView) { (self.fps, self.view) = (fps, view) }
+
+    var now: Double { Double(ball.count) / Double(fps) }
+    var frameTime: Double { 1 / Double(fps) }
+
+    mutating func add(_ event: SceneEvent) {
+        switch event {
+        case .pause(let seconds):
+            hold(nil, player: nil, seconds: seconds)
+        case .dribble(let playerX, let bounces):
+            let start = now, period = 0.5, handHeight = 3.2, r = Court.ballRadius
+            while now < start + Double(bounces) * period {
+                let phase = (now - start) / period * .pi
+                append((playerX - 0.9, r + (handHeight - r) * abs(cos(phase))), player: playerX)
+            }
+            hold(nil, player: playerX, seconds: BallFlightLimits.gap)
+        case .pass(let playerX, let towardHoop):
+            let direction = towardHoop ? -1.0 : 1.0
+            var flight = BallFlight(x: playerX + 0.9 * direction, y: 4.5, vx: 28 * direction, vy: 3)
+            fly(&flight, player: playerX, maxSeconds: 1.5)
+            hold(nil, player: playerX, seconds: BallFlightLimits.gap)
+        case .shot(let kind, let distance):
+            let playerX = distance + 0.9
+            hold((distance, ShootingScene.gatherHeight), player: playerX, seconds: ShootingScene.holdSeconds)
+            let riseStart = now
+            while now < riseStart + ShootingScene.riseSeconds {
+                let f = (now - riseStart) / ShootingScene.riseSeconds
+                append((distance, ShootingScene.gatherHeight + f * (ShootingScene.releaseHeight - ShootingScene.gatherHeight)), player: playerX)
+            }
+            // Released at the first frame time from here on; the flight starts at that instant.
+            let releaseTime = now
+            var flight = ShotLaunch.launch(kind, fromX: distance, y: ShootingScene.releaseHeight)
+            let outcome = ShotLaunch.fly(flight)
+            truth.append(ShotTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: outcome.made,
+                                   touchedRim: outcome.contacts.rim, touchedBoard: outcome.contacts.board))
+            fly(&flight, player: playerX, maxSeconds: 3.5)
+            hold(nil, player: playerX, seconds: ShootingScene.fetchSeconds)
+        }
+    }
+
+    private mutating func append(_ position: (x: Double, y: Double)?, player x: Double?) {
+        ball.append(position)
+        player.append(x)
+    }
+
+    private mutating func hold(_ position: (x: Double, y: Double)?, player x: Double?, seconds: Double) {
+        let end = now + seconds
+        while now < end - 1e-9 { append(position, player: x) }
+    }
+
+    /// Samples the flight at each frame until it settles, leaves the view or `maxSeconds` pass.
+    private mutating func fly(_ flight: inout BallFlight, player x: Double, maxSeconds: Double) {
+        let start = now
+        while now < start + maxSeconds, !flight.settled {
+            let s = flight.state
+            let image = view.image(x: s.x, y: s.y)
+            if image.x < -20 || image.x > Double(view.width) + 20 { break }
+            append((s.x, s.y), player: x)
+            flight.advance(by: frameTime)
+        }
+    }
+}
+
+enum BallFlightLimits {
+    /// Between events: longer than the tracker's gap, so events never join into one path.
+    static let gap = 0.4
+}

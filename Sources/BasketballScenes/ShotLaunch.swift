@@ -1,0 +1,65 @@
+/// Finds a launch from a release point that does what a `ShotKind` says, by trying aims in a fixed
+/// order and flying each (deterministic: the same kind and distance give the same launch).
+enum ShotLaunch {
+    struct Outcome {
+        var made: Bool
+        var contacts: BallFlight.Contacts
+    }
+
+    static func launch(_ kind: ShotKind, fromX x: Double, y: Double) -> BallFlight {
+        let boardContactX = Court.boardX + Court.ballRadius
+        var aims: [(tx: Double, ty: Double, entry: Double)] = []
+        switch kind {
+        case .swish:
+            for entry in [45.0, 50, 40, 55] { for tx in [0.0, 0.1, -0.1] { aims.append((tx, Court.rimHeight, entry)) } }
+        case .bank:
+            for entry in [20.0, 30, 10, 40] { for ty in stride(from: 10.6, through: 12.4, by: 0.1) { aims.append((boardContactX, ty, entry)) } }
+        case .rimOut:
+            for entry in [45.0, 40, 50] { for tx in stride(from: 0.7, through: 1.2, by: 0.05) { aims.append((tx, Court.rimHeight, entry)) } }
+        case .airball:
+            for tx in stride(from: 3.0, through: 4.0, by: 0.25) { aims.append((tx, Court.rimHeight, 45)) }
+        case .offBoard:
+            for entry in [10.0, 20, 5] { for ty in stride(from: 12.9, through: 11.0, by: -0.1) { aims.append((boardContactX, ty, entry)) } }
+        }
+        for aim in aims {
+            let flight = BallFlight.aimed(from: x, y, at: aim.tx, aim.ty, entryDegrees: aim.entry)
+            let outcome = fly(flight)
+            let wanted: Bool
+            switch kind {
+            case .swish: wanted = outcome.made && !outcome.contacts.rim && !outcome.contacts.board
+            case .bank: wanted = outcome.made && outcome.contacts.board
+            case .rimOut: wanted = !outcome.made && outcome.contacts.rim && !outcome.contacts.board
+            case .airball: wanted = !outcome.made && !outcome.contacts.rim && !outcome.contacts.board
+            case .offBoard: wanted = !outcome.made && outcome.contacts.board
+            }
+            if wanted { return flight }
+        }
+        preconditionFailure("no \(kind) launch found from \(x) ft")
+    }
+
+    /// Flies `flight` for 3 s in fine steps. Made, as DOMAIN.md has it: the centre crosses the rim's
+    /// height downwards between its ends, then goes on below the net without leaving the hoop
+    /// (half a rim width of slack for the net).
+    static func fly(_ start: BallFlight) -> Outcome {
+        var flight = start
+        var made = false, crossedInside = false
+        var previous = flight.state
+        for _ in 0..<3600 {
+            flight.advance(by: 1.0 / 1200)
+            let s = flight.state
+            if previous.y > Court.rimHeight, s.y <= Court.rimHeight, abs(s.x) < Court.rimHalfWidth { crossedInside = true }
+            if crossedInside {
+                if abs(s.x) > 2 * Court.rimHalfWidth { crossedInside = false }
+                if s.y < Court.rimHeight - Court.netDepth { made = true; break }
+            }
+            previous = s
+        }
+        return Outcome(made: made, contacts: fly(contactsOf: start))
+    }
+
+    private static func fly(contactsOf start: BallFlight) -> BallFlight.Contacts {
+        var flight = start
+        flight.advance(by: 3)
+        return flight.contacts
+    }
+}

@@ -1,0 +1,31 @@
+import Basketball
+import BasketballScenes
+import ReelworkCore
+import XCTest
+
+/// A scripted side-view session with known truth: every attempt found (release within 0.4 s), made
+/// or missed and 2PT/3PT exactly, distances within a foot, totals exact; dribbles and passes are not
+/// attempts.
+final class SessionTests: XCTestCase {
+    func testScriptedSessionAt30fps() throws {
+        try checkScriptedSession(fps: 30)
+    }
+
+    func testScriptedSessionAt60fps() throws {
+        try checkScriptedSession(fps: 60)
+    }
+
+    private func checkScriptedSession(fps: Int) throws {
+        let scene = ShootingScene(width: 640, height: 360, fps: fps, events: SceneRun.script, seed: 7)
+        XCTAssertEqual(scene.truth.map(\.kind), [.swish, .rimOut, .bank, .airball, .swish, .offBoard])
+        XCTAssertEqual(scene.truth.map(\.made), [true, false, true, false, true, false])
+        let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))
+        print("truth: " + scene.truth.map { "\($0.kind) t=\($0.releaseTime) \($0.distanceFt) rim=\($0.touchedRim) board=\($0.touchedBoard)" }.joined(separator: "; "))
+        print("found: " + SceneRun.describe(result) + " frames with ball \(result.framesWithBall)/\(result.framesSeen)")
+        SceneRun.assertMatches(result, scene.truth)
+        XCTAssertEqual(result.stats, ShootingStats(fieldGoalsAttempted: 6, fieldGoalsMade: 3, threePointAttempted: 2, threePointMade: 1),
+                       SceneRun.describe(result))
+        XCTAssertEqual(result.stats.points, 7)
+        XCTAssertEqual(result.hoopSource, .option)
+    }
+}
