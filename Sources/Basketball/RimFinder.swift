@@ -57,8 +57,9 @@ struct RimFinder {
             guard w >= RimLine.minimumWidthPixels, w >= Self.minAspect * h, Double(bar.cells) >= 0.5 * Double(bar.width * bar.height) else { continue }
             guard whiteShareNear(bar, frame: frame) >= 0.15 else { continue }
             if best.map({ w > $0.width }) ?? true {
+                // The bar's ends are half a cell beyond its first and last cells' centres.
                 let y = Double(bar.minY + bar.maxY) / 2 * s
-                let rim = RimLine(left: ImagePoint(x: Double(bar.minX) * s, y: y), right: ImagePoint(x: Double(bar.maxX) * s, y: y))
+                let rim = RimLine(left: ImagePoint(x: (Double(bar.minX) - 0.5) * s, y: y), right: ImagePoint(x: (Double(bar.maxX) + 0.5) * s, y: y))
                 best = (rim, w)
             }
         }

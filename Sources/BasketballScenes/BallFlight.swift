@@ -70,10 +70,16 @@ struct BallFlight {
             s.x = end + nx * r
             s.y = Court.rimHeight + ny * r
         }
-        // The net slows a ball inside it.
+        // The net slows a ball inside it and funnels it down: it narrows from the rim to its bottom.
         if abs(s.x) < Court.rimHalfWidth, s.y < Court.rimHeight, s.y > Court.rimHeight - Court.netDepth {
             s.vx *= 1 - 6 * dt
             s.vy *= 1 - 3 * dt
+            let depth = (Court.rimHeight - s.y) / Court.netDepth
+            let halfWidth = Court.rimHalfWidth + depth * (Court.netBottomHalfWidth - Court.rimHalfWidth) - 0.05
+            if abs(s.x) > halfWidth {
+                s.x = s.x > 0 ? halfWidth : -halfWidth
+                s.vx = -0.3 * s.vx
+            }
         }
         if s.y < r, s.vy < 0 {
             s.y = r

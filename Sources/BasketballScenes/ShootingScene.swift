@@ -115,3 +115,13 @@ enum BallFlightLimits {
     /// Between events: longer than the tracker's gap, so events never join into one path.
     static let gap = 0.4
 }
+
+extension ShootingScene {
+    /// The ball's centre and radius in image pixels at frame `index`; nil when no ball is drawn
+    /// (what a perfect detector would box).
+    public func ballInImage(frame index: Int) -> (x: Double, y: Double, radius: Double)? {
+        guard index >= 0, index < ball.count, let b = ball[index] else { return nil }
+        let p = view.image(x: b.x, y: b.y)
+        return (p.x, p.y, Court.ballRadius * view.scale)
+    }
+}

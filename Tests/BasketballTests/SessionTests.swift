@@ -20,8 +20,6 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(scene.truth.map(\.kind), [.swish, .rimOut, .bank, .airball, .swish, .offBoard])
         XCTAssertEqual(scene.truth.map(\.made), [true, false, true, false, true, false])
         let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))
-        print("truth: " + scene.truth.map { "\($0.kind) t=\($0.releaseTime) \($0.distanceFt) rim=\($0.touchedRim) board=\($0.touchedBoard)" }.joined(separator: "; "))
-        print("found: " + SceneRun.describe(result) + " frames with ball \(result.framesWithBall)/\(result.framesSeen)")
         SceneRun.assertMatches(result, scene.truth)
         XCTAssertEqual(result.stats, ShootingStats(fieldGoalsAttempted: 6, fieldGoalsMade: 3, threePointAttempted: 2, threePointMade: 1),
                        SceneRun.describe(result))
