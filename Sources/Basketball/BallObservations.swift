@@ -14,7 +14,8 @@ struct BallPoint: Sendable, Equatable {
 /// While a path is fresh (last point at most `maxGap` ago) the candidate nearest the place the
 /// last two points predict wins, if it is within reach; otherwise the largest candidate starts a
 /// new path. A detector box is extra evidence: a candidate inside one is preferred, and a box alone
-/// stands in for the ball in a frame where no blob was found (a ball against something of its colour).
+/// stands in for the ball in a frame where no blob was found (a ball against something of its
+/// colour), near the path when there is one; a path held by boxes alone yields to the next blob.
 struct BallObservations {
     static let maxGap = 0.25
     /// Fastest believable ball, feet per second, in rim widths (1.5 ft): 60 ft/s.
@@ -34,7 +35,9 @@ struct BallObservations {
         for candidate in candidates {
             let inBox = usableBoxes.contains { $0.x1 <= candidate.x && candidate.x <= $0.x2 && $0.y1 <= candidate.y && candidate.y <= $0.y2 }
             var score: Double
-            if let prediction, let reach {
+            // A path carried by detector boxes alone gives way to any blob of the ball's colour:
+            // a stray box must not hold the track away from the ball.
+            if let prediction, let reach, points.last?.fromDetector == false {
                 let d = distance(candidate.x, candidate.y, prediction.x, prediction.y)
                 guard d <= reach else { continue }
                 score = d

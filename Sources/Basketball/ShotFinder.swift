@@ -67,15 +67,15 @@ struct ShotFinder {
         let r = path[release]
         let towardHoop = (rim.centre.x - r.x) * fit.horizontalVelocity > 0 || abs(r.x - rim.centre.x) <= rimWidth
         guard fit.verticalVelocity(at: r.t) < 0, towardHoop, !isInHoopRegion(r), apex - release >= 2 else { return (nil, e - 1) }
-        // Arrival: the ball comes down to a ball's radius above the rim, near the hoop.
+        // Arrival, near the hoop: the ball touches the rim (it may bounce up again from there) or
+        // comes down to a ball's radius above the rim's height.
         var k = apex + 1
-        while k < path.endIndex && path[k].y < rim.y(atX: path[k].x) - ballRadius { k += 1 }
+        while k < path.endIndex && path[k].y < rim.y(atX: path[k].x) - ballRadius && distanceToRim(path[k]) > touchDistance { k += 1 }
         guard k < path.endIndex else { return (nil, path.endIndex - 1) }
         let reach = Self.arrivalReachRimWidths * rimWidth
         guard path[k].x >= rim.left.x - reach, path[k].x <= rim.right.x + reach else { return (nil, k) }
-        var rimTime = crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
-        // A ball that touches the rim first (it may bounce up before it comes down) arrives then.
-        if let touch = path[(apex + 1)..<k].first(where: { distanceToRim($0) <= 1.5 * ballRadius }) { rimTime = min(rimTime, touch.t) }
+        let rimTime = distanceToRim(path[k]) <= touchDistance ? path[k].t
+            : crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
         let end = attemptEnd(in: path, from: k, rimTime: rimTime)
         let made = ShotJudge(rim: rim).isMade(path[apex...end])
         let distanceFt = abs(r.x - rim.centre.x) / rim.pixelsPerFoot
@@ -87,6 +87,11 @@ struct ShotFinder {
             trajectory: path[release...end].map { TrajectoryPoint(t: $0.t, x: $0.x, y: $0.y) })
         return (shot, end)
     }
+
+    /// The ball's measured centre this near the rim's line touches it: a radius, half again for the
+    /// sampling, and the band masked around the rim (a ball on the rim loses its cells in the band,
+    /// which moves its box's centre away from the rim).
+    var touchDistance: Double { 1.5 * ballRadius + BallBlobFinder.bandHalfHeight(rim) }
 
     /// From the ball's centre to the nearest point of the segment between the rim's ends.
     func distanceToRim(_ p: BallPoint) -> Double {
@@ -136,7 +141,7 @@ struct ShotFinder {
     func confidence(_ attempt: ArraySlice<BallPoint>, fit: BallisticFit, flight: ArraySlice<BallPoint>) -> Double {
         guard let first = attempt.first, let last = attempt.last else { return 0 }
         let expected = (last.t - first.t) * frameRate + 1
-        let coverage = min(1, Double(attempt.filter { !$0.fromDetector }.count) / max(1, expected))
+        let coverage = min(1, Double(attempt.count) / max(1, expected))
         let rms = (flight.map { fit.residual($0) * fit.residual($0) }.reduce(0, +) / Double(max(1, flight.count))).squareRoot()
         let tightness = 1 - min(1, rms / tolerance)
         var gravityAgreement = 0.75

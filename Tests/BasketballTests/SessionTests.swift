@@ -27,3 +27,20 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(result.hoopSource, .option)
     }
 }
+
+/// Every kind of shot from close in and from beyond the line, in one session.
+final class ShotKindTests: XCTestCase {
+    func testEveryKindFromNearAndFar() throws {
+        var events: [SceneEvent] = []
+        for kind in ShotKind.allCases {
+            events.append(.shot(kind, distanceFt: 8))
+            events.append(.shot(kind, distanceFt: 25))
+        }
+        let scene = ShootingScene(width: 640, height: 360, fps: 30, events: events, seed: 9)
+        let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))
+        SceneRun.assertMatches(result, scene.truth)
+        XCTAssertEqual(result.stats.fieldGoalsAttempted, 10)
+        XCTAssertEqual(result.stats.fieldGoalsMade, 4)
+        XCTAssertEqual(result.stats.threePointMade, 2)
+    }
+}
