@@ -69,6 +69,9 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
         .target(name: "Tennis", dependencies: ["ReelworkCore"]),
+        // Basketball: the rim, the ball tracked on every frame (colour and motion, detector boxes as
+        // extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
+        .target(name: "Basketball", dependencies: ["ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -134,6 +137,8 @@ let package = Package(
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
+        .executableTarget(name: "basketball-bench", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
+                          path: "loadtest/basketball-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
@@ -161,6 +166,11 @@ let package = Package(
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),
+        // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
+        // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
+        .target(name: "BasketballScenes"),
+        // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator",
                                                              "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],

@@ -105,7 +105,7 @@ struct Canvas {
         pixels.withUnsafeMutableBufferPointer { buffer in
             for y in top...bottom {
                 let dy = Double(y) - cy
-                let half = (radius * radius - dy * dy).squareRoot()
+                let half = max(0, radius * radius - dy * dy).squareRoot()
                 let left = max(0, Int((cx - half).rounded(.up))), right = min(w - 1, Int((cx + half).rounded(.down)))
                 guard left <= right else { continue }
                 for x in left...right {

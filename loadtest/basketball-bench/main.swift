@@ -39,7 +39,7 @@ while !arguments.isEmpty {
 }
 let width = height * 16 / 9
 
-func render() throws {
+@MainActor func render() throws {
     // Every kind of shot, 2PT and 3PT, with dribbles and passes between, until the clip is long enough.
     let pattern: [SceneEvent] = [
         .dribble(playerX: 16, bounces: 2), .shot(.swish, distanceFt: 15), .pass(playerX: 20, towardHoop: false),
@@ -73,7 +73,7 @@ func render() throws {
           + scene.truth.map { "\($0.kind.rawValue)@\(Int($0.distanceFt))ft" }.joined(separator: " "))
 }
 
-func track() throws {
+@MainActor func track() throws {
     guard let optionsPath else { fail("track needs --options FILE (basketball-bench render writes FILE.options.json)") }
     let options = try BasketballOptions.parse(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: optionsPath))))
     let tracker = try BasketballTracker(options: options, frameWidth: width, frameHeight: height, frameRate: Double(fps))
