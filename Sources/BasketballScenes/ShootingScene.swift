@@ -23,9 +23,14 @@ public struct ShootingScene: Sendable {
     public var frameCount: Int { ball.count }
     public func time(ofFrame index: Int) -> Double { Double(index) / Double(fps) }
 
-    /// `showsBall: false` draws everything but the ball (the rim must not be taken for one).
+    /// A second ball lying still on the floor behind the hoop, in every frame.
+    public let restingBall: Bool
+
+    /// `showsBall: false` draws everything but the ball (the rim must not be taken for one);
+    /// `restingBall` adds a still ball on the floor (nor must a ball nobody plays with).
     public init(width: Int, height: Int, fps: Int, events: [SceneEvent], seed: UInt64 = 1, showsHoop: Bool = true,
-                showsBall: Bool = true) {
+                showsBall: Bool = true, restingBall: Bool = false) {
+        self.restingBall = restingBall
         precondition(width >= 64 && height >= 36 && fps >= 10, "scene too small")
         view = CourtView(width: width, height: height)
         (self.fps, self.showsHoop, self.seed) = (fps, showsHoop, seed)

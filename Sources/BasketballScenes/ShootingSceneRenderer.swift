@@ -35,6 +35,11 @@ public final class ShootingSceneRenderer {
             rect(Court.boardX, Court.rimHeight - halfThickness, -Court.rimHalfWidth, Court.rimHeight + halfThickness, Self.steel)
             rect(-Court.rimHalfWidth, Court.rimHeight - halfThickness, Court.rimHalfWidth, Court.rimHeight + halfThickness, Self.rim)
         }
+        if scene.restingBall {
+            let c = v.image(x: -3.0, y: Court.ballRadius)
+            var quiet = SeededRandom(seed: scene.seed)
+            canvas.fillDisc(x: c.x, y: c.y, radius: Court.ballRadius * v.scale, Self.ballColor, noise: &quiet, amplitude: 6)
+        }
         backdrop = canvas.pixels
     }
 

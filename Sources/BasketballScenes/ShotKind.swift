@@ -10,6 +10,8 @@ public enum ShotKind: String, Sendable, CaseIterable {
     case airball
     /// Off the board and out.
     case offBoard
+    /// Hits the front of the rim and drops down right beside it: missed, though it falls past the net.
+    case rimDrop
 
     var isMade: Bool { self == .swish || self == .bank }
 }

@@ -14,6 +14,18 @@ final class GuardTests: XCTestCase {
         XCTAssertEqual(result.stats, ShootingStats())
     }
 
+    /// A ball lying still on the floor is scenery once it has kept its place for half a second:
+    /// tracked at most in the first half second, never an attempt, and the played ball still counts.
+    func testABallLyingStillIsNotTracked() throws {
+        let still = ShootingScene(width: 640, height: 360, fps: 30, events: [.pause(seconds: 3)], seed: 3, showsBall: false, restingBall: true)
+        let alone = try SceneRun.analyse(still, options: try SceneRun.options(still))
+        XCTAssertLessThanOrEqual(alone.framesWithBall, 15)
+        XCTAssertEqual(alone.shots.count, 0)
+
+        let scene = ShootingScene(width: 640, height: 360, fps: 30, events: Array(SceneRun.script.prefix(4)), seed: 3, restingBall: true)
+        SceneRun.assertMatches(try SceneRun.analyse(scene, options: try SceneRun.options(scene)), scene.truth)
+    }
+
     /// Without the hoop option the rim is found in the first frames, and nothing changes for it.
     func testRimFoundWithoutTheOption() throws {
         let scene = ShootingScene(width: 640, height: 360, fps: 30, events: Array(SceneRun.script.prefix(6)), seed: 5)

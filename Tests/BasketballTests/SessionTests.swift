@@ -39,7 +39,7 @@ final class ShotKindTests: XCTestCase {
         let scene = ShootingScene(width: 640, height: 360, fps: 30, events: events, seed: 9)
         let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))
         SceneRun.assertMatches(result, scene.truth)
-        XCTAssertEqual(result.stats.fieldGoalsAttempted, 10)
+        XCTAssertEqual(result.stats.fieldGoalsAttempted, 2 * ShotKind.allCases.count)
         XCTAssertEqual(result.stats.fieldGoalsMade, 4)
         XCTAssertEqual(result.stats.threePointMade, 2)
     }
