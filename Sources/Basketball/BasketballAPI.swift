@@ -48,7 +48,7 @@ public struct PackedRGBFrame: RGBFrameRows, Sendable {
 }
 
 /// A point in frame pixels.
-public struct ImagePoint: Sendable, Equatable {
+public struct FramePoint: Sendable, Equatable {
     public var x: Double
     public var y: Double
     public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
@@ -207,12 +207,12 @@ public struct BasketballShot: Sendable, Equatable {
     public var distanceFt: Double
     /// 0–1: how much of the flight was seen × how well it fits a ballistic arc.
     public var confidence: Double
-    public var releasePoint: ImagePoint
+    public var releasePoint: FramePoint
     /// The ball's centre from release to the end of the attempt: [t, x, y].
-    public var trajectory: [TrajectoryPoint]
+    public var trajectory: [ShotPathPoint]
 
     public init(shotNumber: Int, releaseTime: Double, rimTime: Double, made: Bool, shotType: ShotType, distanceFt: Double,
-                confidence: Double, releasePoint: ImagePoint, trajectory: [TrajectoryPoint]) {
+                confidence: Double, releasePoint: FramePoint, trajectory: [ShotPathPoint]) {
         (self.shotNumber, self.releaseTime, self.rimTime, self.made) = (shotNumber, releaseTime, rimTime, made)
         (self.shotType, self.distanceFt, self.confidence) = (shotType, distanceFt, confidence)
         (self.releasePoint, self.trajectory) = (releasePoint, trajectory)
@@ -226,7 +226,7 @@ public enum ShotType: String, Sendable {
     case threePoint = "3PT"
 }
 
-public struct TrajectoryPoint: Sendable, Equatable {
+public struct ShotPathPoint: Sendable, Equatable {
     public var t: Double
     public var x: Double
     public var y: Double

@@ -39,7 +39,7 @@ enum BasketballJSON {
         })
     }
 
-    static func point(_ p: ImagePoint) -> JSONValue { .array([.number(round(p.x, 0.1)), .number(round(p.y, 0.1))]) }
+    static func point(_ p: FramePoint) -> JSONValue { .array([.number(round(p.x, 0.1)), .number(round(p.y, 0.1))]) }
 
     static func round(_ value: Double, _ unit: Double) -> Double { (value / unit).rounded() * unit }
 }

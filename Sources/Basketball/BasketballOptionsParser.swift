@@ -33,7 +33,7 @@ enum BasketballOptionsParser {
         for (name, p) in [("rimLeft", left), ("rimRight", right)] where p.x < 0 || p.y < 0 || p.x > Double(InputBounds.maxSide) || p.y > Double(InputBounds.maxSide) {
             throw ReelworkError.invalidInput("option hoop.\(name) must be inside the frame, not [\(CSV.number(p.x)), \(CSV.number(p.y))]")
         }
-        let rim = RimLine(left: ImagePoint(x: left.x, y: left.y), right: ImagePoint(x: right.x, y: right.y))
+        let rim = RimLine(left: FramePoint(x: left.x, y: left.y), right: FramePoint(x: right.x, y: right.y))
         guard rim.widthPixels >= RimLine.minimumWidthPixels else {
             throw ReelworkError.invalidInput("option hoop: rimLeft and rimRight must be at least \(Int(RimLine.minimumWidthPixels)) pixels apart (the rim's two ends)")
         }

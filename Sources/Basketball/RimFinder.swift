@@ -59,7 +59,7 @@ struct RimFinder {
             if best.map({ w > $0.width }) ?? true {
                 // The bar's ends are half a cell beyond its first and last cells' centres.
                 let y = Double(bar.minY + bar.maxY) / 2 * s
-                let rim = RimLine(left: ImagePoint(x: (Double(bar.minX) - 0.5) * s, y: y), right: ImagePoint(x: (Double(bar.maxX) + 0.5) * s, y: y))
+                let rim = RimLine(left: FramePoint(x: (Double(bar.minX) - 0.5) * s, y: y), right: FramePoint(x: (Double(bar.maxX) + 0.5) * s, y: y))
                 best = (rim, w)
             }
         }

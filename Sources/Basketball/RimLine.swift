@@ -9,15 +9,15 @@ public struct RimLine: Sendable, Equatable {
     /// Shorter rims cannot give a usable scale (a 2 px error would be 25%).
     public static let minimumWidthPixels = 8.0
 
-    public var left: ImagePoint
-    public var right: ImagePoint
+    public var left: FramePoint
+    public var right: FramePoint
 
-    public init(left: ImagePoint, right: ImagePoint) {
+    public init(left: FramePoint, right: FramePoint) {
         // The left end is the one with the smaller x, whichever way round the option gave them.
         if left.x <= right.x { (self.left, self.right) = (left, right) } else { (self.left, self.right) = (right, left) }
     }
 
-    public var centre: ImagePoint { ImagePoint(x: (left.x + right.x) / 2, y: (left.y + right.y) / 2) }
+    public var centre: FramePoint { FramePoint(x: (left.x + right.x) / 2, y: (left.y + right.y) / 2) }
     public var widthPixels: Double { ((right.x - left.x) * (right.x - left.x) + (right.y - left.y) * (right.y - left.y)).squareRoot() }
     public var pixelsPerFoot: Double { widthPixels / Self.rimWidthFt }
     var expectedBallRadius: Double { widthPixels * Self.ballRadiusOverRimWidth }

@@ -83,8 +83,8 @@ struct ShotFinder {
             shotNumber: 0, releaseTime: r.t, rimTime: rimTime, made: made,
             shotType: distanceFt >= threePointDistanceFt ? .threePoint : .twoPoint, distanceFt: distanceFt,
             confidence: confidence(path[release...end], fit: fit, flight: path[release...apex]),
-            releasePoint: ImagePoint(x: r.x, y: r.y),
-            trajectory: path[release...end].map { TrajectoryPoint(t: $0.t, x: $0.x, y: $0.y) })
+            releasePoint: FramePoint(x: r.x, y: r.y),
+            trajectory: path[release...end].map { ShotPathPoint(t: $0.t, x: $0.x, y: $0.y) })
         return (shot, end)
     }
 

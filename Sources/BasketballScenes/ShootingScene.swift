@@ -15,7 +15,7 @@ public struct ShootingScene: Sendable {
     public let fps: Int
     public let showsHoop: Bool
     public let seed: UInt64
-    public let truth: [ShotTruth]
+    public let truth: [AttemptTruth]
     /// World feet, per frame; nil: no ball in view.
     let ball: [(x: Double, y: Double)?]
     let player: [Double?]
@@ -51,7 +51,7 @@ struct Timeline {
     let view: CourtView
     var ball: [(x: Double, y: Double)?] = []
     var player: [Double?] = []
-    var truth: [ShotTruth] = []
+    var truth: [AttemptTruth] = []
 
     init(fps: Int, view: CourtView) { (self.fps, self.view) = (fps, view) }
 
@@ -86,7 +86,7 @@ struct Timeline {
             let releaseTime = now
             var flight = ShotLaunch.launch(kind, fromX: distance, y: ShootingScene.releaseHeight)
             let outcome = ShotLaunch.fly(flight)
-            truth.append(ShotTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: outcome.made,
+            truth.append(AttemptTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: outcome.made,
                                    touchedRim: outcome.contacts.rim, touchedBoard: outcome.contacts.board))
             fly(&flight, player: playerX, maxSeconds: 3.5)
             hold(nil, player: playerX, seconds: ShootingScene.fetchSeconds)

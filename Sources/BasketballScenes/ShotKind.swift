@@ -29,7 +29,7 @@ public enum SceneEvent: Sendable {
 }
 
 /// What a scripted shot really did.
-public struct ShotTruth: Sendable {
+public struct AttemptTruth: Sendable {
     public var kind: ShotKind
     public var distanceFt: Double
     public var releaseTime: Double

@@ -19,7 +19,7 @@ final class OptionsTests: XCTestCase {
             "threePointDistanceFt": .number(23.75),
         ]))
         // The ends are put in order left to right whichever way round they came.
-        XCTAssertEqual(options.hoop, RimLine(left: ImagePoint(x: 810, y: 302), right: ImagePoint(x: 900, y: 300)))
+        XCTAssertEqual(options.hoop, RimLine(left: FramePoint(x: 810, y: 302), right: FramePoint(x: 900, y: 300)))
         XCTAssertEqual(options.hoop?.left.x, 810)
         XCTAssertEqual(options.ballColor, BallColor(h: 30, s: 70, v: 90))
         XCTAssertEqual(options.threePointDistanceFt, 23.75)

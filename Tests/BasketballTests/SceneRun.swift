@@ -48,7 +48,7 @@ enum SceneRun {
     }
 
     /// Every attempt matched to its truth by release time (within 0.4 s), in order.
-    static func assertMatches(_ result: BasketballResult, _ truth: [ShotTruth], distanceTolerance: Double = 1.0,
+    static func assertMatches(_ result: BasketballResult, _ truth: [AttemptTruth], distanceTolerance: Double = 1.0,
                               file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.shots.count, truth.count, "attempts: \(describe(result))", file: file, line: line)
         for (shot, expected) in zip(result.shots, truth) {
