@@ -190,8 +190,11 @@ public struct BasketballResult: Sendable {
     /// `framesSeen`, `framesWithBall`, `threePointDistanceFt`.
     public func json() -> JSONValue { BasketballJSON.result(self) }
 
-    /// One row per shot, with a header row (`BasketballJSON.csvHeader`).
+    /// One row per shot, with `csvHeader` as its first row.
     public func csv() -> String { BasketballJSON.csv(shots) }
+
+    /// The CSV's columns: the shot fields of `result.shots[i]` that are scalars.
+    public static var csvHeader: [String] { BasketballJSON.csvHeader }
 }
 
 /// One attempt.

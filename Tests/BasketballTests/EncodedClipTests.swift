@@ -36,6 +36,7 @@ final class EncodedClipTests: XCTestCase {
         // The CSV: a header and one row per shot.
         let rows = result.csv().split(separator: "\r\n")
         XCTAssertEqual(rows.first, "shotNumber,releaseTime,rimTime,made,shotType,distanceFt,confidence")
+        XCTAssertEqual(BasketballResult.csvHeader.joined(separator: ","), String(rows.first ?? ""))
         XCTAssertEqual(rows.count, 1 + scene.truth.count)
         XCTAssertNoThrow(try result.json().encodedText())
     }
