@@ -66,7 +66,7 @@ let package = Package(
         // and drawing. No model runtime, so the coordinator checks options without linking one.
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
-        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
+        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Basketball", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
@@ -74,7 +74,8 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, detector boxes as
         // extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
-        .target(name: "Basketball", dependencies: ["ReelworkCore"]),
+        // Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit, Media and Pictures; the core files use ReelworkCore only.
+        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
         .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
@@ -166,7 +167,7 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
@@ -176,9 +177,9 @@ let package = Package(
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
         .target(name: "BasketballScenes"),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
-        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore", "Media", "SportKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
+                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks", "BasketballScenes"]),
     ],
     swiftLanguageModes: [.v6]
 )

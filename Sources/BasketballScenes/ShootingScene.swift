@@ -85,10 +85,15 @@ struct Timeline {
             // Released at the first frame time from here on; the flight starts at that instant.
             let releaseTime = now
             var flight = ShotLaunch.launch(kind, fromX: distance, y: ShootingScene.releaseHeight)
-            let outcome = ShotLaunch.fly(flight)
-            truth.append(AttemptTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: outcome.made,
-                                   touchedRim: outcome.contacts.rim, touchedBoard: outcome.contacts.board))
-            fly(&flight, player: playerX, maxSeconds: 3.5)
+            if kind == .inAndOut {
+                truth.append(AttemptTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: false, touchedRim: true, touchedBoard: false))
+                inAndOut(&flight, player: playerX)
+            } else {
+                let outcome = ShotLaunch.fly(flight)
+                truth.append(AttemptTruth(kind: kind, distanceFt: distance, releaseTime: releaseTime, made: outcome.made,
+                                          touchedRim: outcome.contacts.rim, touchedBoard: outcome.contacts.board))
+                fly(&flight, player: playerX, maxSeconds: 3.5)
+            }
             hold(nil, player: playerX, seconds: ShootingScene.fetchSeconds)
         }
     }
@@ -102,6 +107,28 @@ struct Timeline {
         let end = now + seconds
         while now < end - 1e-9 { append(position, player: x) }
     }
+
+    /// A swish's flight until the centre is `inAndOutDepth` below the rim's height inside the hoop,
+    /// then a scripted pop: up off the back of the rim and out towards the shooter, down to the floor.
+    private mutating func inAndOut(_ flight: inout BallFlight, player x: Double) {
+        let start = now
+        while now < start + 3, flight.state.vy > 0 || flight.state.y > Court.rimHeight - Self.inAndOutDepth {
+            append((flight.state.x, flight.state.y), player: x)
+            flight.advance(by: frameTime)
+        }
+        let (x0, y0) = (flight.state.x, flight.state.y), (vx, vy) = (7.0, 9.0)
+        let popped = now
+        while now < popped + 2 {
+            let t = now - popped
+            let position = (x: x0 + vx * t, y: y0 + vy * t - BallFlight.gravity * t * t / 2)
+            if position.y < Court.ballRadius { break }
+            append(position, player: x)
+        }
+    }
+
+    /// How far below the rim's height the in-and-out's centre goes before it pops out (0.3 rim
+    /// widths: far above the net's bottom, a rim width down).
+    static let inAndOutDepth = 0.45
 
     /// Samples the flight at each frame until it settles, leaves the view or `maxSeconds` pass.
     private mutating func fly(_ flight: inout BallFlight, player x: Double, maxSeconds: Double) {

@@ -12,6 +12,10 @@ public enum ShotKind: String, Sendable, CaseIterable {
     case offBoard
     /// Hits the front of the rim and drops down right beside it: missed, though it falls past the net.
     case rimDrop
+    /// Drops inside the rim, its centre below the rim's height, and pops back up and out: missed.
+    /// The flight is a swish's until the centre is 0.45 ft below the rim, then scripted (the scene's
+    /// rim is two posts in the camera's plane, which cannot throw a ball back up from inside).
+    case inAndOut
 
     var isMade: Bool { self == .swish || self == .bank }
 }

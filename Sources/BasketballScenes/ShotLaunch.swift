@@ -14,7 +14,7 @@ enum ShotLaunch {
         let boardContactX = Court.boardX + Court.ballRadius
         var aims: [(tx: Double, ty: Double, entry: Double)] = []
         switch kind {
-        case .swish:
+        case .swish, .inAndOut:
             for entry in [45.0, 50, 40, 55] { for tx in [0.0, 0.1, -0.1] { aims.append((tx, Court.rimHeight, entry)) } }
         case .bank:
             for entry in [20.0, 30, 10, 40] { for ty in stride(from: 10.6, through: 12.4, by: 0.1) { aims.append((boardContactX, ty, entry)) } }
@@ -35,7 +35,7 @@ enum ShotLaunch {
             let outcome = fly(flight)
             let wanted: Bool
             switch kind {
-            case .swish: wanted = outcome.made && !outcome.contacts.rim && !outcome.contacts.board
+            case .swish, .inAndOut: wanted = outcome.made && !outcome.contacts.rim && !outcome.contacts.board
             case .bank: wanted = outcome.made && outcome.contacts.board
             case .rimOut: wanted = !outcome.made && outcome.contacts.rim && !outcome.contacts.board
             case .airball: wanted = !outcome.made && !outcome.contacts.rim && !outcome.contacts.board
