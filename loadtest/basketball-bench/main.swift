@@ -1,4 +1,5 @@
 // basketball-bench render FILE [--seconds S] [--fps F] [--height H]   a shooting session (BasketballScenes) + FILE.options.json
+//                                                                    and FILE.truth.json (run-local.sh's sample)
 // basketball-bench track FILE --options JSON
 //
 // `track` decodes FILE with the ffmpeg CLI to RGB24 (RawVideoDecoder) and times only
@@ -68,7 +69,22 @@ let width = height * 16 / 9
     let options: JSONValue = .object(["hoop": .object(["rimLeft": .array([.number(ends.left.x), .number(ends.left.y)]),
                                                        "rimRight": .array([.number(ends.right.x), .number(ends.right.y)])])])
     try options.encodedText().write(toFile: file + ".options.json", atomically: true, encoding: .utf8)
-    let made = scene.truth.filter(\.made).count
+    // The truth beside the clip, as scripts/lib/sample-truth.py reads it: each attempt and seed 001's totals.
+    let made = scene.truth.filter(\.made).count, threes = scene.truth.filter(\.isThreePoint), threesMade = threes.filter(\.made).count
+    let truth: JSONValue = .object([
+        "sport": .string("basketball"),
+        "shots": .array(scene.truth.map { shot in
+            .object(["made": .bool(shot.made), "shotType": .string(shot.isThreePoint ? "3PT" : "2PT"),
+                     "releaseTime": .number((shot.releaseTime * 1000).rounded() / 1000), "distanceFt": .number(shot.distanceFt),
+                     "kind": .string(shot.kind.rawValue)])
+        }),
+        "stats": .object([
+            "fieldGoalsAttempted": .number(Double(scene.truth.count)), "fieldGoalsMade": .number(Double(made)),
+            "threePointAttempted": .number(Double(threes.count)), "threePointMade": .number(Double(threesMade)),
+            "points": .number(Double(2 * (made - threesMade) + 3 * threesMade)),
+        ]),
+    ])
+    try truth.encodedText().write(toFile: file + ".truth.json", atomically: true, encoding: .utf8)
     print("rendered \(file): \(width)x\(height) \(fps) fps, \(scene.frameCount) frames, \(scene.truth.count) shots, \(made) made; truth: "
           + scene.truth.map { "\($0.kind.rawValue)@\(Int($0.distanceFt))ft" }.joined(separator: " "))
 }

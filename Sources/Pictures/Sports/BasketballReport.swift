@@ -6,7 +6,7 @@ import ReelworkCore
 /// (green made, red missed), beside a shot chart by distance from the rim: one dot per attempt,
 /// filled when made and open when missed, stacked by foot, with the three-point line. Reads the
 /// result document only (`result.hoop`, `result.shots[]`, `result.threePointDistanceFt`).
-public struct BasketballReport: SportReport {
+public struct BasketballReport: SportReport, SessionStatsTable {
     public init() {}
 
     public var rowNoun: String { "shot" }
@@ -129,10 +129,10 @@ public struct BasketballReport: SportReport {
         canvas.line(from: Point(x(0), top), to: Point(x(0), bottom), Colour(0xff9f0a), width: 3)
         canvas.text("rim", at: Point(x(0) + 4, bottom - 6), font: Font(size: 11), Colour(0xff9f0a))
         // One dot per attempt, stacked upwards within each foot, made ones first.
-        let radius = 6.5, step = radius * 2 + 2
+        let radius = 8.5, step = radius * 2 + 2
         var stacks: [Int: Int] = [:]
         let ordered = shots.enumerated().sorted { (isMade($0.element) ? 0 : 1, $0.offset) < (isMade($1.element) ? 0 : 1, $1.offset) }
-        for (_, shot) in ordered {
+        for (index, shot) in ordered {
             guard let feet = shot["distanceFt"]?.number, feet.isFinite else { continue }
             let bin = Int(feet.rounded())
             let level = stacks[bin, default: 0]
@@ -140,12 +140,15 @@ public struct BasketballReport: SportReport {
             let y = max(top + 30, bottom - radius - 3 - Double(level) * step)
             let centre = Point(x(feet), y)
             drawDot(at: centre, radius: radius, made: isMade(shot), colour: isMade(shot) ? made : missed, on: canvas)
+            // The shot's number, as beside its flight on the frame.
+            canvas.text("\(number(shot, index))", at: Point(centre.x, centre.y + 3.5), font: Font(size: 9.5, bold: true),
+                        isMade(shot) ? .black : .white, anchor: .middle)
         }
         // The key and the session's line.
         var y = bottom + 46
-        drawDot(at: Point(left - 8, y - 4), radius: radius, made: true, colour: made, on: canvas)
+        drawDot(at: Point(left - 8, y - 4), radius: 6.5, made: true, colour: made, on: canvas)
         canvas.text("made", at: Point(left + 4, y), font: Font(size: 13), .white)
-        drawDot(at: Point(left + 70, y - 4), radius: radius, made: false, colour: missed, on: canvas)
+        drawDot(at: Point(left + 70, y - 4), radius: 6.5, made: false, colour: missed, on: canvas)
         canvas.text("missed", at: Point(left + 82, y), font: Font(size: 13), .white)
         y += 24
         let stats = ShotTotals(shots)
@@ -193,6 +196,39 @@ public struct BasketballReport: SportReport {
             Total("Points", "\(s.points)"),
             Total("Mean distance", ResultValues.format(ResultValues.mean(rows.map { $0["distanceFt"]?.number }), 1, " ft")),
         ]
+    }
+
+    /// A batch's stats table: seed 001's shooting line for each session and for the whole batch.
+    public var statsColumns: [ReportColumn] {
+        let f = ResultValues.format
+        return [
+            ReportColumn("Session", weight: 2.6) { ResultValues.text($0, "name") ?? "" },
+            ReportColumn("FG\nmade/att.") { Self.pair($0, "fieldGoalsMade", "fieldGoalsAttempted") },
+            ReportColumn("FG %", weight: 0.8) { f($0["fieldGoalPercentage"]?.number, 1, "") },
+            ReportColumn("3PT\nmade/att.") { Self.pair($0, "threePointMade", "threePointAttempted") },
+            ReportColumn("3PT %", weight: 0.8) { f($0["threePointPercentage"]?.number, 1, "") },
+            ReportColumn("eFG %", weight: 0.8) { f($0["effectiveFieldGoalPercentage"]?.number, 1, "") },
+            ReportColumn("Points", weight: 0.8) { f($0["points"]?.number, 0, "") },
+        ]
+    }
+
+    /// "made/attempted" from a stats row.
+    static func pair(_ row: JSONValue, _ made: String, _ attempted: String) -> String {
+        ResultValues.format(row[made]?.number, 0, "") + "/" + ResultValues.format(row[attempted]?.number, 0, "")
+    }
+
+    /// One line of the stats table: `name` and the totals over `rows` with seed 001's field names.
+    public func statsRow(name: String, rows: [JSONValue]) -> JSONValue {
+        let s = ShotTotals(rows)
+        func pct(_ made: Int, _ attempted: Int) -> Double { attempted > 0 ? Double(made) / Double(attempted) * 100 : 0 }
+        return .object([
+            "name": .string(name),
+            "fieldGoalsAttempted": .number(Double(s.attempted)), "fieldGoalsMade": .number(Double(s.made)),
+            "fieldGoalPercentage": .number(pct(s.made, s.attempted)),
+            "threePointAttempted": .number(Double(s.threes)), "threePointMade": .number(Double(s.threesMade)),
+            "threePointPercentage": .number(pct(s.threesMade, s.threes)),
+            "effectiveFieldGoalPercentage": .number(s.effectivePercentage), "points": .number(Double(s.points)),
+        ])
     }
 
     public var columns: [ReportColumn] {
