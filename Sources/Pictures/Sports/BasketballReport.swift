@@ -128,17 +128,16 @@ public struct BasketballReport: SportReport, SessionStatsTable {
         // The hoop at 0 ft.
         canvas.line(from: Point(x(0), top), to: Point(x(0), bottom), Colour(0xff9f0a), width: 3)
         canvas.text("rim", at: Point(x(0) + 4, bottom - 6), font: Font(size: 11), Colour(0xff9f0a))
-        // One dot per attempt, stacked upwards within each foot, made ones first.
+        // One dot per attempt, made ones first, each on the lowest level where it overlaps no other.
         let radius = 8.5, step = radius * 2 + 2
-        var stacks: [Int: Int] = [:]
+        var placed: [(x: Double, level: Int)] = []
         let ordered = shots.enumerated().sorted { (isMade($0.element) ? 0 : 1, $0.offset) < (isMade($1.element) ? 0 : 1, $1.offset) }
         for (index, shot) in ordered {
             guard let feet = shot["distanceFt"]?.number, feet.isFinite else { continue }
-            let bin = Int(feet.rounded())
-            let level = stacks[bin, default: 0]
-            stacks[bin] = level + 1
-            let y = max(top + 30, bottom - radius - 3 - Double(level) * step)
-            let centre = Point(x(feet), y)
+            let cx = x(feet)
+            let level = (0...).first { level in !placed.contains { $0.level == level && abs($0.x - cx) < 2 * radius + 1 } }!
+            placed.append((cx, level))
+            let centre = Point(cx, max(top + 30, bottom - radius - 3 - Double(level) * step))
             drawDot(at: centre, radius: radius, made: isMade(shot), colour: isMade(shot) ? made : missed, on: canvas)
             // The shot's number, as beside its flight on the frame.
             canvas.text("\(number(shot, index))", at: Point(centre.x, centre.y + 3.5), font: Font(size: 9.5, bold: true),
