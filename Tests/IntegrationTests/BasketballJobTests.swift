@@ -49,19 +49,9 @@ final class BasketballJobTests: CoordinatorTestCase {
         return (data, status)
     }
 
-    func keep(_ data: Data, _ name: String) throws -> URL {
-        let directory = PictureRouteTests.artifacts
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url
-    }
+    func keep(_ data: Data, _ name: String) throws -> URL { try PictureRouteTests.keep(data, name) }
 
-    func pdfText(_ pdf: URL) throws -> (pages: Int, text: String) {
-        let info = String(decoding: try Tool.run("pdfinfo", [pdf.path]), as: UTF8.self)
-        let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
-        return (try XCTUnwrap(pages, info), String(decoding: try Tool.run("pdftotext", ["-layout", pdf.path, "-"]), as: UTF8.self))
-    }
+    func pdfText(_ pdf: URL) throws -> (pages: Int, text: String) { try PictureRouteTests.pdfText(pdf) }
 
     func testASessionComesBackShotByShotWithCSVPictureReportAndABatchTotal() throws {
         try stack.startWorker()
@@ -148,6 +138,18 @@ final class BasketballJobTests: CoordinatorTestCase {
                          "\(2 * (allMade - allThrees) + 3 * allThrees)"] {
             XCTAssertTrue(batchText.contains(expected), "'\(expected)' in the batch report:\n\(batchText)")
         }
+
+        // The same table as JSON.
+        let statsAnswer = try get("/v1/batches/\(batch.id.uuidString.lowercased())/stats", key: alphaKey)
+        XCTAssertEqual(statsAnswer.status, 200, String(decoding: statsAnswer.data, as: UTF8.self))
+        let table = try ReelworkJSON.decoder.decode(JSONValue.self, from: statsAnswer.data)
+        XCTAssertEqual(table["total"]?["fieldGoalsMade"], .number(Double(allMade)))
+        XCTAssertEqual(table["total"]?["fieldGoalsAttempted"], .number(Double(allAttempts)))
+        XCTAssertEqual(table["total"]?["threePointMade"], .number(Double(allThrees)))
+        let sessions: [JSONValue] = table["sessions"].flatMap { if case .array(let a) = $0 { a } else { nil } } ?? []
+        XCTAssertEqual(sessions.count, 2)
+        XCTAssertEqual(sessions.first?["fileName"], .string("session 1.mp4"))
+        XCTAssertEqual(try get("/v1/batches/\(batch.id.uuidString.lowercased())/stats", key: betaKey).status, 404)
 
         // Another club gets exactly what a missing id gets.
         for path in ["picture", "report.pdf", "results?format=csv"] {
