@@ -83,7 +83,7 @@ basketball="$root/.local/samples-basketball/session-720p.mp4"
 if [ ! -s "$basketball" ] || [ ! -s "$basketball.truth.json" ]; then
   mkdir -p "$(dirname "$basketball")"
   swift build -c release --product basketball-bench
-  "$bin_dir/basketball-bench" render "$basketball.tmp.mp4" --seconds 20 --fps 30 --height 720 | tee "$basketball.truth.txt"
+  "$bin_dir/basketball-bench" render "$basketball.tmp.mp4" --seconds 30 --fps 30 --height 720 | tee "$basketball.truth.txt"
   mv "$basketball.tmp.mp4.truth.json" "$basketball.truth.json"
   rm -f "$basketball.tmp.mp4.options.json"   # the sample finds the rim itself
   mv "$basketball.tmp.mp4" "$basketball"
