@@ -41,5 +41,10 @@ enum BasketballJSON {
 
     static func point(_ p: FramePoint) -> JSONValue { .array([.number(round(p.x, 0.1)), .number(round(p.y, 0.1))]) }
 
-    static func round(_ value: Double, _ unit: Double) -> Double { (value / unit).rounded() * unit }
+    /// To the nearest `unit` (0.1, 0.01, 0.001), divided rather than multiplied back so that 24.7
+    /// prints as 24.7, not 24.700000000000003.
+    static func round(_ value: Double, _ unit: Double) -> Double {
+        let steps = (1 / unit).rounded()
+        return (value * steps).rounded() / steps
+    }
 }
