@@ -177,7 +177,7 @@ let package = Package(
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
         .target(name: "BasketballScenes"),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
-        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore", "Media", "SportKit"]),
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
                                                              "BowlingScenes", "FuzzSupport", "Threading", "Webhooks", "BasketballScenes"]),
     ],
