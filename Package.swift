@@ -66,12 +66,16 @@ let package = Package(
         // and drawing. No model runtime, so the coordinator checks options without linking one.
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
-        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
+        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Basketball", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
         // session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
+        // Basketball: the rim, the ball tracked on every frame (colour and motion, detector boxes as
+        // extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
+        // Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit, Media and Pictures; the core files use ReelworkCore only.
+        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
         .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
@@ -140,6 +144,8 @@ let package = Package(
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
+        .executableTarget(name: "basketball-bench", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
+                          path: "loadtest/basketball-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
@@ -161,14 +167,19 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),
+        // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
+        // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
+        .target(name: "BasketballScenes"),
+        // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
+                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks", "BasketballScenes"]),
     ],
     swiftLanguageModes: [.v6]
 )

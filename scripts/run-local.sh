@@ -80,14 +80,28 @@ else
   cat "$bowling.truth.txt" 2>/dev/null || true
 fi
 
+echo "==> rendering a basketball sample (a side-view shooting session at 720p30, every attempt with known truth)"
+basketball="$root/.local/samples-basketball/session-720p.mp4"
+if [ ! -s "$basketball" ] || [ ! -s "$basketball.truth.json" ]; then
+  mkdir -p "$(dirname "$basketball")"
+  swift build -c release --product basketball-bench
+  "$bin_dir/basketball-bench" render "$basketball.tmp.mp4" --seconds 30 --fps 30 --height 720 | tee "$basketball.truth.txt"
+  mv "$basketball.tmp.mp4.truth.json" "$basketball.truth.json"
+  rm -f "$basketball.tmp.mp4.options.json"   # the sample finds the rim itself
+  mv "$basketball.tmp.mp4" "$basketball"
+else
+  cat "$basketball.truth.txt" 2>/dev/null || true
+fi
+
 echo "==> submitting as demo-club"
 export REELWORK_API_KEY=$club_key
 tennis_samples=("$root"/.local/samples/tennis-*.mp4)
 "$bin" submit "${tennis_samples[@]}" --sport tennis >"$stack/tennis-jobs.txt"
 "$bin" submit "$bowling" --sport bowling --options "$bowling.options.json" >"$stack/bowling-job.txt"
-cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" >"$stack/job-ids.txt"
+"$bin" submit "$basketball" --sport basketball >"$stack/basketball-job.txt"
+cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/basketball-job.txt" >"$stack/job-ids.txt"
 # Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
-paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling") >"$stack/job-clips.txt"
+paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$basketball") >"$stack/job-clips.txt"
 
 echo "==> progress"
 "$bin" jobs watch $(cat "$stack/job-ids.txt") || true
@@ -102,6 +116,9 @@ python3 scripts/lib/sample-truth.py "$stack/job-clips.txt" "$stack/results.json"
 echo
 echo "==> the bowling job's shots (CSV)"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
+echo
+echo "==> the basketball job's shots (CSV)"
+"$bin" jobs results "$(cat "$stack/basketball-job.txt")" --format csv
 
 cat <<MSG
 

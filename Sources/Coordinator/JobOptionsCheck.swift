@@ -32,6 +32,18 @@ enum JobOptionsCheck {
         }
     }
 
+    /// Options that name pixels (basketball's `hoop`) against the job's video as displayed: one
+    /// outside the frame is refused (400 `invalid_options`) before the job exists.
+    static func check(_ options: JSONValue, sport: Sport, video facts: VideoFacts) throws {
+        let turned = facts.rotation == 90 || facts.rotation == 270
+        do {
+            try SportRegistry.checkOptions(options, sport: sport, frameWidth: turned ? facts.height : facts.width,
+                                           frameHeight: turned ? facts.width : facts.height)
+        } catch let error as ReelworkError {
+            throw APIError(.badRequest, "invalid_options", error.message)
+        }
+    }
+
     /// Where a string or key holding U+0000 is, if anywhere.
     static func textWithNUL(in value: JSONValue, path: String) -> String? {
         switch value {

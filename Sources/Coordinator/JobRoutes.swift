@@ -68,6 +68,7 @@ struct JobRoutes {
                                                         : try videos.find(id: body.videoId, club: club)?.video else {
                 throw APIError(.notFound, "video_not_found", "no video with id \(body.videoId.uuidString.lowercased()); upload it first")
             }
+            if options["noop"] == nil { try JobOptionsCheck.check(options, sport: sport, video: video.facts) }
             let dedupeKey = idempotencyKey.map { "key:" + $0 }
                 ?? "auto:" + Self.contentKey(videoHash: video.contentHash, sport: sport, options: options)
             do {

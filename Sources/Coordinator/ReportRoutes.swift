@@ -34,6 +34,9 @@ struct ReportRoutes {
         api.get("/v1/batches/:id/report.pdf", .clubData) { _, context, caller in
             try await batchReport(RouteParams.uuid(context, "id"), caller)
         }
+        api.get("/v1/batches/:id/stats", .clubData) { _, context, caller in
+            try await batchStats(RouteParams.uuid(context, "id"), caller)
+        }
     }
 
     /// What drawing a job needs, read in one go: the job, its result, its video's file and name.
@@ -141,6 +144,39 @@ struct ReportRoutes {
             return try BatchReport.pdf(header, report: report, jobs: jobs, omitted: omitted)
         }
         return Self.pdfResponse(pdf, name: "reelwork-batch-\(id.uuidString.lowercased()).pdf")
+    }
+
+    /// The batch's stats table as JSON (basketball: seed 001's shooting line per succeeded session
+    /// and the batch's total, counts added and percentages from the sums): the same lines as the
+    /// batch report's "Stats by session", for its newest `maxBatchJobs` jobs.
+    func batchStats(_ id: UUID, _ caller: Caller) async throws -> Response {
+        let batch = try await batches.batch(id, caller)
+        let sport = Sport(rawValue: batch.sport) ?? .tennis
+        guard let report = SportReports.forSport(sport), let table = report as? any SessionStatsTable else {
+            throw APIError(.unprocessableContent, "no_stats", "stats tables are added up for basketball batches; \(batch.sport) batches have none")
+        }
+        let page = try await backends.sql { try JobRepository($0).list(JobFilter(batchId: batch.id), limit: Self.maxBatchJobs, cursor: nil) }
+        var sessions: [JSONValue] = [], rows: [JSONValue] = []
+        for job in page.jobs.reversed() where job.status == .succeeded {
+            let item = try await drawable(job, club: caller.visibleClub)
+            guard let result = item.result else { continue }
+            let jobRows = report.rows(in: result)
+            rows += jobRows
+            var line = table.statsRow(name: item.fileName ?? "", rows: jobRows)
+            if case .object(var fields) = line {
+                fields["jobId"] = .string(job.id.uuidString.lowercased())
+                fields["fileName"] = item.fileName.map(JSONValue.string) ?? .null
+                fields["name"] = nil
+                line = .object(fields)
+            }
+            sessions.append(line)
+        }
+        var total = table.statsRow(name: "", rows: rows)
+        if case .object(var fields) = total { fields["name"] = nil; total = .object(fields) }
+        let body: JSONValue = .object(["batchId": .string(batch.id.uuidString.lowercased()), "sport": .string(batch.sport),
+                                       "sessions": .array(sessions), "total": total,
+                                       "jobsOmitted": .number(Double(max(0, batch.total - page.jobs.count)))])
+        return try JSONResponse.make(body)
     }
 
     static func pdfResponse(_ pdf: [UInt8], name: String) -> Response {

@@ -44,3 +44,11 @@ extension SportReport {
         try picture(result: result, options: options, frames: try FrameGrabber(location: location, guards: guards))
     }
 }
+
+/// A sport whose sessions add up into one stats table (basketball's shooting line, seed 001): a
+/// batch's report lists each succeeded session's line and the batch's total under its totals.
+public protocol SessionStatsTable {
+    var statsColumns: [ReportColumn] { get }
+    /// One line of the table: `name`, and the totals over `rows` (one session's, or every session's).
+    func statsRow(name: String, rows: [JSONValue]) -> JSONValue
+}

@@ -7,6 +7,8 @@ import Foundation
 public struct ResultTable: Sendable {
     public enum ColumnType: Sendable {
         case integer, number, text
+        /// true or false (a basketball shot's `made`); the CSV shows "true" or "false".
+        case boolean
         /// A JSON array of `{code, message}` flags; the CSV shows the codes joined by ";".
         case flags
     }
@@ -61,7 +63,8 @@ public struct ResultTable: Sendable {
         switch sport {
         case .bowling: return .bowlingShots
         case .tennis: return .tennisSwings
-        case .archery, .basketball: return nil
+        case .basketball: return .basketballShots
+        case .archery: return nil
         }
     }
 
@@ -91,6 +94,12 @@ public struct ResultTable: Sendable {
         Column("contactHeight", .number, path: ["metrics", "contactHeight"]),
         Column("followThrough", .number, path: ["metrics", "followThrough"]),
         Column("trackingQuality", .number, path: ["metrics", "trackingQuality"]),
+    ])
+
+    /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).
+    public static let basketballShots = ResultTable(sqlTable: "basketball_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
+        Column("shotNumber", .integer), Column("releaseTime", .number), Column("rimTime", .number), Column("made", .boolean),
+        Column("shotType", .text), Column("distanceFt", .number), Column("confidence", .number),
     ])
 
     /// The rows of a result document (`result[resultKey]`), or none.

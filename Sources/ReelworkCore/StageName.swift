@@ -13,6 +13,8 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     case ball
     /// Bowling: each shot's speeds, boards, entry angle, rev rate and strike probability.
     case shotMetrics = "shot_metrics"
+    /// Basketball: the rim, the ball in every decoded frame, each attempt made or missed, the stats.
+    case shots
     /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on
     /// purpose. It measures and tests the queue without video work.
     case noop

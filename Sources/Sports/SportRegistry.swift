@@ -1,15 +1,17 @@
+import Basketball
 import Bowling
 import ReelworkCore
 import SportKit
 import Tennis
 
 /// The sports Reelwork analyses, each by its plug-in. Adding a sport: its module (see
-/// `SportPlugin`) and one line here. A sport without a plug-in (archery and basketball for now)
+/// `SportPlugin`) and one line here. A sport without a plug-in (archery for now)
 /// runs the streamed models only and has no options, rows or pictures.
 public enum SportRegistry {
     public static let plugins: [Sport: any SportPlugin] = [
         .bowling: BowlingPlugin(),
         .tennis: TennisPlugin(),
+        .basketball: BasketballPlugin(),
     ]
 
     public static func plugin(for sport: Sport) -> (any SportPlugin)? { plugins[sport] }
@@ -30,5 +32,11 @@ public enum SportRegistry {
     /// the parser throws. Sports without a plug-in take no options.
     public static func checkOptions(_ options: JSONValue, sport: Sport) throws {
         _ = try plugin(for: sport)?.analysis(options: options)
+    }
+
+    /// Checks options that name pixels (basketball's `hoop`) against the job's video, displayed
+    /// `frameWidth` × `frameHeight`; throws what the sport's check throws.
+    public static func checkOptions(_ options: JSONValue, sport: Sport, frameWidth: Int, frameHeight: Int) throws {
+        try (plugin(for: sport) as? any FrameSizedOptions)?.checkOptions(options, frameWidth: frameWidth, frameHeight: frameHeight)
     }
 }

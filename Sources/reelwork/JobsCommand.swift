@@ -208,10 +208,13 @@ extension JobsCommand {
             print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
         }
 
-        /// What the sport stages found: "3 shots", "2 swings", or "-".
+        /// What the sport stages found: "3 shots", "2 swings", "10 shots, 6 made" (basketball's
+        /// `stats`), or "-".
         static func found(_ result: JSONValue) -> String {
             for key in ["shots", "swings"] {
-                if case .array(let rows)? = result[key] { return "\(rows.count) \(rows.count == 1 ? String(key.dropLast()) : key)" }
+                guard case .array(let rows)? = result[key] else { continue }
+                let made = result["stats"]?["fieldGoalsMade"]?.number.map { ", \(Int($0)) made" } ?? ""
+                return "\(rows.count) \(rows.count == 1 ? String(key.dropLast()) : key)" + made
             }
             return "-"
         }

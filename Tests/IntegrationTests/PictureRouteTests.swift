@@ -18,7 +18,10 @@ final class PictureRouteTests: CoordinatorTestCase {
         return (data, status, headers)
     }
 
-    func keep(_ data: Data, _ name: String) throws -> URL {
+    func keep(_ data: Data, _ name: String) throws -> URL { try Self.keep(data, name) }
+
+    /// Writes `data` to the artifacts directory as `name`, for people to look at after a run.
+    static func keep(_ data: Data, _ name: String) throws -> URL {
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let url = Self.artifacts.appendingPathComponent(name)
         try data.write(to: url)
@@ -35,7 +38,10 @@ final class PictureRouteTests: CoordinatorTestCase {
         return (width, height, rgb)
     }
 
-    func pdfText(_ pdf: URL) throws -> (pages: Int, text: String) {
+    func pdfText(_ pdf: URL) throws -> (pages: Int, text: String) { try Self.pdfText(pdf) }
+
+    /// The PDF's page count (pdfinfo) and its text laid out (pdftotext).
+    static func pdfText(_ pdf: URL) throws -> (pages: Int, text: String) {
         let info = String(decoding: try Tool.run("pdfinfo", [pdf.path]), as: UTF8.self)
         let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
         return (try XCTUnwrap(pages, info), String(decoding: try Tool.run("pdftotext", ["-layout", pdf.path, "-"]), as: UTF8.self))

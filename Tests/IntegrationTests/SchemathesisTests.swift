@@ -36,6 +36,8 @@ final class SchemathesisTests: XCTestCase {
         /// failed or cancelled (no worker runs them): some can always be retried, some cancelled.
         var changingJobs: [UUID]
         var batches: [UUID]
+        /// A basketball batch (empty): the one sport whose batches have a stats table.
+        var statsBatches: [UUID] = []
         /// Endpoints the fuzzer reads, rotates and redelivers from: never deleted.
         var webhooks: [UUID]
         /// Endpoints only `DELETE /v1/webhooks/{id}` names (its first hits delete them).
@@ -138,9 +140,11 @@ final class SchemathesisTests: XCTestCase {
         let worker = "seeded-worker-1"
         _ = try JobQueue(prefix: stack.queuePrefix).workerBeat(id: worker, host: "fuzz", version: ReelworkVersion.current, slots: 1, running: 0,
                                                                fresh: true, ttl: 3_600, on: stack.redis())
-        return Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, changingJobs: failed + queued,
-                     batches: [batch.id], webhooks: [endpoints[0]], deletableWebhooks: Array(endpoints.dropFirst()),
-                     deliveries: deliveries.map(\.id), workers: [worker])
+        var seeds = Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, changingJobs: failed + queued,
+                          batches: [batch.id], webhooks: [endpoints[0]], deletableWebhooks: Array(endpoints.dropFirst()),
+                          deliveries: deliveries.map(\.id), workers: [worker])
+        seeds.statsBatches = [try awaitSync { try await client.createBatch(CreateBatchRequest(sport: Sport.basketball.rawValue)) }.id]
+        return seeds
     }
 
     /// schemathesis.toml: the club key for every operation but the operators' own (`/v1/queue`,
@@ -172,6 +176,7 @@ final class SchemathesisTests: XCTestCase {
             succeeded-jobs = { values = \(list(seeds.succeededJobs.map(\.uuidString))) }
             changing-jobs = { values = \(list(seeds.changingJobs.map(\.uuidString))) }
             batches = { values = \(list(seeds.batches.map(\.uuidString))) }
+            stats-batches = { values = \(list(seeds.statsBatches.map(\.uuidString))) }
             hashes = { values = \(list(seeds.videos.map(\.contentHash))) }
             clubs = { values = \(list([seeds.club])) }
             sports = { values = \(list([seeds.sport])) }
@@ -202,8 +207,12 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "changing-jobs", \(seeded) } }
 
             [[operations]]
-            include-path = \(list(paths(under: "/v1/batches/{id}").sorted()))
+            include-path = \(list(paths(under: "/v1/batches/{id}").subtracting(["/v1/batches/{id}/stats"]).sorted()))
             parameters = { "path.id" = { dictionary = "batches", \(seeded) }, "body.videoIds[*]" = { dictionary = "videos", \(seeded) } }
+
+            [[operations]]
+            include-path = "/v1/batches/{id}/stats"
+            parameters = { "path.id" = { dictionary = "stats-batches", \(seeded) } }
 
             [[operations]]
             include-operation-id = "streamEvents"

@@ -100,6 +100,6 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertNil(try BowlingReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
         XCTAssertNil(try TennisReport().picture(result: .object(["swings": .array([])]), options: .emptyObject, frames: grabber))
         XCTAssertNil(SportReports.forSport(.archery), "archery draws nothing yet")
-        XCTAssertNil(SportReports.forSport(.basketball), "basketball draws nothing yet")
+        XCTAssertNil(try BasketballReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
     }
 }

@@ -7,7 +7,8 @@ usage: sample-truth.py JOBS RESULTS
 
 One block per clip: what was found, what the truth is, and whether they agree within the accuracy
 tests' tolerances (contacts ±0.2 s; bowling speeds ±0.5 mph, boards ±0.5, entry angle ±0.5°,
-rev rate ±10 %). Exits 0 either way: this is a report for people, the tests are the check.
+rev rate ±10 %; basketball: every attempt made or missed and 2PT/3PT exactly, release ±0.4 s, the
+totals exact). Exits 0 either way: this is a report for people, the tests are the check.
 """
 import json
 import os
@@ -53,7 +54,26 @@ def bowling(result, warnings, truth):
     return found_line, truth_line, agrees
 
 
-SPORTS = {"tennis": tennis, "bowling": bowling}
+def basketball(result, warnings, truth):
+    shots = result.get("shots") or []
+    stats = result.get("stats") or {}
+    def line(attempts, made, threes, threes_made, points):
+        return f"{made}/{attempts} made, 3PT {threes_made}/{threes}, 2PT {made - threes_made}/{attempts - threes}, {points} points"
+    def describe(s):
+        return f"{'made' if s.get('made') else 'miss'} {s.get('shotType')} {fmt(s.get('releaseTime'), ' s')}"
+    found_line = line(stats.get("fieldGoalsAttempted", len(shots)), stats.get("fieldGoalsMade", 0), stats.get("threePointAttempted", 0),
+                      stats.get("threePointMade", 0), stats.get("points", 0)) + ": " + " | ".join(describe(s) for s in shots)
+    t = truth["stats"]
+    truth_line = line(t["fieldGoalsAttempted"], t["fieldGoalsMade"], t["threePointAttempted"], t["threePointMade"], t["points"]) \
+        + ": " + " | ".join(describe(s) for s in truth["shots"])
+    agrees = len(shots) == len(truth["shots"]) and all(stats.get(key) == value for key, value in t.items())
+    for s, e in zip(shots, truth["shots"]):
+        agrees = agrees and s.get("made") == e["made"] and s.get("shotType") == e["shotType"] \
+            and close(s.get("releaseTime"), e["releaseTime"], 0.4)
+    return found_line, truth_line, agrees
+
+
+SPORTS = {"tennis": tennis, "bowling": bowling, "basketball": basketball}
 
 
 def main():

@@ -42,6 +42,11 @@ public enum BatchReport {
         if let report {
             layout.section("Totals over \(succeeded.count) succeeded job\(succeeded.count == 1 ? "" : "s")")
             layout.keyValues(report.totals(succeeded.flatMap { report.rows(in: $0.result!) }))
+            if let stats = report as? any SessionStatsTable, !succeeded.isEmpty {
+                layout.section("Stats by session")
+                layout.table(stats.statsColumns, rows: succeeded.map { stats.statsRow(name: $0.name, rows: report.rows(in: $0.result!)) }
+                                 + [stats.statsRow(name: "Total", rows: succeeded.flatMap { report.rows(in: $0.result!) })])
+            }
         }
         layout.section("Jobs")
         layout.table(jobColumns(report), rows: jobs.enumerated().map { index, job in

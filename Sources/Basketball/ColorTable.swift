@@ -1,0 +1,33 @@
+import ReelworkCore
+
+/// Which 8-bit RGB colours are ball, rim orange or backboard white, computed once per job so the
+/// per-pixel test is one table load instead of an HSV conversion (Bowling's ColorLookupTable:
+/// 6 bits a channel, each bin judged by its centre colour).
+final class ColorTable {
+    static var ballBit: UInt8 { 1 }
+    static var rimBit: UInt8 { 2 }
+    static var whiteBit: UInt8 { 4 }
+    static var entries: Int { 1 << 18 }
+    /// Rims are painted orange; the finder looks for this whatever the ball's colour is.
+    static let rimOrange = BallColor(h: 18, s: 80, v: 75)
+
+    let bits = FixedBuffer<UInt8>(count: ColorTable.entries, repeating: 0)
+
+    init(ball: BallColor, hueTolerance: Double) {
+        for index in 0..<Self.entries {
+            let color = BallColor(red: UInt8(((index >> 12) & 63) << 2 | 2), green: UInt8(((index >> 6) & 63) << 2 | 2),
+                                  blue: UInt8((index & 63) << 2 | 2))
+            var value: UInt8 = 0
+            if color.matches(ball, hueTolerance: hueTolerance) { value |= Self.ballBit }
+            if color.matches(Self.rimOrange, hueTolerance: 20) { value |= Self.rimBit }
+            if color.isWhite { value |= Self.whiteBit }
+            bits[index] = value
+        }
+    }
+
+    /// Masking shifts (&>>, &<<): Swift's plain shifts check the amount on every pixel.
+    @inline(__always) func lookup(_ pixel: UnsafePointer<UInt8>) -> UInt8 {
+        bits[Int(truncatingIfNeeded: pixel[0] &>> 2) &<< 12 | Int(truncatingIfNeeded: pixel[1] &>> 2) &<< 6
+            | Int(truncatingIfNeeded: pixel[2] &>> 2)]
+    }
+}

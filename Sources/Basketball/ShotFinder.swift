@@ -1,0 +1,161 @@
+/// Cuts the ball's points into attempts (DOMAIN.md "Basketball"): a flight whose centre rises at
+/// least a ball's radius above the rim, traced back to the release (where the path stops fitting
+/// a ballistic arc), released going up and toward the hoop from outside the hoop's own region, and
+/// coming down to the rim's height near the hoop. A dribble or a pass never rises above the rim; a
+/// ball bouncing up off the rim starts at the hoop and belongs to the attempt before it.
+struct ShotFinder {
+    /// Net depth below the rim, in rim widths: nets hang 15–18 in; the rim is 18 in.
+    static let netDepthRimWidths = 1.0
+    /// How far from the rim's ends an attempt may come down (an airball short or long), in rim widths.
+    static let arrivalReachRimWidths = 3.0
+    /// At most this long between the ball reaching the rim and the attempt's end.
+    static let maxSettleSeconds = 3.0
+
+    let rim: RimLine
+    let frameRate: Double
+    let threePointDistanceFt: Double
+
+    var rimWidth: Double { rim.widthPixels }
+    var ballRadius: Double { rim.expectedBallRadius }
+    /// Image pixels per second² of a falling ball in the rim's plane.
+    var gravity: Double { BallisticFit.gravityFeetPerSecondSquared * rim.pixelsPerFoot }
+    /// How far a point may lie from the arc and still be on it: the centre's measuring error.
+    var tolerance: Double { max(2.5, 0.2 * ballRadius) }
+
+    func shots(in points: [BallPoint]) -> [BasketballShot] {
+        var shots: [BasketballShot] = []
+        for path in paths(points) {
+            var from = path.startIndex
+            while let shot = nextShot(in: path, from: from) {
+                from = shot.end + 1
+                if let found = shot.shot {
+                    var numbered = found
+                    numbered.shotNumber = shots.count + 1
+                    shots.append(numbered)
+                }
+            }
+        }
+        return shots
+    }
+
+    /// Splits the points where the ball was lost for more than `BallObservations.maxGap`.
+    func paths(_ points: [BallPoint]) -> [ArraySlice<BallPoint>] {
+        var result: [ArraySlice<BallPoint>] = []
+        var start = 0
+        for i in points.indices.dropFirst() where points[i].t - points[i - 1].t > BallObservations.maxGap || points[i].t < points[i - 1].t {
+            result.append(points[start..<i])
+            start = i
+        }
+        if start < points.count { result.append(points[start..<points.count]) }
+        return result
+    }
+
+    /// The next flight above the rim at or after `from`: an attempt, or nil as `shot` when the flight
+    /// is not one; `end` is the last index it used. nil when no flight is left.
+    func nextShot(in path: ArraySlice<BallPoint>, from: Int) -> (shot: BasketballShot?, end: Int)? {
+        var a = from
+        while a < path.endIndex && !isAboveRim(path[a]) { a += 1 }
+        guard a < path.endIndex else { return nil }
+        var e = a
+        var apex = a
+        while e < path.endIndex && isAboveRim(path[e]) {
+            if path[e].y < path[apex].y { apex = e }
+            e += 1
+        }
+        guard let release = releaseIndex(in: path, apex: apex, lowerBound: from),
+              let fit = BallisticFit(path[release...apex], gravity: gravity) else { return (nil, e - 1) }
+        let r = path[release]
+        let towardHoop = (rim.centre.x - r.x) * fit.horizontalVelocity > 0 || abs(r.x - rim.centre.x) <= rimWidth
+        guard fit.verticalVelocity(at: r.t) < 0, towardHoop, !isInHoopRegion(r), apex - release >= 2 else { return (nil, e - 1) }
+        // Arrival, near the hoop: the ball touches the rim (it may bounce up again from there) or
+        // comes down to a ball's radius above the rim's height.
+        var k = apex + 1
+        while k < path.endIndex && path[k].y < rim.y(atX: path[k].x) - ballRadius && distanceToRim(path[k]) > touchDistance { k += 1 }
+        guard k < path.endIndex else { return (nil, path.endIndex - 1) }
+        let reach = Self.arrivalReachRimWidths * rimWidth
+        guard path[k].x >= rim.left.x - reach, path[k].x <= rim.right.x + reach else { return (nil, k) }
+        let rimTime = distanceToRim(path[k]) <= touchDistance ? path[k].t
+            : crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
+        let end = attemptEnd(in: path, from: k, rimTime: rimTime)
+        let made = ShotJudge(rim: rim).isMade(path[apex...end])
+        let distanceFt = abs(r.x - rim.centre.x) / rim.pixelsPerFoot
+        let shot = BasketballShot(
+            shotNumber: 0, releaseTime: r.t, rimTime: rimTime, made: made,
+            shotType: distanceFt >= threePointDistanceFt ? .threePoint : .twoPoint, distanceFt: distanceFt,
+            confidence: confidence(path[release...end], fit: fit, flight: path[release...apex]),
+            releasePoint: FramePoint(x: r.x, y: r.y),
+            trajectory: path[release...end].map { ShotPathPoint(t: $0.t, x: $0.x, y: $0.y) })
+        return (shot, end)
+    }
+
+    /// The ball's measured centre this near the rim's line touches it: a radius, half again for the
+    /// sampling, and the band masked around the rim (a ball on the rim loses its cells in the band,
+    /// which moves its box's centre away from the rim).
+    var touchDistance: Double { 1.5 * ballRadius + BallBlobFinder.bandHalfHeight(rim) }
+
+    /// From the ball's centre to the nearest point of the segment between the rim's ends.
+    func distanceToRim(_ p: BallPoint) -> Double {
+        let x = min(max(p.x, rim.left.x), rim.right.x)
+        return distance(p.x, p.y, x, rim.y(atX: x))
+    }
+
+    func isAboveRim(_ p: BallPoint) -> Bool { p.y < rim.y(atX: p.x) - ballRadius }
+
+    /// Around the rim and the board above it: a flight starting here is a bounce off the rim or
+    /// the board, not a release.
+    func isInHoopRegion(_ p: BallPoint) -> Bool {
+        abs(p.x - rim.centre.x) <= 1.5 * rimWidth && p.y >= rim.centre.y - 3 * rimWidth && p.y <= rim.centre.y + 1.5 * rimWidth
+    }
+
+    /// Walks back from the apex while each earlier point still lies on the arc the later ones fit.
+    func releaseIndex(in path: ArraySlice<BallPoint>, apex: Int, lowerBound: Int) -> Int? {
+        let lowest = max(lowerBound, path.startIndex)
+        var j = apex
+        // Start from the points just before the apex (the highest, surely in flight).
+        while j > lowest && apex - j < 2 { j -= 1 }
+        guard apex - j >= 2 else { return nil }
+        while j > lowest {
+            guard let fit = BallisticFit(path[j...apex], gravity: gravity) else { return nil }
+            let earlier = path[j - 1]
+            guard path[j].t - earlier.t <= BallObservations.maxGap, fit.residual(earlier) <= tolerance else { break }
+            j -= 1
+        }
+        return j
+    }
+
+    /// After the ball reached the rim: the first point below the net, or the last before the path
+    /// ends or `maxSettleSeconds` pass.
+    func attemptEnd(in path: ArraySlice<BallPoint>, from k: Int, rimTime: Double) -> Int {
+        var end = k
+        while end < path.endIndex - 1 {
+            if path[end].y > rim.y(atX: path[end].x) + Self.netDepthRimWidths * rimWidth { break }
+            if path[end + 1].t > rimTime + Self.maxSettleSeconds { break }
+            end += 1
+        }
+        return end
+    }
+
+    /// Seen points over expected frames, times how tightly the rising flight fits the arc and how
+    /// near its free-fitted fall is to gravity at the rim's scale (a camera far off the rim's plane
+    /// bends both).
+    func confidence(_ attempt: ArraySlice<BallPoint>, fit: BallisticFit, flight: ArraySlice<BallPoint>) -> Double {
+        guard let first = attempt.first, let last = attempt.last else { return 0 }
+        let expected = (last.t - first.t) * frameRate + 1
+        let coverage = min(1, Double(attempt.count) / max(1, expected))
+        let rms = (flight.map { fit.residual($0) * fit.residual($0) }.reduce(0, +) / Double(max(1, flight.count))).squareRoot()
+        let tightness = 1 - min(1, rms / tolerance)
+        var gravityAgreement = 0.75
+        if let curvature = ParabolaFit.curvature(flight) {
+            gravityAgreement = 1 - min(0.5, abs(2 * curvature / gravity - 1))
+        }
+        let value = coverage * (0.6 + 0.4 * tightness) * gravityAgreement
+        return (max(0, min(1, value)) * 100).rounded() / 100
+    }
+}
+
+/// When the segment from `a` to `b` crosses image height `level`, linearly between their times.
+func crossingTime(_ a: BallPoint, _ b: BallPoint, level: Double) -> Double {
+    guard b.y != a.y else { return b.t }
+    let f = min(1, max(0, (level - a.y) / (b.y - a.y)))
+    return a.t + f * (b.t - a.t)
+}

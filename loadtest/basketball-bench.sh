@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The basketball tracking pass (BasketballTracker.process on every frame) against decoding the same
+# 1080p60 clip (a rendered shooting session, BasketballScenes) with `ffmpeg -benchmark`, runs
+# repeated, medians reported.
+#
+# usage: loadtest/basketball-bench.sh [RUNS] [SECONDS]     (defaults: 5 runs, a 20 s clip)
+# Target: tracking costs less than decoding: tracker ms/frame ÷ decode ms/frame < 1.
+# PACKAGE_PATH=DIR builds the benchmark from another package holding the same targets (a small one
+# with only Basketball, BasketballScenes, BowlingScenes and ReelworkCore builds in a minute).
+set -euo pipefail
+RUNS=${1:-5}
+SECONDS_LONG=${2:-20}
+cd "$(dirname "$0")/.."
+
+PACKAGE=${PACKAGE_PATH:-.}
+swift build --package-path "$PACKAGE" -c release --product basketball-bench >&2
+BIN="$(swift build --package-path "$PACKAGE" -c release --show-bin-path)/basketball-bench"
+FILE=.local/bench/basketball-1080p60-${SECONDS_LONG}s.mp4
+if [ ! -s "$FILE" ] || [ ! -s "$FILE.options.json" ]; then
+    mkdir -p "$(dirname "$FILE")"
+    echo "rendering $FILE (once)..." >&2
+    "$BIN" render "$FILE" --seconds "$SECONDS_LONG" --fps 60 --height 1080 >&2
+fi
+FRAMES=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$FILE")
+echo "file: $FILE ($(du -h "$FILE" | cut -f1), $FRAMES frames), runs: $RUNS" >&2
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+
+declare -a decode_wall decode_cpu track ratio_wall ratio_cpu
+for run in $(seq "$RUNS"); do
+    # Decode alone, every frame, FFmpeg's own threads; `bench:` gives wall (rtime) and CPU (utime + stime).
+    bench=$(ffmpeg -hide_banner -nostdin -benchmark -i "$FILE" -f null - 2>&1 | grep -o 'bench: utime=.*' | tail -1)
+    utime=$(echo "$bench" | sed -E 's/.*utime=([0-9.]+)s.*/\1/'); stime=$(echo "$bench" | sed -E 's/.*stime=([0-9.]+)s.*/\1/')
+    rtime=$(echo "$bench" | sed -E 's/.*rtime=([0-9.]+)s.*/\1/')
+    dw=$(python3 -c "print($rtime * 1000 / $FRAMES)"); dc=$(python3 -c "print(($utime + $stime) * 1000 / $FRAMES)")
+    line=$("$BIN" track "$FILE" --options "$FILE.options.json")
+    tm=$(field "$line" tracker_ms_per_frame)
+    echo "run $run: decode ${dw} ms/frame wall, ${dc} ms/frame CPU; tracker: $line"
+    decode_wall+=("$dw"); decode_cpu+=("$dc"); track+=("$tm")
+    ratio_wall+=("$(python3 -c "print($tm / $dw)")"); ratio_cpu+=("$(python3 -c "print($tm / $dc)")")
+done
+echo "median decode ms/frame (wall):        $(printf '%s\n' "${decode_wall[@]}" | median)"
+echo "median decode ms/frame (CPU, all threads): $(printf '%s\n' "${decode_cpu[@]}" | median)"
+echo "median tracker ms/frame (one thread): $(printf '%s\n' "${track[@]}" | median)"
+echo "median tracker ÷ decode (wall):       $(printf '%s\n' "${ratio_wall[@]}" | median)   (target < 1)"
+echo "median tracker ÷ decode (CPU):        $(printf '%s\n' "${ratio_cpu[@]}" | median)"
