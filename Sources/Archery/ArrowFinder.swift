@@ -9,14 +9,15 @@ import Foundation
 /// toward the face (perspective) and carries its fletching at the far end, so its narrower end
 /// is the impact; a round group is a hole, whose centre is the impact.
 enum ArrowFinder {
-    /// RGB distance beyond which a pixel is not the colour expected there.
-    static let foreignDistance = 60.0
+    /// RGB distance beyond which a pixel is not the colour expected there: at least this, more where
+    /// a zone's own colour spreads (uneven light, noise), 4 × its spread.
+    static let foreignDistance = 40.0
     /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room.
     static let searchRadius = 2.0
     /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
     static let maximumLength = 1.2
 
-    static func find(in image: WorkingImage, face: FaceFinder.Found) -> [ArrowImpact] {
+    static func find(in image: WorkingImage, face: FaceFinder.Found, arrowRadius: Double) -> [ArrowImpact] {
         let width = image.width, height = image.height
         let map = face.workingToFace.h
         let radiusPx = face.radiusWorkingPx
@@ -50,19 +51,24 @@ enum ArrowFinder {
             histograms[zone][512 + Int(image.rgb[i * 3 + 2])] += 1
         }
         let colours = histograms.map { h -> SIMD3<Double> in
-            SIMD3(median(h, 0), median(h, 256), median(h, 512))
+            SIMD3(quantile(h, 0, 0.5), quantile(h, 256, 0.5), quantile(h, 512, 0.5))
+        }
+        // Each zone's spread: the interquartile range / 1.349 per channel (σ for a normal spread).
+        let limits = histograms.map { h -> Double in
+            let spread = [0, 256, 512].map { (quantile(h, $0, 0.75) - quantile(h, $0, 0.25)) / 1.349 }
+            return max(foreignDistance, 4 * (spread.map { $0 * $0 }.reduce(0, +)).squareRoot())
         }
         let black = colours[RingColor.black.rawValue.int], white = colours[RingColor.white.rawValue.int]
 
         // Foreign pixels.
         var mask = [Bool](repeating: false, count: width * height)
-        let limit = foreignDistance
         for i in 0..<(width * height) {
             let rho = Double(rhos[i])
             guard rho <= searchRadius else { continue }
             let p = SIMD3(Double(image.rgb[i * 3]), Double(image.rgb[i * 3 + 1]), Double(image.rgb[i * 3 + 2]))
             let zone = zoneOf(rho)
             var distance = length(p - colours[zone])
+            var limit = limits[zone]
             guard distance > limit else { continue }
             let nearestTenth = (rho * 10).rounded() / 10
             let nearest = abs(rho - 0.05) < abs(rho - nearestTenth) ? 0.05 : nearestTenth
@@ -72,6 +78,7 @@ enum ArrowFinder {
                 let inner = colours[zoneOf(nearest - band - 1e-6)], outer = colours[zoneOf(nearest + band + 1e-6)]
                 let line = abs(nearest - 0.7) < 1e-9 ? white : black
                 distance = min(segmentDistance(p, inner, outer), segmentDistance(p, inner, line), segmentDistance(p, line, outer))
+                limit = max(limits[zoneOf(nearest - band - 1e-6)], limits[zoneOf(nearest + band + 1e-6)])
             }
             mask[i] = distance > limit
         }
@@ -100,10 +107,81 @@ enum ArrowFinder {
             }
             groups.append(members)
         }
-        let joined = join(groups, within: 2 * band * radiusPx + 2)
+        let arrowRadiusPx = arrowRadius * radiusPx
+        let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
         let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
-        return joined.compactMap { members in
-            members.count >= minimumArea ? impact(of: members, radiusPx: radiusPx, image: image) : nil
+        return joined.flatMap { members -> [ArrowImpact] in
+            guard members.count >= minimumArea else { return [] }
+            let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
+            // One straight run or none: the group's own shape says where its impact is (a hole too).
+            guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, image: image).map { [$0] } ?? [] }
+            return shafts.map { shaft in
+                let c = image.sourcePoint(shaft.x, shaft.y)
+                return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence)
+            }
+        }
+    }
+
+    static let collinearGap = 0.12
+
+    /// Pieces of one shaft cut apart where it runs along a ring line (a grey shaft over the band of a
+    /// black line on white looks like the line's blur): a piece lying on another's axis, within
+    /// 0.12 face radii of its end, is the same shaft.
+    static func joinCollinear(_ groups: [[(x: Double, y: Double)]], radiusPx: Double, arrowRadiusPx: Double) -> [[(x: Double, y: Double)]] {
+        var groups = groups
+        let offLine = max(2, 2 * arrowRadiusPx + 1), maximumGap = collinearGap * radiusPx
+        var changed = true
+        while changed {
+            changed = false
+            let shapes = groups.map(Shape.init)
+            search: for a in groups.indices where shapes[a].isElongated {
+                for b in groups.indices where b != a && groups[b].count >= 3 {
+                    let line = shapes[a]
+                    let (t, s) = line.coordinates(shapes[b].centre)
+                    guard abs(s) <= offLine else { continue }
+                    if shapes[b].isElongated {
+                        let cosine = abs(line.axis.x * shapes[b].axis.x + line.axis.y * shapes[b].axis.y)
+                        guard cosine >= 0.97 else { continue }
+                    }
+                    let gap = max(0, t - shapes[b].halfLength - line.tMax, line.tMin - (t + shapes[b].halfLength))
+                    guard gap <= maximumGap else { continue }
+                    groups[a] += groups[b]
+                    groups.remove(at: b)
+                    changed = true
+                    break search
+                }
+            }
+        }
+        return groups
+    }
+
+    /// A group's centre, principal axis and extent along it.
+    struct Shape {
+        var centre: (x: Double, y: Double)
+        var axis: (x: Double, y: Double)
+        var tMin, tMax, breadth: Double
+        var halfLength: Double { (tMax - tMin) / 2 }
+        var isElongated: Bool { tMax - tMin + 1 >= 2.5 * breadth && tMax - tMin >= 6 }
+
+        init(_ members: [(x: Double, y: Double)]) {
+            let n = Double(max(1, members.count))
+            let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for p in members { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
+            let theta = 0.5 * atan2(2 * sxy, sxx - syy)
+            centre = (mx, my)
+            axis = (cos(theta), sin(theta))
+            var tMin = 0.0, tMax = 0.0, sMin = 0.0, sMax = 0.0
+            for p in members {
+                let t = (p.x - mx) * axis.x + (p.y - my) * axis.y, s = -(p.x - mx) * axis.y + (p.y - my) * axis.x
+                tMin = min(tMin, t); tMax = max(tMax, t); sMin = min(sMin, s); sMax = max(sMax, s)
+            }
+            (self.tMin, self.tMax, breadth) = (tMin, tMax, sMax - sMin + 1)
+        }
+
+        func coordinates(_ p: (x: Double, y: Double)) -> (Double, Double) {
+            let dx = p.x - centre.x, dy = p.y - centre.y
+            return (dx * axis.x + dy * axis.y, -dx * axis.y + dy * axis.x)
         }
     }
 
@@ -138,7 +216,7 @@ enum ArrowFinder {
     }
 
     /// The impact of one group of foreign pixels, or nil when it is not shaped like an arrow.
-    static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, image: WorkingImage) -> ArrowImpact? {
+    static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, arrowRadiusPx: Double, image: WorkingImage) -> ArrowImpact? {
         let n = Double(members.count)
         let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
         var sxx = 0.0, syy = 0.0, sxy = 0.0
@@ -153,43 +231,46 @@ enum ArrowFinder {
         let length = tMax - tMin + 1, breadth = sMax - sMin + 1
         guard length <= maximumLength * radiusPx else { return nil }
 
-        let xs = members.map(\.x), ys = members.map(\.y)
-        let low = image.sourcePoint(xs.min() ?? 0, ys.min() ?? 0), high = image.sourcePoint(xs.max() ?? 0, ys.max() ?? 0)
-        let half = Double(image.scale) / 2
-        let box = BoundingBox(x: low.x - half, y: low.y - half, width: high.x - low.x + 2 * half, height: high.y - low.y + 2 * half)
+        let box = box(of: members, image: image)
 
-        if length < 2.5 * breadth {
+        // A hole is small: a torn ring about twice the shaft across. A short, fat group is an arrow
+        // seen nearly end on, its fletching beside its shaft.
+        if length < 2.5 * breadth, length <= 6 * arrowRadiusPx + 3 {
             // A hole (or an arrow seen end on): its centre.
             let c = image.sourcePoint(mx, my)
             return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: 0.6)
         }
-        // Width of each end's last fifth: the fletched end is the wider.
-        let endLength = max(2, 0.2 * length)
-        func spread(_ inEnd: (Double) -> Bool) -> Double {
-            let s = along.filter { inEnd($0.t) }.map(\.s)
-            return (s.max() ?? 0) - (s.min() ?? 0) + 1
-        }
-        let lowWidth = spread { $0 <= tMin + endLength }, highWidth = spread { $0 >= tMax - endLength }
-        let impactAtLow = lowWidth <= highWidth
+        // The fletching (four shafts wide) and the perspective (the nock is nearer the camera) put
+        // more of the group's pixels toward the nock: the centroid sits nearer that end, so the
+        // impact is the end farther from it.
+        let impactAtLow = -tMin >= tMax
         let tEnd = impactAtLow ? tMin : tMax
+        let asymmetry = abs(-tMin - tMax) / max(1, length)
         let tip = along.filter { abs($0.t - tEnd) <= 1.5 }
         let s = tip.isEmpty ? 0 : tip.reduce(0) { $0 + $1.s } / Double(tip.count)
         // The extreme pixel's centre is half a pixel inside the shaft's end.
         let t = tEnd + (impactAtLow ? -0.5 : 0.5)
         let wx = mx + t * axis.x + s * across.x, wy = my + t * axis.y + s * across.y
         let c = image.sourcePoint(wx, wy)
-        let ratio = max(lowWidth, highWidth) / max(1, min(lowWidth, highWidth))
-        let confidence = min(0.95, 0.55 + 0.4 * min(1, (ratio - 1)))
+        let confidence = min(0.95, 0.55 + 0.4 * min(1, 4 * asymmetry))
         return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence)
     }
 
-    private static func median(_ histogram: [Int], _ offset: Int) -> Double {
+    /// The members' box in source pixels (pixel edges, not centres).
+    static func box(of members: [(x: Double, y: Double)], image: WorkingImage) -> BoundingBox {
+        let xs = members.map(\.x), ys = members.map(\.y)
+        let low = image.sourcePoint(xs.min() ?? 0, ys.min() ?? 0), high = image.sourcePoint(xs.max() ?? 0, ys.max() ?? 0)
+        let half = Double(image.scale) / 2
+        return BoundingBox(x: low.x - half, y: low.y - half, width: high.x - low.x + 2 * half, height: high.y - low.y + 2 * half)
+    }
+
+    private static func quantile(_ histogram: [Int], _ offset: Int, _ q: Double) -> Double {
         let total = histogram[offset..<(offset + 256)].reduce(0, +)
         guard total > 0 else { return 0 }
         var seen = 0
         for v in 0..<256 {
             seen += histogram[offset + v]
-            if 2 * seen >= total { return Double(v) }
+            if Double(seen) >= q * Double(total) { return Double(v) }
         }
         return 255
     }

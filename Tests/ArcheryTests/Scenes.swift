@@ -5,14 +5,17 @@ import XCTest
 
 /// Scenes the tests share, and a photo's conversion to the scorer's input.
 enum Scenes {
-    /// Six arrows, none within 0.02 face radii of a line: X, 10, 9, 7, 4, 1.
+    /// Six arrows, none within 0.015 face radii of a line: X, 9, 8, 6, 4, 1 (total 38). Their
+    /// shafts show 0.55 face radii (34 cm of a 122 cm face) and lean different ways, so that from
+    /// 35° no shaft lies along or across another's (the finder cannot part shafts that overlap:
+    /// see `testOverlappingShaftsAreReportedMissing`).
     static let sixArrows: [SceneArrow] = [
-        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 30),
-        SceneArrow(x: -0.06, y: 0.05, tiltDegrees: 14, tiltDirectionDegrees: 150, fletching: ArcheryColor(230, 120, 20)),
-        SceneArrow(x: 0.11, y: -0.09, tiltDegrees: 8, tiltDirectionDegrees: 300),
-        SceneArrow(x: -0.25, y: -0.24, tiltDegrees: 12, tiltDirectionDegrees: 220, fletching: ArcheryColor(200, 40, 200)),
-        SceneArrow(x: 0.52, y: 0.42, tiltDegrees: 10, tiltDirectionDegrees: 45),
-        SceneArrow(x: -0.35, y: 0.87, tiltDegrees: 15, tiltDirectionDegrees: 100, fletching: ArcheryColor(230, 120, 20)),
+        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
+        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
+        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
+        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
+        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
+        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
     ]
 
     static func image(_ photo: RenderedPhoto) -> ArcheryImage {
