@@ -164,7 +164,7 @@ public enum ArcheryAnalyzer {
     public static func analyze(_ image: ArcheryImage, options: ArcheryOptions) throws -> ArcheryEnd {
         let working = WorkingImage(image)
         let found = try FaceFinder.find(in: working)
-        let impacts = ArrowFinder.find(in: working, face: found, arrowRadius: options.arrowRadiusInFaceRadii)
+        let impacts = ArrowFinder.find(in: working, face: found, options: options)
         return ArcheryScoring.end(face: found.face, impacts: impacts, options: options)
     }
 

@@ -42,7 +42,7 @@ public struct ArcheryVideoScorer: Sendable {
               Self.isSteady(before, found.face) else { return }
         steadyFrames += 1
         lastSteady = (found.face, time)
-        let end = ArcheryScoring.end(face: found.face, impacts: ArrowFinder.find(in: working, face: found, arrowRadius: options.arrowRadiusInFaceRadii),
+        let end = ArcheryScoring.end(face: found.face, impacts: ArrowFinder.find(in: working, face: found, options: options),
                                      options: ArcheryOptions(faceDiameterCm: options.faceDiameterCm, arrowDiameterMm: options.arrowDiameterMm))
         var matched = Set<Int>()
         for i in tracks.indices { tracks[i].seenLast = false }

@@ -17,12 +17,18 @@ enum ArrowFinder {
     /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
     static let maximumLength = 1.2
 
-    static func find(in image: WorkingImage, face: FaceFinder.Found, arrowRadius: Double) -> [ArrowImpact] {
+    /// Ring lines are up to about 2 mm wide on every face size (a 40 cm face's are a larger share
+    /// of it); this much either side of a ring's edge may be line.
+    static let lineAllowanceMm = 2.5
+
+    static func find(in image: WorkingImage, face: FaceFinder.Found, options: ArcheryOptions) -> [ArrowImpact] {
+        let arrowRadius = options.arrowRadiusInFaceRadii
+        let lineAllowance = lineAllowanceMm / (options.faceDiameterCm * 5)
         let width = image.width, height = image.height
         let map = face.workingToFace.h
         let radiusPx = face.radiusWorkingPx
         // How near a line (face radii) a pixel may be mixed: the line's own width plus 1.5 pixels.
-        let band = 0.004 + 1.5 / radiusPx
+        let band = lineAllowance + 1.5 / radiusPx
         let zoneOf: (Double) -> Int = { rho in rho < 1 ? min(4, Int(rho / 0.2)) : 5 }
 
         // Face coordinates' radius per pixel, computed once.
@@ -108,13 +114,14 @@ enum ArrowFinder {
             groups.append(members)
         }
         let arrowRadiusPx = arrowRadius * radiusPx
+        let faceCentre = face.faceToWorking.apply(0, 0) ?? (x: Double(width) / 2, y: Double(height) / 2)
         let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
         let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
         return joined.flatMap { members -> [ArrowImpact] in
             guard members.count >= minimumArea else { return [] }
             let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
             // One straight run or none: the group's own shape says where its impact is (a hole too).
-            guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, image: image).map { [$0] } ?? [] }
+            guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, faceCentre: faceCentre, image: image).map { [$0] } ?? [] }
             return shafts.map { shaft in
                 let c = image.sourcePoint(shaft.x, shaft.y)
                 return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence)
@@ -216,7 +223,8 @@ enum ArrowFinder {
     }
 
     /// The impact of one group of foreign pixels, or nil when it is not shaped like an arrow.
-    static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, arrowRadiusPx: Double, image: WorkingImage) -> ArrowImpact? {
+    static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, arrowRadiusPx: Double, faceCentre: (x: Double, y: Double),
+                       image: WorkingImage) -> ArrowImpact? {
         let n = Double(members.count)
         let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
         var sxx = 0.0, syy = 0.0, sxy = 0.0
@@ -236,8 +244,17 @@ enum ArrowFinder {
         // A hole is small: a torn ring about twice the shaft across. A short, fat group is an arrow
         // seen nearly end on, its fletching beside its shaft.
         if length < 2.5 * breadth, length <= 6 * arrowRadiusPx + 3 {
-            // A hole (or an arrow seen end on): its centre.
-            let c = image.sourcePoint(mx, my)
+            // A hole (or an arrow seen end on): its centre, as the middle of its extents across and
+            // along the direction to the face's centre. A ring line's band takes a strip out of a
+            // hole on it, which moves its centroid but not those extents (the strip runs across).
+            var c = image.sourcePoint(mx, my)
+            let rx = mx - faceCentre.x, ry = my - faceCentre.y, rn = (rx * rx + ry * ry).squareRoot()
+            if rn > 1e-9 {
+                let ux = rx / rn, uy = ry / rn
+                let radial = members.map { ($0.x - mx) * ux + ($0.y - my) * uy }, tangential = members.map { -($0.x - mx) * uy + ($0.y - my) * ux }
+                let a = ((radial.min() ?? 0) + (radial.max() ?? 0)) / 2, b = ((tangential.min() ?? 0) + (tangential.max() ?? 0)) / 2
+                c = image.sourcePoint(mx + a * ux - b * uy, my + a * uy + b * ux)
+            }
             return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: 0.6)
         }
         // The fletching (four shafts wide) and the perspective (the nock is nearer the camera) put

@@ -9,6 +9,7 @@ enum FaceFinder {
     static let minimumRaysPerRing = 0.2
     /// A fit worse than this (face radii, RMS) is not a target face's rings.
     static let maximumFitError = 0.02
+    static let blueBlackBoundary = 2
 
     struct Found: Sendable {
         var face: TargetFace
@@ -23,10 +24,17 @@ enum FaceFinder {
         // Each boundary as an ellipse: drops the points an arrow or a fletching put there.
         var ringPoints = [FaceFitter.RingPoint]()
         var initial: (fit: ConicFit, radius: Double)?
+        var bluePoints = [FaceFitter.RingPoint]()
         for (k, points) in trace.points.enumerated() {
             guard Double(points.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
                   let fit = ConicFit.fit(points) else { continue }
             let radius = 0.2 * Double(k + 1)
+            // The blue/black boundary is traced at the inner edge of the line between 5 and 4,
+            // which is black and so merges with the black zone: counted, not fitted.
+            if k == blueBlackBoundary {
+                bluePoints = fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
+                continue
+            }
             ringPoints += fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
             // The largest boundary gives the best first guess of the face's tilt.
             if fit.inliers.count >= 3 * ConicFit.minimumPoints { initial = (fit, radius) }
@@ -41,6 +49,12 @@ enum FaceFinder {
                                        scale: trace.radiusGuess) else { throw noFace() }
         var perRing = [Int](repeating: 0, count: RingBoundaryTracer.boundaryCount)
         for p in fit.inliers { perRing[p.ring] += 1 }
+        // The blue/black points that agree with the fit (within a line's width and a pixel or two).
+        let lineAllowance = 0.012 + 2 / max(1, trace.radiusGuess)
+        perRing[blueBlackBoundary] = bluePoints.filter { p in
+            guard let q = fit.map.apply(p.x, p.y) else { return false }
+            return abs((q.x * q.x + q.y * q.y).squareRoot() - p.radius) <= lineAllowance
+        }.count
         let ringsFound = perRing.filter { Double($0) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount) }.count
         guard ringsFound >= minimumRings, let oriented = orient(fit.map), let inverse = oriented.inverse,
               let centre = inverse.apply(0, 0) else { throw noFace() }

@@ -24,9 +24,14 @@ struct RingBoundaryTracer {
     static func trace(_ image: WorkingImage) -> Trace? {
         guard let gold = GoldPatch.largest(in: image) else { return nil }
         let radiusGuess = 5 * (Double(gold.area) / .pi).squareRoot()
-        // A run of a zone's colour must be longer than any dividing line (≤ 0.004 face radii) or a
-        // white line in the black zone would be taken for the white zone.
-        let minRun = max(3, Int((0.012 * radiusGuess).rounded(.up)))
+        // A run of a zone's colour must be longer than any dividing line (2 mm lines on a 40 cm face
+        // are 0.01 face radii; the guess from the gold runs low) or a white line in the black zone
+        // would be taken for the white zone. Skipping a zone (an arrow hid the boundary) takes a
+        // run of half a ring.
+        let minRun = max(3, Int((0.03 * radiusGuess).rounded(.up)))
+        let skipRun = max(5, Int((0.05 * radiusGuess).rounded(.up)))
+        // The face's outer line, black inside the white zone, belongs to the face.
+        let maxLine = max(3, Int((0.015 * radiusGuess).rounded(.up)))
         // Lines, noise and thin shafts between two zones are skipped; a wider gap is an occluder.
         let maxGap = max(4, Int((0.03 * radiusGuess).rounded(.up)))
         let maxLength = Int(7 * radiusGuess)
@@ -51,19 +56,20 @@ struct RingBoundaryTracer {
                     : (label > zone && label <= 4 ? label : nil)
                 guard let next = candidate, lastInZone >= 0 else { t += 1; continue }
                 // The run must hold for minRun pixels (for the outside: anything but white).
+                let needed = next == zone + 1 ? minRun : skipRun
                 var run = 0
-                while t + run < along.count, run < minRun {
+                while t + run < along.count, run < needed {
                     let l = Int(along[t + run])
                     if next == 5 ? l == RingColor.white.rawValue.asInt : l != next { break }
                     run += 1
                 }
                 let reachedEdge = t + run == along.count
-                guard run >= minRun || (next == 5 && reachedEdge && run >= 2) else { t += 1; continue }
+                guard run >= needed || (next == 5 && reachedEdge && run >= 2) else { t += 1; continue }
                 var start = t
                 if next == 5 {
                     // The face's outer line is part of the face: the edge is where black ends.
                     var s = t
-                    while s < t + run, s - t < 3, along[s] == RingColor.black.rawValue { s += 1 }
+                    while s < t + run, s - t < maxLine, along[s] == RingColor.black.rawValue { s += 1 }
                     if s < t + run { start = s }
                 }
                 if next == zone + 1, start - lastInZone <= maxGap {

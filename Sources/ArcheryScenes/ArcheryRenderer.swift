@@ -21,7 +21,8 @@ public enum ArcheryRenderer {
         let h = camera.imageToFace
         let line = scene.lineWidthMm * scene.perMm
         let holes = scene.arrows.filter(\.isHole)
-        let holeRadius = 2 * scene.arrowRadius
+        // A hole is a little wider than the shaft (the paper tears).
+        let holeRadius = 1.5 * scene.arrowRadius
         let zones: [ArcheryColor] = [.gold, .gold, .red, .red, .blue, .blue, .black, .black, .white, .white]
         for y in 0..<height {
             for x in 0..<width {

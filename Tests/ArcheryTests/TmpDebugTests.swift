@@ -5,14 +5,11 @@ import XCTest
 
 final class TmpDebugTests: XCTestCase {
     func testDebug() throws {
-        let photo = Scenes.photo()
-        DebugDump.write(photo, name: "frontal")
+        let photo = Scenes.photo(arrows: [], faceDiameterCm: 40, arrowDiameterMm: 9.3)
+        DebugDump.write(photo, name: "forty")
         let working = WorkingImage(Scenes.image(photo))
-        let found = try FaceFinder.find(in: working)
-        let impacts = ArrowFinder.find(in: working, face: found, arrowRadius: 0.0045)
-        for i in impacts { print(i) }
-        let a = 0
-        print(a)
-        for t in photo.truth.arrows { print("truth", t.pixelX, t.pixelY) }
+        let trace = RingBoundaryTracer.trace(working)!
+        print(trace.points.map(\.count), trace.radiusGuess)
+        for (k, p) in trace.points.enumerated() { if let f = ConicFit.fit(p) { print(k, f.inliers.count, f.semiAxis1, f.semiAxis2) } }
     }
 }
