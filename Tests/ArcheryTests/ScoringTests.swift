@@ -16,3 +16,16 @@ final class ScoringTests: XCTestCase {
         XCTAssertEqual(ArcheryScoring.score(distance: .nan, arrowRadius: none).score, 0)
     }
 }
+
+final class LineCutterRuleTests: XCTestCase {
+    func testAnArrowTouchingALineTakesTheHigherScore() {
+        let radius = ArcheryOptions().arrowRadiusInFaceRadii  // 0.0045
+        XCTAssertEqual(ArcheryScoring.score(distance: 0.303, arrowRadius: radius).score, 8)
+        XCTAssertEqual(ArcheryScoring.score(distance: 0.305, arrowRadius: radius).score, 7)
+        XCTAssertTrue(ArcheryScoring.score(distance: 0.054, arrowRadius: radius).isX)
+        XCTAssertEqual(ArcheryScoring.score(distance: 1.004, arrowRadius: radius).score, 1)
+        XCTAssertEqual(ArcheryScoring.score(distance: 1.005, arrowRadius: radius).score, 0)
+        XCTAssertTrue(ArcheryScoring.isOnLine(distance: 0.298, arrowRadius: radius))
+        XCTAssertFalse(ArcheryScoring.isOnLine(distance: 0.25, arrowRadius: radius))
+    }
+}
