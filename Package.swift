@@ -69,6 +69,10 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
         .target(name: "Tennis", dependencies: ["ReelworkCore"]),
+        // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
+        // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
+        // arrivals (seed 002). Pure Swift on RGB buffers; no I/O.
+        .target(name: "Archery", dependencies: ["ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -134,6 +138,9 @@ let package = Package(
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
+        // Archery on a 12-megapixel photo (loadtest/archery-bench.sh).
+        .executableTarget(name: "archery-bench", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"],
+                          path: "loadtest/archery-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
@@ -161,6 +168,10 @@ let package = Package(
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
         .target(name: "BowlingScenes"),
+        // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
+        // for the archery tests and benchmark. Foundation only.
+        .target(name: "ArcheryScenes"),
+        .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator",
                                                              "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],
