@@ -92,7 +92,28 @@ public enum ArcheryCorrections {
     /// `ReelworkError.invalidInput` for an index that does not exist, an arrow both moved and
     /// deleted or moved twice, or a coordinate that is not finite or beyond ±1.5.
     public static func apply(_ corrections: [ArcheryCorrection], to end: ArcheryEnd, options: ArcheryOptions) throws -> ConfirmedEnd {
-        let count = end.arrows.count
+        try apply(corrections, toPlacements: end.arrows.map { ($0.normalizedX, $0.normalizedY) }, options: options)
+    }
+
+    /// The same, on a stored result document (`ArcheryEnd.json()`): the server keeps the detected
+    /// end as JSON and applies corrections to it later. Throws `invalidInput` when the document has
+    /// no `arrows` with finite `normalizedX` and `normalizedY`.
+    public static func apply(_ corrections: [ArcheryCorrection], toDetected document: JSONValue, options: ArcheryOptions) throws -> ConfirmedEnd {
+        guard case .array(let items)? = document["arrows"] else {
+            throw ReelworkError.invalidInput("the detected end has no arrows array")
+        }
+        let placements = try items.enumerated().map { index, item -> (x: Double, y: Double) in
+            guard case .number(let x)? = item["normalizedX"], case .number(let y)? = item["normalizedY"], x.isFinite, y.isFinite else {
+                throw ReelworkError.invalidInput("the detected end's arrow \(index) has no normalizedX and normalizedY")
+            }
+            return (x, y)
+        }
+        return try apply(corrections, toPlacements: placements, options: options)
+    }
+
+    static func apply(_ corrections: [ArcheryCorrection], toPlacements detected: [(x: Double, y: Double)],
+                      options: ArcheryOptions) throws -> ConfirmedEnd {
+        let count = detected.count
         var moved = [Int: (x: Double, y: Double)](), deleted = Set<Int>(), added = [(x: Double, y: Double)]()
         func checkIndex(_ index: Int) throws {
             guard index >= 0, index < count else {
@@ -126,12 +147,12 @@ public enum ArcheryCorrections {
                                   wasAdjusted: adjusted, source: source, detectedIndex: index)
         }
         var arrows = [ConfirmedArrow]()
-        for (index, arrow) in end.arrows.enumerated() where !deleted.contains(index) {
+        for (index, arrow) in detected.enumerated() where !deleted.contains(index) {
             if let to = moved[index] {
-                let shift = ((to.x - arrow.normalizedX) * (to.x - arrow.normalizedX) + (to.y - arrow.normalizedY) * (to.y - arrow.normalizedY)).squareRoot()
+                let shift = ((to.x - arrow.x) * (to.x - arrow.x) + (to.y - arrow.y) * (to.y - arrow.y)).squareRoot()
                 arrows.append(confirmed(to.x, to.y, adjusted: shift > adjustmentThreshold, source: .moved, index: index))
             } else {
-                arrows.append(confirmed(arrow.normalizedX, arrow.normalizedY, adjusted: false, source: .detected, index: index))
+                arrows.append(confirmed(arrow.x, arrow.y, adjusted: false, source: .detected, index: index))
             }
         }
         arrows += added.map { confirmed($0.x, $0.y, adjusted: true, source: .added, index: nil) }

@@ -64,7 +64,7 @@ public struct ArcheryVideoScorer: Sendable {
 
     /// The end, with each arrow's arrival time (seconds, same order as `end.arrows`). Throws
     /// `needsPerson` when no two consecutive frames showed the whole face steadily.
-    public func finish() throws -> (end: ArcheryEnd, arrivalTimes: [Double]) {
+    public func finish() throws -> ArcheryVideoResult {
         guard let last = lastSteady else {
             throw ReelworkError.needsPerson("No steady view of the whole target face in the video: film the face from a tripod, from within 35° of straight on, with no one in front of it")
         }
@@ -85,11 +85,11 @@ public struct ArcheryVideoScorer: Sendable {
         }
         placed.sort { $0.arrow.clockPositionDeg < $1.arrow.clockPositionDeg }
         let end = ArcheryScoring.finish(face: last.face, arrows: placed.map(\.arrow), expected: options.expectedArrowCount)
-        return (end, placed.map(\.time))
+        return ArcheryVideoResult(end: end, arrivalTimes: placed.map(\.time), framesSeen: framesSeen, steadyFrames: steadyFrames)
     }
 
     /// Every frame in order, then `finish()`.
-    public static func score(frames: [(time: Double, image: ArcheryImage)], options: ArcheryOptions) throws -> (end: ArcheryEnd, arrivalTimes: [Double]) {
+    public static func score(frames: [(time: Double, image: ArcheryImage)], options: ArcheryOptions) throws -> ArcheryVideoResult {
         var scorer = ArcheryVideoScorer(options: options)
         for frame in frames { scorer.add(time: frame.time, image: frame.image) }
         return try scorer.finish()
@@ -105,5 +105,27 @@ public struct ArcheryVideoScorer: Sendable {
         guard let p = track.positions.last else { return .infinity }
         let dx = p.x - arrow.normalizedX, dy = p.y - arrow.normalizedY
         return (dx * dx + dy * dy).squareRoot()
+    }
+}
+
+/// An end scored from a video.
+public struct ArcheryVideoResult: Sendable, Equatable {
+    public var end: ArcheryEnd
+    /// Seconds, one per arrow in `end.arrows`' order.
+    public var arrivalTimes: [Double]
+    public var framesSeen: Int
+    public var steadyFrames: Int
+
+    /// The end's document with `arrows[i].arrivalTime` added, and `framesSeen`, `steadyFrames`.
+    public func json() -> JSONValue {
+        guard case .object(var fields) = end.json(), case .array(let arrows)? = fields["arrows"] else { return end.json() }
+        fields["arrows"] = .array(zip(arrows, arrivalTimes).map { arrow, time in
+            guard case .object(var a) = arrow else { return arrow }
+            a["arrivalTime"] = ArcheryJSON.number(time, 1000)
+            return .object(a)
+        })
+        fields["framesSeen"] = .number(Double(framesSeen))
+        fields["steadyFrames"] = .number(Double(steadyFrames))
+        return .object(fields)
     }
 }

@@ -36,6 +36,11 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertEqual(confirmed.json()["total"], .number(23))
         // The detected end is untouched: both versions stay.
         XCTAssertEqual(end.total, 26)
+        // The same corrections on the stored document give the same confirmed end.
+        let fromDocument = try ArcheryCorrections.apply(try ArcheryCorrections.parse(body), toDetected: end.json(), options: ArcheryOptions())
+        XCTAssertEqual(fromDocument.arrows.map(\.score), confirmed.arrows.map(\.score))
+        XCTAssertEqual(fromDocument.total, 23)
+        XCTAssertThrowsError(try ArcheryCorrections.apply([], toDetected: .object([:]), options: ArcheryOptions()))
         // A move of less than 0.01 is not an adjustment (the seed's rule).
         let nudged = try ArcheryCorrections.apply([.move(index: 0, x: 0.015, y: 0.02)], to: end, options: ArcheryOptions())
         XCTAssertFalse(nudged.arrows[0].wasAdjusted)

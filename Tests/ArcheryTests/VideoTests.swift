@@ -26,7 +26,13 @@ final class VideoTests: XCTestCase {
             let photo = ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: present, noise: 6, seed: UInt64(step + 1), occluder: occluder))
             frames.append((time, Scenes.image(photo)))
         }
-        let (end, arrivals) = try ArcheryVideoScorer.score(frames: frames, options: ArcheryOptions(expectedArrowCount: 3))
+        let result = try ArcheryVideoScorer.score(frames: frames, options: ArcheryOptions(expectedArrowCount: 3))
+        let (end, arrivals) = (result.end, result.arrivalTimes)
+        XCTAssertEqual(result.framesSeen, 16)
+        // Not the two settling frames, nor the one after them (compared with a moving one).
+        XCTAssertLessThanOrEqual(result.steadyFrames, 13)
+        guard case .array(let documented)? = result.json()["arrows"] else { return XCTFail("no arrows in the document") }
+        XCTAssertEqual(documented.compactMap { $0["arrivalTime"] }.count, 3)
         XCTAssertEqual(end.arrows.count, 3)
         XCTAssertEqual(end.arrows.map(\.score).sorted(), [5, 7, 10])
         XCTAssertEqual(end.total, 22)
