@@ -29,6 +29,7 @@ enum ArrowFinder {
         let radiusPx = face.radiusWorkingPx
         // How near a line (face radii) a pixel may be mixed: the line's own width plus 1.5 pixels.
         let band = lineAllowance + 1.5 / radiusPx
+        let edgeBlur = 1.2 / radiusPx
         let zoneOf: (Double) -> Int = { rho in rho < 1 ? min(4, Int(rho / 0.2)) : 5 }
 
         // Face coordinates' radius per pixel, computed once.
@@ -78,7 +79,9 @@ enum ArrowFinder {
             guard distance > limit else { continue }
             let nearestTenth = (rho * 10).rounded() / 10
             let nearest = abs(rho - 0.05) < abs(rho - nearestTenth) ? 0.05 : nearestTenth
-            if abs(rho - nearest) <= band, nearest > 0 {
+            // The line lies inside its ring, so only a pixel or so of blur and fit error reaches
+            // past the ring's edge: a shaft's tip just outside a ring (a line cutter's) stays foreign.
+            if rho >= nearest - band, rho <= nearest + edgeBlur, nearest > 0 {
                 // Near a line: the line (black; white between 4 and 3, inside the black zone), the
                 // zones on both sides, and any mix of them explain the pixel.
                 let inner = colours[zoneOf(nearest - band - 1e-6)], outer = colours[zoneOf(nearest + band + 1e-6)]
