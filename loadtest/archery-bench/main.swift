@@ -10,7 +10,8 @@ import ReelworkCore
 // usage: archery-bench [RUNS]     (default 7)
 //        archery-bench sweep [ENDS]  (default 200): random ends (six arrows anywhere on the face,
 //                                    random tilts, views up to 35° off axis, 1000 × 750) scored
-//                                    against their truth: how often the whole end is exact.
+//                                    against their truth: how often the whole end is exact
+//                                    (SWEEP_DETAIL=1 prints each wrong arrow).
 if CommandLine.arguments.dropFirst().first == "sweep" {
     try sweep(ends: max(1, CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200))
     exit(0)
