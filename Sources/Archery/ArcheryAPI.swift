@@ -13,8 +13,11 @@ import ReelworkCore
 //   FaceFitter          one homography fitted to all boundaries at once (each point's distance
 //                       from the centre in face radii = its ring's radius): under perspective the
 //                       ellipses' centres are not the face's centre, the homography's is
-//   ArrowFinder         pixels unlike the colour the face should have there, grouped; a shaft's
-//                       narrow end (away from its fletching) is the impact, a round blob a hole
+//   ArrowFinder         pixels unlike the colour the face should have there (each zone's colour
+//                       measured in the photo), grouped; pieces of one shaft cut by a ring line
+//                       joined; the end away from the fletching is the impact, a small round group
+//                       a hole (its centre)
+//   ShaftSplitter       a group holding several crossing shafts parted into straight runs (RANSAC)
 //   ArcheryScoring      seed 002's table with the World Archery line-cutter rule
 
 /// A decoded photo or frame: packed RGB24, rows top to bottom, in display orientation.
@@ -160,7 +163,8 @@ public enum ArcheryAnalyzer {
         "No target face found: photograph the whole face, in good light, from within 35° of straight on"
 
     /// Finds the face, its arrows, and scores the end. Throws `ReelworkError.needsPerson` with
-    /// advice when no whole face is found (none, or cut off by the photo's edge).
+    /// advice when no whole face is found: `noFaceAdvice`, or a message saying the face is cut off
+    /// by the photo's edge. Deterministic: the same photo always gives the same end.
     public static func analyze(_ image: ArcheryImage, options: ArcheryOptions) throws -> ArcheryEnd {
         let working = WorkingImage(image)
         let found = try FaceFinder.find(in: working)
