@@ -61,18 +61,23 @@ let package = Package(
                                               .product(name: "Crypto", package: "swift-crypto"),
                                               .product(name: "Metrics", package: "swift-metrics")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
-        .target(name: "Pipeline", dependencies: ["Media", "Vision", "Bowling", "Tennis", "ReelworkCore"]),
-        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003).
-        .target(name: "Bowling", dependencies: ["Media", "ReelworkCore"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Vision", "SportKit", "Sports", "ReelworkCore"]),
+        // What a sport is to the rest of Reelwork (`SportPlugin`): its plan, options, analysis, rows
+        // and drawing. No model runtime, so the coordinator checks options without linking one.
+        .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
+        // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
+        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
+        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
+        .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
         // session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
-        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004). No I/O.
-        .target(name: "Tennis", dependencies: ["ReelworkCore"]),
         // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O.
         .target(name: "Archery", dependencies: ["ReelworkCore"]),
+        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
+        .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -100,7 +105,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Bowling", "Tennis", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
+            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -110,13 +115,14 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .target(name: "Worker", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Threading", "Telemetry",
+            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Sports", "Threading", "Telemetry",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient", "Telemetry", "Pictures",
+            "SportKit", "Sports",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,7 +150,7 @@ let package = Package(
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
-        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore"]),
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks"]),
@@ -157,12 +163,12 @@ let package = Package(
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "TestSupport"],
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
@@ -172,7 +178,7 @@ let package = Package(
         // for the archery tests and benchmark. Foundation only.
         .target(name: "ArcheryScenes"),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator",
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
                                                              "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],
     swiftLanguageModes: [.v6]

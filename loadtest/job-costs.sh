@@ -40,7 +40,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-samples=("$root"/.local/samples/serve-1080p.mp4 "$root"/.local/samples/rally-720p.mp4)
+samples=("$root"/.local/samples/patterns/serve-1080p.mp4 "$root"/.local/samples/patterns/rally-720p.mp4)
 bowling="$root/.local/samples-bowling/lane-720p.mp4"
 for clip in "${samples[@]}" "$bowling" "$bowling.options.json"; do
   [[ -s $clip ]] || { echo "missing $clip: run scripts/run-local.sh once (it makes the samples)" >&2; exit 1; }

@@ -60,18 +60,19 @@ for _ in $(seq 1 100); do
 done
 curl -fsS "$REELWORK_COORDINATOR_URL/healthz" >/dev/null || { echo "coordinator did not start; see $stack/logs/coordinator.log" >&2; tail -20 "$stack/logs/coordinator.log" >&2; exit 1; }
 
-echo "==> making sample clips in .local/samples"
+echo "==> making the tennis samples in .local/samples (a real photo of a person swinging, each with its known truth)"
 scripts/make-samples.sh "$root/.local/samples"
 
 echo "==> rendering a bowling sample (a lane from behind the bowler, four shots with known truth)"
 bowling="$root/.local/samples-bowling/lane-720p.mp4"
-if [ ! -s "$bowling" ] || [ ! -s "$bowling.options.json" ]; then
+if [ ! -s "$bowling" ] || [ ! -s "$bowling.options.json" ] || [ ! -s "$bowling.truth.json" ]; then
   mkdir -p "$(dirname "$bowling")"
   echo "    (building the renderer, bowling-bench, in release mode too: it shares the build above)"
   swift build -c release --product bowling-bench
   # Rendered under a temporary name, so an interrupted run leaves no half-made clip behind.
   "$bin_dir/bowling-bench" render "$bowling.tmp.mp4" --seconds 15 --camera 720p | tee "$bowling.truth.txt"
   mv "$bowling.tmp.mp4.options.json" "$bowling.options.json"
+  mv "$bowling.tmp.mp4.truth.json" "$bowling.truth.json"
   mv "$bowling.tmp.mp4" "$bowling"
 else
   cat "$bowling.truth.txt" 2>/dev/null || true
@@ -79,9 +80,12 @@ fi
 
 echo "==> submitting as demo-club"
 export REELWORK_API_KEY=$club_key
-"$bin" submit "$root"/.local/samples/*.mp4 --sport tennis >"$stack/job-ids.txt"
+tennis_samples=("$root"/.local/samples/tennis-*.mp4)
+"$bin" submit "${tennis_samples[@]}" --sport tennis >"$stack/tennis-jobs.txt"
 "$bin" submit "$bowling" --sport bowling --options "$bowling.options.json" >"$stack/bowling-job.txt"
-cat "$stack/bowling-job.txt" >>"$stack/job-ids.txt"
+cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" >"$stack/job-ids.txt"
+# Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
+paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling") >"$stack/job-clips.txt"
 
 echo "==> progress"
 "$bin" jobs watch $(cat "$stack/job-ids.txt") || true
@@ -90,7 +94,11 @@ echo
 echo "==> results"
 "$bin" jobs results $(cat "$stack/job-ids.txt")
 echo
-echo "==> the bowling job's shots (CSV; the clip's truth is printed above, under 'rendering')"
+echo "==> each result beside its clip's known truth"
+"$bin" jobs results $(cat "$stack/job-ids.txt") --format json >"$stack/results.json"
+python3 scripts/lib/sample-truth.py "$stack/job-clips.txt" "$stack/results.json"
+echo
+echo "==> the bowling job's shots (CSV)"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
 
 cat <<MSG

@@ -40,11 +40,30 @@ public struct BallCandidate: Sendable, Equatable {
 /// discs would fail and squares would pass; this measure has neither problem.
 final class BallDetector {
     static let minCircularity = 0.7
+    /// With a calibrated lane, a blob's area must lie within these shares of the disc the ball
+    /// should be where the blob is: the marker's pixels are not counted yet (up to about a third of
+    /// a small ball), and a ball in flight or motion-blurred looks larger.
+    static let expectedAreaShares = 0.3...3.0
+    /// The smallest ball radius the coarse pass (every second pixel of every second row) surely hits.
+    static let smallestRadius = 3.0
+    /// With a calibrated lane, the circularity a ball must have falls from `minCircularity` at this
+    /// expected radius (px) and above to `smallBallCircularity` at `smallestRadius`: a ball a few
+    /// pixels across loses edge pixels unevenly to 4:2:0 chroma and compression, and its marker
+    /// bites a larger share out of it (rendered 720p clips measured 0.47–0.73 at 5–8 px). The
+    /// expected size and the right colour then do most of the sorting.
+    static let sharpBallRadius = 12.0
+    static let smallBallCircularity = 0.4
 
     let width: Int
     let height: Int
+    /// Seed 003's area bounds, scaled by frame height: used without a calibrated lane.
     let minArea: Double
     let maxArea: Double
+    /// The image radius of a ball touching the lane at an image point (a calibrated lane's
+    /// perspective); nil where unknown. With it the area bounds follow the ball's expected size at
+    /// each distance: seed 003's one minimum, meant for a 1080p ball near the camera, would lose a
+    /// ball 60 ft away in a wide 720p view long before the pins.
+    let expectedRadius: ((_ x: Double, _ y: Double) -> Double?)?
     let table: ColorLookupTable
     let region: SearchRegion
     let tracksMarker: Bool
@@ -72,7 +91,9 @@ final class BallDetector {
     /// Pixels the coarse pass sampled.
     private(set) var searchedPixels = 0
 
-    init(profile: BallProfile, width: Int, height: Int, searchPolygon: [(x: Double, y: Double)]?) {
+    init(profile: BallProfile, width: Int, height: Int, searchPolygon: [(x: Double, y: Double)]?,
+         expectedRadius: ((_ x: Double, _ y: Double) -> Double?)? = nil) {
+        self.expectedRadius = expectedRadius
         self.width = max(width, 0)
         self.height = max(height, 0)
         // Seed 003's areas are for 1080p frames.
@@ -274,25 +295,41 @@ final class BallDetector {
             sumY[root] += length * y
         }
         // The farthest pixel of a run from any point is one of its two ends.
+        let smallest = expectedRadius == nil ? minArea : Double.pi * Self.smallestRadius * Self.smallestRadius
         for i in 0..<runCount {
             let root = Int(parent[i])
-            guard area[root] >= minArea, area[root] <= maxArea else { continue }
+            guard area[root] >= smallest else { continue }
             let cx = sumX[root] / area[root], cy = sumY[root] / area[root], y = Double(runY[i]) - cy
             let dx = max(abs(Double(runStart[i]) - cx), abs(Double(runEnd[i]) - cx))
             maxDistanceSquared[root] = max(maxDistanceSquared[root], dx * dx + y * y)
         }
         for root in 0..<runCount where Int(parent[root]) == root {
             let a = area[root]
-            guard a >= minArea, a <= maxArea else { continue }
+            guard a >= smallest else { continue }
+            let expected = acceptance(x: sumX[root] / a, y: sumY[root] / a)
+            guard expected.area.contains(a) else { continue }
             // A pixel centre at rMax covers the shape to about rMax + ½ along that direction.
             let reach = maxDistanceSquared[root].squareRoot() + 0.5
             let circularity = min(1, a / (Double.pi * reach * reach))
-            guard circularity >= Self.minCircularity else { continue }
+            guard circularity >= expected.minCircularity else { continue }
             let cx = sumX[root] / a, cy = sumY[root] / a, radius = (a / Double.pi).squareRoot()
             if candidates.count < candidates.capacity {
                 candidates.append(BallCandidate(x: cx, y: cy, radius: radius, area: a, circularity: circularity, markerAngle: nil))
             }
         }
+    }
+
+    /// The area and circularity a ball with its centre at (x, y) must have: seed 003's scaled
+    /// bounds, or with a calibrated lane what the ball's expected size there allows. The lane gives
+    /// the size at the point of contact, one radius below the centre: a second look from there settles it.
+    private func acceptance(x: Double, y: Double) -> (area: ClosedRange<Double>, minCircularity: Double) {
+        guard let expectedRadius, let first = expectedRadius(x, y), let radius = expectedRadius(x, y + first) ?? Optional(first),
+              radius.isFinite, radius > 0 else { return (minArea...maxArea, Self.minCircularity) }
+        let disc = Double.pi * radius * radius, smallest = Double.pi * Self.smallestRadius * Self.smallestRadius
+        let lower = max(smallest, Self.expectedAreaShares.lowerBound * disc)
+        let sharpness = min(1, max(0, (radius - Self.smallestRadius) / (Self.sharpBallRadius - Self.smallestRadius)))
+        let circularity = Self.smallBallCircularity + (Self.minCircularity - Self.smallBallCircularity) * sharpness
+        return (lower...max(lower, Self.expectedAreaShares.upperBound * disc), circularity)
     }
 
     /// A glossy lane mirrors the ball just below it; of two candidates stacked within a few radii,

@@ -56,9 +56,10 @@ public final class BallTracker {
             guard !calibration.searchPolygon().isEmpty else { throw ReelworkError.needsPerson(BowlingMessages.invalidCalibration) }
         }
         self.frameRate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
-        detector = BallDetector(profile: options.ballProfile, width: frameWidth, height: frameHeight,
-                                searchPolygon: options.calibration?.searchPolygon())
         let calibration = options.calibration
+        detector = BallDetector(profile: options.ballProfile, width: frameWidth, height: frameHeight,
+                                searchPolygon: calibration?.searchPolygon(),
+                                expectedRadius: calibration.map { lane in { x, y in lane.ballRadiusPixels(x: x, y: y) } })
         path = BallPathTracker(toLane: { x, y in calibration?.lanePoint(x: x, y: y) },
                                ballRadiusAt: { x, y in calibration?.ballRadiusPixels(x: x, y: y) })
         segmenter = ShotSegmenter(calibrated: calibration != nil, frameHeight: frameHeight)

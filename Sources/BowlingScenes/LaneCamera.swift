@@ -78,6 +78,19 @@ public struct LaneCamera: Equatable, Sendable {
         position: LaneCoordinate(x: -2.5, y: 5, z: -18),
         yawDegrees: 6, pitchDegrees: 8.5, focalPx: 2300, width: 1280, height: 720)
 
+    /// A phone on a tripod behind the bowler, zoomed to frame the lane (about 46° across), 15 ft
+    /// back, 4.5 ft high; 1280×720. The ball at the pins is about 7 px in radius, under seed 003's
+    /// minimum blob area scaled to 720p.
+    public static let behindBowlerPhone720p = LaneCamera(
+        position: LaneCoordinate(x: LaneGeometry.widthFt / 2, y: 4.5, z: -15),
+        yawDegrees: 0, pitchDegrees: 7, focalPx: 1500, width: 1280, height: 720)
+
+    /// The same phone unzoomed (its main camera, about 65° across): the lane fills a small part of
+    /// the frame, the ball at the pins is under 5 px in radius and a board there about 1.2 px.
+    public static let behindBowlerWidePhone720p = LaneCamera(
+        position: LaneCoordinate(x: LaneGeometry.widthFt / 2, y: 4.5, z: -15),
+        yawDegrees: 0, pitchDegrees: 7, focalPx: 1000, width: 1280, height: 720)
+
     /// The behind-the-bowler view at 1920×1080 (same field of view as the 720p one).
     public static let behindBowler1080p = LaneCamera(
         position: LaneCoordinate(x: LaneGeometry.widthFt / 2, y: 4.5, z: -15),

@@ -1,7 +1,6 @@
-import Bowling
 import Hummingbird
 import ReelworkCore
-import Tennis
+import Sports
 
 /// Checks a new job's options before it is queued, with the same parsers the worker uses, so a
 /// batch with a malformed value or an impossible calibration is refused at once instead of failing
@@ -25,11 +24,7 @@ enum JobOptionsCheck {
         }
         do {
             if try NoopOptions.parse(options) != nil { return }
-            switch sport {
-            case .bowling: _ = try BowlingOptions.parse(options)
-            case .tennis: _ = try TennisOptions.parse(options)
-            case .archery, .basketball: break
-            }
+            try SportRegistry.checkOptions(options, sport: sport)
         } catch let error as ReelworkError {
             // Options only a person can fix (an impossible lane calibration) keep their own code.
             if case .needsPerson(let message) = error { throw APIError(.unprocessableContent, "needs_person", message) }

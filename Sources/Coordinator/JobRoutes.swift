@@ -5,6 +5,8 @@ import Media
 import NIOCore
 import Queue
 import ReelworkCore
+import SportKit
+import Sports
 import Store
 
 /// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`.
@@ -289,8 +291,8 @@ struct JobRoutes {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
         guard csv else { return try JSONResponse.make(document) }
-        guard let sport = Sport(rawValue: job.sport), let table = ResultTable.forSport(sport) else {
-            throw APIError(.badRequest, "invalid_request", "CSV results exist for bowling shots and tennis swings, not for \(job.sport)")
+        guard let sport = Sport(rawValue: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
+            throw APIError(.badRequest, "invalid_request", "CSV results exist for \(SportRegistry.names { $0.table != nil }) jobs, not for \(job.sport)")
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -4,7 +4,9 @@ import Media
 import NIOCore
 import NIOPosix
 import Pictures
+import SportKit
 import ReelworkCore
+import Sports
 import Store
 
 /// `GET /v1/jobs/{id}/picture` (PNG), `GET /v1/jobs/{id}/report.pdf` and
@@ -56,7 +58,7 @@ struct ReportRoutes {
     func picture(_ id: UUID, _ caller: Caller) async throws -> Response {
         let job = try await jobs.job(id, caller)
         guard let sport = Sport(rawValue: job.sport), let report = SportReports.forSport(sport) else {
-            throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for bowling and tennis results; \(job.sport) results have none yet")
+            throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for \(SportRegistry.names { $0.report != nil }) results; \(job.sport) results have none yet")
         }
         let item = try await drawable(job, club: caller.visibleClub)
         guard let result = item.result else {
@@ -113,7 +115,7 @@ struct ReportRoutes {
         }
         let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
         let pdf = try await NIOThreadPool.singleton.runIfActive {
-            try SessionReport.pdf(Self.reportJob(item, drawPicture: true, guards: guards))
+            try SessionReport.pdf(Self.reportJob(item, drawPicture: true, guards: guards), report: SportReports.forSport(item.sport))
         }
         return Self.pdfResponse(pdf, name: "reelwork-job-\(id.uuidString.lowercased()).pdf")
     }
@@ -128,6 +130,7 @@ struct ReportRoutes {
         let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
         let header = BatchReport.Batch(id: batch.id, club: batch.club, sport: Sport(rawValue: batch.sport) ?? .tennis, label: batch.label,
                                        createdAt: batch.createdAt, counts: batch.counts)
+        let report = SportReports.forSport(header.sport)
         let pdf = try await NIOThreadPool.singleton.runIfActive { [items] in
             var drawn = 0
             let jobs = items.map { item -> ReportJob in
@@ -135,7 +138,7 @@ struct ReportRoutes {
                 if draw { drawn += 1 }
                 return Self.reportJob(item, drawPicture: draw, guards: guards)
             }
-            return try BatchReport.pdf(header, jobs: jobs, omitted: omitted)
+            return try BatchReport.pdf(header, report: report, jobs: jobs, omitted: omitted)
         }
         return Self.pdfResponse(pdf, name: "reelwork-batch-\(id.uuidString.lowercased()).pdf")
     }

@@ -4,7 +4,8 @@ import ReelworkCore
 /// What a sport contributes to pictures and reports: its result drawn over frames of its own
 /// video, the totals a report opens with, and the columns of its table of rows (shots, swings).
 /// A sport without one has no picture or report section, and the routes say so. Adding a sport's
-/// is one type conforming to this, named in `SportReports.forSport`.
+/// is one type conforming to this (in Pictures/Sports/, beside the others: they draw with this module's canvas), named by
+/// the sport's plug-in (`SportPlugin.report`).
 public protocol SportReport: Sendable {
     /// What one row is called in a report ("shot", "swing").
     var rowNoun: String { get }
@@ -33,17 +34,6 @@ public struct ReportColumn: Sendable {
     public var cell: @Sendable (JSONValue) -> String
     public init(_ title: String, weight: Double = 1, cell: @escaping @Sendable (JSONValue) -> String) {
         (self.title, self.weight, self.cell) = (title, weight, cell)
-    }
-}
-
-/// The sports that draw their results.
-public enum SportReports {
-    public static func forSport(_ sport: Sport) -> (any SportReport)? {
-        switch sport {
-        case .bowling: BowlingReport()
-        case .tennis: TennisReport()
-        case .archery, .basketball: nil
-        }
     }
 }
 

@@ -1,12 +1,13 @@
-import Bowling
 import Foundation
 import Media
 import ReelworkCore
-import Tennis
+import SportKit
+import Sports
 import Vision
 
 /// Runs a job's stages in order on one video. Used by the worker and by `reelwork analyze`, so both
-/// produce the same document. Adding a stage: add its name to `StageName.plan(for:)` and a case in `run`.
+/// produce the same document. The sport's stages are its plug-in's (`SportPlugin`, `SportRegistry`):
+/// this type runs them and knows no sport.
 ///
 /// `decode`, `objects` and `pose` run together (`StreamedStages`): one decode pass, the sampled
 /// frames flowing on to the models as they are decoded; all three are `running` at once, each with
@@ -41,9 +42,12 @@ public struct AnalysisPipeline {
         self.concurrentJobs = concurrentJobs
         self.models = models
         self.limits = limits
+        sportPlan = SportRegistry.plan(for: sport, options: options)
     }
 
     public var plan: [StageName] { StageName.plan(for: sport, options: options) }
+    /// The sport's part of the plan: what it takes from the streamed decode, and its stages.
+    let sportPlan: SportPlan
 
     /// What a finished run produced.
     public struct Output: Sendable {
@@ -92,16 +96,23 @@ public struct AnalysisPipeline {
         var framesDone: [StageName: Int] = [:]
         /// What the streamed stages saw, for the sport stages after them.
         var recorder: VisionRecorder?
-        var bowling: BowlingOptions?
-        var ballTracks: BallTracks?
-        var swings: [TennisStages.Found] = []
+        /// The sport's analysis, made (options parsed) when its first stage starts.
+        var analysis: (any SportAnalysis)?
+        /// What the decode gave the sport's stages after it, built from `recorder` once.
+        var decoded: DecodedInput?
+    }
+
+    /// Whether `stage` consumes frames as they stream out of the one decode pass: `decode`, the
+    /// models', and the sport's every-frame stage.
+    func isStreamed(_ stage: StageName) -> Bool {
+        stage == .decode || stage == .objects || stage == .pose || stage == sportPlan.everyFrameStage
     }
 
     /// The plan cut into what runs together: each stage alone, except consecutive streamed stages.
     private func groups(_ plan: [StageName]) -> [[StageName]] {
         var groups: [[StageName]] = []
         for stage in plan {
-            if stage.isStreamed, let last = groups.last?.last, last.isStreamed {
+            if isStreamed(stage), let last = groups.last?.last, isStreamed(last) {
                 groups[groups.count - 1].append(stage)
             } else {
                 groups.append([stage])
@@ -129,15 +140,21 @@ public struct AnalysisPipeline {
 
     func plannedFrames(_ stage: StageName, _ facts: VideoFacts?) -> Int? {
         guard let facts else { return nil }
-        switch stage {
-        case .decode, .ball: return facts.frameCount
-        case .objects, .pose: return sampling.plannedFrames(frameCount: facts.frameCount, duration: facts.durationSeconds)
-        case .probe, .noop, .swings, .metrics, .shotMetrics: return nil
-        }
+        if stage == .decode || stage == sportPlan.everyFrameStage { return facts.frameCount }
+        if stage == .objects || stage == .pose { return sampling.plannedFrames(frameCount: facts.frameCount, duration: facts.durationSeconds) }
+        return nil
+    }
+
+    /// The sport's analysis of this run, its options parsed (a bad option throws here, in the
+    /// sport's first stage). Nil for a sport without a plug-in.
+    func sportAnalysis(_ context: inout RunContext) throws -> (any SportAnalysis)? {
+        if let analysis = context.analysis { return analysis }
+        context.analysis = try SportRegistry.plugin(for: sport)?.analysis(options: options)
+        return context.analysis
     }
 
     private func runGroup(_ group: [StageName], location: String, context: inout RunContext, reporter: StageReporter) throws {
-        if group.contains(where: \.isStreamed) {
+        if group.contains(where: isStreamed) {
             try StreamedStages(pipeline: self, stages: group).run(location: location, context: &context, reporter: reporter)
             return
         }
@@ -154,17 +171,10 @@ public struct AnalysisPipeline {
                 do { try reporter.stageProgress(.noop, framesDone: done, framesPlanned: planned) } catch { throw ReporterError(underlying: error) }
             }
             context.result["noop"] = .bool(true)
-        case .swings:
-            context.swings = try TennisStages.findSwings(options: options, recorder: context.recorder)
-        case .metrics:
-            context.result["swings"] = try TennisStages.measure(context.swings, options: options)
-        case .shotMetrics:
-            guard let tracks = context.ballTracks, let bowling = context.bowling else {
-                preconditionFailure("shot_metrics runs after ball")
-            }
-            context.result["shots"] = .array(ShotMetricsCalculator.measure(tracks, options: bowling).map { $0.json() })
-        case .decode, .objects, .pose, .ball:
-            preconditionFailure("streamed stages run in StreamedStages")
+        default:
+            guard let analysis = try sportAnalysis(&context) else { preconditionFailure("\(stage.rawValue) is no stage of \(sport.rawValue)") }
+            if context.decoded == nil { context.decoded = DecodedInput(sampled: context.recorder?.sampledVision()) }
+            context.result.merge(try analysis.run(stage, on: context.decoded!)) { _, new in new }
         }
     }
 }

@@ -1,22 +1,23 @@
-import Bowling
 import Foundation
 import Media
 import ReelworkCore
+import SportKit
 import Vision
 
-/// `decode`, `objects`, `pose` and `ball` over one streamed decode of the video.
+/// `decode`, `objects`, `pose` and the sport's every-frame stage (bowling's `ball`) over one
+/// streamed decode of the video.
 ///
 /// Every frame is decoded once: counted and sampled for frame quality (the decode stage's
 /// warnings); the frames the sampling selects (`vision.sampleFPS` per second) are converted to RGB
 /// in the decoder's reused buffer and go straight on to the detector, the tracker and the pose
 /// model before the next frame is decoded, so no frame is ever queued or copied.
 ///
-/// `ball` (bowling) looks at every decoded frame, converted to RGB; `objects` and `pose` still see
-/// only the frames `vision.sampleFPS` selects.
+/// The every-frame stage looks at every decoded frame, converted to RGB; `objects` and `pose`
+/// still see only the frames `vision.sampleFPS` selects.
 ///
-/// Models and bowling options are checked before the first frame: a missing or unusable model fails
-/// its stage (`objects` for the runtime or detector, `pose` for the pose model), bowling options
-/// the `ball` stage, before any decoding.
+/// Models and the sport's options are checked before the first frame: a missing or unusable model
+/// fails its stage (`objects` for the runtime or detector, `pose` for the pose model), the sport's
+/// options its every-frame stage, before any decoding.
 struct StreamedStages {
     let pipeline: AnalysisPipeline
     /// The streamed stages of the plan, in plan order.
@@ -25,18 +26,20 @@ struct StreamedStages {
     private var vision: VisionSettings { pipeline.vision }
     private var wantsObjects: Bool { stages.contains(.objects) || stages.contains(.pose) }
     private var wantsPoses: Bool { stages.contains(.pose) }
-    private var wantsBall: Bool { stages.contains(.ball) }
+    /// The sport's stage that sees every decoded frame, when it is one of these.
+    private var everyFrameStage: StageName? { pipeline.sportPlan.everyFrameStage.flatMap { stages.contains($0) ? $0 : nil } }
 
     func run(location: String, context: inout AnalysisPipeline.RunContext, reporter: StageReporter) throws {
-        if wantsBall {
-            do { context.bowling = try BowlingOptions.parse(pipeline.options) } catch { throw StageError(stage: .ball, underlying: error) }
+        var analysis: (any SportAnalysis)?
+        if let stage = everyFrameStage {
+            do { analysis = try pipeline.sportAnalysis(&context) } catch { throw StageError(stage: stage, underlying: error) }
         }
         var models = wantsObjects ? try checkoutModels() : nil
         let threads = models?.threads ?? 0
-        let outcome = Result { try decodePass(location: location, models: models, context: context, reporter: reporter) }
+        let outcome = Result { try decodePass(location: location, models: models, analysis: analysis, context: context, reporter: reporter) }
         if let used = models { pipeline.models.checkin(used) }
         models = nil
-        let (report, pass, ball, size) = try outcome.get()
+        let (report, pass, consumer, size) = try outcome.get()
         // The decoder is gone, and the models too unless the pool keeps them: their memory goes back
         // to the system before the result document is built, so a long clip's result reuses it
         // instead of raising the peak (BENCHMARKS.md, memory).
@@ -53,7 +56,7 @@ struct StreamedStages {
         context.result["framesDecoded"] = .number(Double(report.framesDecoded))
         if let pass {
             context.recorder = pass.recorder
-            // With `ball` the decoder hands out every frame; the models saw the ones the recorder holds.
+            // With an every-frame stage the decoder hands out every frame; the models saw the ones the recorder holds.
             let sampled = pass.recorder.framesRecorded
             context.framesDone[.objects] = sampled
             if wantsPoses { context.framesDone[.pose] = sampled }
@@ -62,24 +65,24 @@ struct StreamedStages {
             if wantsPoses { context.result["poses"] = pass.recorder.posesJSON() }
             context.result["vision"] = description(threads: threads, pass, frameSize: size)
         }
-        if let ball {
+        if let consumer, let everyFrameStage {
+            let fields: [String: JSONValue]
             do {
-                context.ballTracks = try ball.finish()
+                fields = try consumer.finish()
             } catch {
-                // Only the ball stage failed ("Ball not detected"): the decode and the models' pass
-                // did finish, and watchers should see that rather than a skip.
-                for stage in stages where stage != .ball {
+                // Only the every-frame stage failed (bowling's "Ball not detected"): the decode and
+                // the models' pass did finish, and watchers should see that rather than a skip.
+                for stage in stages where stage != everyFrameStage {
                     do {
                         try reporter.stageFinished(stage, status: .succeeded, framesDone: context.framesDone[stage], error: nil)
                     } catch {
                         throw ReporterError(underlying: error)
                     }
                 }
-                throw StageError(stage: .ball, underlying: error)
+                throw StageError(stage: everyFrameStage, underlying: error)
             }
-            context.framesDone[.ball] = report.framesDecoded
-            context.result["ball"] = .object(["framesWithBall": .number(Double(context.ballTracks?.framesWithBall ?? 0)),
-                                              "shotsTracked": .number(Double(context.ballTracks?.shots.count ?? 0))])
+            context.framesDone[everyFrameStage] = report.framesDecoded
+            context.result.merge(fields) { _, new in new }
         }
     }
 
@@ -100,8 +103,8 @@ struct StreamedStages {
     }
 
     /// Opens the decoder and runs the one decode pass; the decoder is freed when this returns.
-    private func decodePass(location: String, models: VisionModels?, context: AnalysisPipeline.RunContext,
-                            reporter: StageReporter) throws -> (DecodeReport, FramePass?, BallTracker?, (width: Int, height: Int)) {
+    private func decodePass(location: String, models: VisionModels?, analysis: (any SportAnalysis)?, context: AnalysisPipeline.RunContext,
+                            reporter: StageReporter) throws -> (DecodeReport, FramePass?, (any FrameConsumer)?, (width: Int, height: Int)) {
         let decoder: VideoDecoder
         do {
             decoder = try VideoDecoder(location: location, options: pipeline.decodeOptions)
@@ -122,26 +125,26 @@ struct StreamedStages {
         }
         // A failed pass stops the pose thread; a finished one has collected it already.
         defer { pass?.poseWorker?.cancel() }
-        let ball = try context.bowling.map { options in
+        var consumer: (any FrameConsumer)?
+        if let analysis, let everyFrameStage {
             do {
-                return try BallTracker(options: options, frameWidth: decoder.displaySize.width, frameHeight: decoder.displaySize.height,
-                                       frameRate: facts.fps)
+                consumer = try analysis.everyFrame(width: decoder.displaySize.width, height: decoder.displaySize.height, frameRate: facts.fps)
             } catch {
-                throw StageError(stage: .ball, underlying: error)
+                throw StageError(stage: everyFrameStage, underlying: error)
             }
         }
         let planned = Planned(decode: facts.frameCount, sampled: pipeline.plannedFrames(.objects, facts))
         let report: DecodeReport
         do {
             let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
-            if let ball {
-                // Every frame goes to the ball tracker; the vision sampler picks the model's frames.
+            if let consumer, let everyFrameStage {
+                // Every frame goes to the sport; the vision sampler picks the model's frames.
                 var visionFrames = FrameSampler(pipeline.sampling)
                 report = try decoder.decodeAll(sampling: .everyFrame, progress: decodeProgress, onSample: { frame in
-                    do { try ball.process(frame.image, time: frame.time, frameIndex: frame.frameIndex) } catch {
-                        throw StageError(stage: .ball, underlying: error)
+                    do { try consumer.consume(frame.image, time: frame.time, frameIndex: frame.frameIndex) } catch {
+                        throw StageError(stage: everyFrameStage, underlying: error)
                     }
-                    try progress(reporter, .ball, frame.frameIndex + 1, planned.decode)
+                    try progress(reporter, everyFrameStage, frame.frameIndex + 1, planned.decode)
                     guard let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) else { return }
                     try pass!.handle(frame, with: models)
                     try visionProgress(reporter, pass!.recorder.framesRecorded, planned.sampled)
@@ -163,7 +166,7 @@ struct StreamedStages {
         }
         try pass?.finishPoses()
 
-        return (report, pass, ball, decoder.displaySize)
+        return (report, pass, consumer, decoder.displaySize)
     }
 
     private struct Planned {

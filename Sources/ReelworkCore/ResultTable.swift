@@ -50,8 +50,13 @@ public struct ResultTable: Sendable {
     /// The row number's column (first column, 1-based).
     public let numberColumn: String
     public let columns: [Column]
+    /// Whether each row's `trajectory` is stored too (outside the CSV, compacted to one array per point).
+    public var storesTrajectory = false
 
-    /// The table for `sport`, if its results have one.
+    /// The table for `sport`, if its results have one. The tables are here rather than in the sport
+    /// modules because each is part of the database schema (a migration creates it) and the store
+    /// writes it in the result's transaction without linking any sport; a sport's plug-in names its
+    /// own (`SportPlugin.table`), and a test holds the two to the same table.
     public static func forSport(_ sport: Sport) -> ResultTable? {
         switch sport {
         case .bowling: return .bowlingShots
@@ -69,7 +74,7 @@ public struct ResultTable: Sendable {
         Column("pocketBoard", .number), Column("pocketOffset", .number), Column("entryAngle", .number),
         Column("revRate", .number), Column("revCategory", .text), Column("strikeProbability", .number),
         Column("result", .text), Column("confidence", .number), Column("flags", .flags),
-    ])
+    ], storesTrajectory: true)
 
     /// Seed 004's swing fields: the type, the window, `keyFrameTimes` and `SegmentMetrics`.
     public static let tennisSwings = ResultTable(sqlTable: "tennis_swings", resultKey: "swings", numberColumn: "swingNumber", columns: [

@@ -17,28 +17,8 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     /// purpose. It measures and tests the queue without video work.
     case noop
 
-    /// The stages a run of `sport` with `options` goes through, in order. Sport pipelines extend this.
-    ///
-    /// `decode`, `objects` and `pose` run together over one streamed decode: every frame is decoded
-    /// once (counted, sampled for frame quality), and the sampled frames flow on to the detector and
-    /// the pose model as they come out of the decoder.
-    /// `ball` looks at every decoded frame in the same pass. Bowling runs `objects` and `pose` only
-    /// with the job option `"pose": true`.
-    public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> [StageName] {
-        if let noop = options["noop"] { return noop["probe"] == .bool(true) ? [.probe, .noop] : [.noop] }
-        switch sport {
-        case .tennis:
-            return [.probe, .decode, .objects, .pose, .swings, .metrics]
-        case .bowling:
-            let pose: [StageName] = options["pose"] == .bool(true) ? [.objects, .pose] : []
-            return [.probe, .decode] + pose + [.ball, .shotMetrics]
-        case .archery, .basketball:
-            return [.probe, .decode, .objects, .pose]
-        }
-    }
-
-    /// The stages that consume decoded frames as they stream out of one decode pass.
-    public var isStreamed: Bool { self == .decode || self == .objects || self == .pose || self == .ball }
+    // A run's plan (`StageName.plan(for:options:)`) is the Sports module's: each sport's plug-in
+    // names its own stages.
 }
 
 /// The diagnostic pipeline's settings: `{"noop": {"seconds": 2, "failAttempts": 1, "probe": true}}`. Accepted by a

@@ -64,7 +64,7 @@ public struct ResultRowsRepository {
     /// one array per point.
     private static func extraColumns(_ table: ResultTable) -> [(sql: String, value: String)] {
         let unavailable = (sql: "unavailable", value: "CASE WHEN jsonb_typeof(e -> 'unavailable') = 'object' THEN e -> 'unavailable' ELSE '{}'::jsonb END")
-        guard table.sqlTable == ResultTable.bowlingShots.sqlTable else { return [unavailable] }
+        guard table.storesTrajectory else { return [unavailable] }
         let trajectory = """
             (SELECT COALESCE(jsonb_agg(jsonb_build_array(p -> 't', p -> 'x', p -> 'y', p -> 'board', p -> 'distanceFt',
                                                           p -> 'phase', p -> 'interpolated') ORDER BY n), '[]'::jsonb)

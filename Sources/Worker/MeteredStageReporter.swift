@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import Pipeline
 import ReelworkCore
+import Sports
 
 /// Passes a run's stage events on to the reporter that records them, and measures them on the
 /// way: each stage's duration (`reelwork_stage_duration_seconds{stage, outcome}`), frames decoded
@@ -47,13 +48,12 @@ final class MeteredStageReporter: StageReporter {
         counter.increment(by: new)
     }
 
-    /// The stages that count frames: `decode` every decoded frame; `objects` and `pose` the
-    /// sampled frames the models saw, `ball` every frame it searched. (Noop's "frames" are not
-    /// video frames.) Made once, on first use, after the process's metrics backend is set.
-    static let frameCounters: [StageName: Counter] = [
-        .decode: Counter(label: MetricName.framesDecoded),
-        .objects: Counter(label: MetricName.framesAnalysed, dimensions: [("stage", StageName.objects.rawValue)]),
-        .pose: Counter(label: MetricName.framesAnalysed, dimensions: [("stage", StageName.pose.rawValue)]),
-        .ball: Counter(label: MetricName.framesAnalysed, dimensions: [("stage", StageName.ball.rawValue)]),
-    ]
+    /// The stages that count frames, the streamed ones: `decode` every decoded frame; `objects`
+    /// and `pose` the sampled frames the models saw, a sport's every-frame stage (bowling's `ball`)
+    /// every frame it searched. (Noop's "frames" are not video frames.) Made once, on first use,
+    /// after the process's metrics backend is set.
+    static let frameCounters: [StageName: Counter] = Dictionary(uniqueKeysWithValues: StageName.allCases.filter(\.isStreamed).map { stage in
+        (stage, stage == .decode ? Counter(label: MetricName.framesDecoded)
+                                 : Counter(label: MetricName.framesAnalysed, dimensions: [("stage", stage.rawValue)]))
+    })
 }

@@ -4,6 +4,8 @@ import Media
 import Pictures
 import Pipeline
 import ReelworkCore
+import SportKit
+import Sports
 
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,13 +34,14 @@ struct AnalyzeCommand: ParsableCommand {
 
     func run() throws {
         let sport = try Sport.parse(self.sport)
-        let table = ResultTable.forSport(sport)
+        let plugin = SportRegistry.plugin(for: sport)
+        let table = plugin?.table
         if format == .csv, table == nil {
-            throw ValidationError("--format csv is for bowling shots and tennis swings; \(sport.rawValue) results are JSON only")
+            throw ValidationError("--format csv is for \(SportRegistry.names { $0.table != nil }); \(sport.rawValue) results are JSON only")
         }
-        let drawing = SportReports.forSport(sport)
+        let drawing = plugin?.report
         if drawing == nil, pictureFile != nil || reportFile != nil {
-            throw ValidationError("--picture and --report are for bowling and tennis; \(sport.rawValue) results are not drawn yet")
+            throw ValidationError("--picture and --report are for \(SportRegistry.names { $0.report != nil }); \(sport.rawValue) results are not drawn yet")
         }
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
         let environment = ProcessInfo.processInfo.environment
@@ -81,7 +84,7 @@ extension AnalyzeCommand {
         if let reportFile {
             let job = ReportJob(id: nil, club: nil, sport: sport, fileName: URL(fileURLWithPath: file).lastPathComponent, createdAt: Date(),
                                 status: "succeeded", result: result, picture: picture)
-            try Data(try SessionReport.pdf(job)).write(to: URL(fileURLWithPath: reportFile))
+            try Data(try SessionReport.pdf(job, report: drawing)).write(to: URL(fileURLWithPath: reportFile))
             Terminal.writeErr("wrote \(reportFile)\n")
         }
         if let pictureFile {

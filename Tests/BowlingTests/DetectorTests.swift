@@ -29,6 +29,21 @@ final class DetectorTests: XCTestCase {
         XCTAssertGreaterThan(ball.circularity, 0.85)
     }
 
+    /// With a calibrated lane the area bounds follow the size the ball should have where a blob
+    /// is, instead of seed 003's one minimum (500 px at 1080p, 222 px at 720p).
+    func testWithAnExpectedSizeASmallFarBallIsFoundAndABlobTooBigForItsPlaceIsNot() throws {
+        var frame = SyntheticFrame(width: 640, height: 720)
+        frame.disc(100.5, 200.5, 5)       // ~79 px: a ball 60 ft away in a wide 720p view
+        frame.disc(400.5, 500.5, 12)      // ~450 px: a ball near the camera, but here one should be 5 px
+        let profile = BallProfile(color: HSVColor(h: 232.5, s: 80, v: 78))
+        let seedBounds = BallDetector(profile: profile, width: 640, height: 720, searchPolygon: nil)
+        let expected = BallDetector(profile: profile, width: 640, height: 720, searchPolygon: nil, expectedRadius: { _, _ in 5 })
+        XCTAssertEqual(candidates(frame, seedBounds).map { Int($0.x) }, [400], "seed 003's 720p minimum loses the small ball")
+        let found = candidates(frame, expected)
+        XCTAssertEqual(found.map { Int($0.x) }, [100], "the expected size keeps the small ball and drops the big blob")
+        XCTAssertEqual(try XCTUnwrap(found.first).radius, 5, accuracy: 0.3)
+    }
+
     func testIgnoresWrongColourAndWrongShapes() throws {
         var frame = SyntheticFrame()
         frame.disc(60, 60, 8, (200, 30, 30))                           // red, not blue

@@ -178,6 +178,21 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(RevRateEstimator.estimate(samples44), .notEnoughRotation)
     }
 
+    /// Far down the lane the marker is seen only now and then: sightings 4 to 7 frames apart (at
+    /// 330 rpm, 264° to 462° of turn) must still count every turn, whichever way the ball spins.
+    func testRevRateCountsTurnsBetweenSparseSightings() throws {
+        let degreesPerFrame = 330.0 * 360 / 60 / 30
+        let frames = Array(0..<30) + [34, 38, 45, 49, 56, 60]
+        for direction in [1.0, -1.0] {
+            let samples = frames.map { frame -> (time: Double, angle: Double) in
+                let turned = direction * Double(frame) * degreesPerFrame + 20 * sin(Double(frame))   // ±20° of noise
+                return (Double(frame) / 30, (turned.truncatingRemainder(dividingBy: 360) - 180) * .pi / 180)
+            }
+            guard case .rpm(let rpm) = RevRateEstimator.estimate(samples) else { return XCTFail("no rate") }
+            XCTAssertEqual(rpm, 330, accuracy: 10, "direction \(direction)")
+        }
+    }
+
     func testRevCategories() {
         XCTAssertEqual(RevCategory(rpm: 299), .stroker)
         XCTAssertEqual(RevCategory(rpm: 299.99), .stroker)

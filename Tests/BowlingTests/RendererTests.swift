@@ -51,7 +51,7 @@ final class RendererTests: XCTestCase {
         }
         XCTAssertEqual(points.farDistanceFt, 60)
 
-        for camera in [LaneCamera.behindBowler720p, .sideAngle720p, .behindBowler1080p] {
+        for camera in [LaneCamera.behindBowler720p, .sideAngle720p, .behindBowler1080p, .behindBowlerPhone720p, .behindBowlerWidePhone720p] {
             let points = LanePoints(camera: camera)
             // Left edge (board 39.5) on the image's left; far points above near ones.
             XCTAssertLessThan(points.foulLineLeft.x, points.foulLineRight.x)

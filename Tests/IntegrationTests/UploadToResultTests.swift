@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import Sports
 import Store
 import TestSupport
 import XCTest

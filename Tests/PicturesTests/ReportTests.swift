@@ -38,7 +38,7 @@ final class ReportTests: PatternClipTestCase {
     }
 
     func test_ASessionReportHasTotalsThePictureAndEveryShotOverAsManyPagesAsItNeeds() throws {
-        let pdf = try PictureFixtures.keep(try SessionReport.pdf(try bowlingJob(shots: 90)), as: "unit-bowling-report.pdf")
+        let pdf = try PictureFixtures.keep(try SessionReport.pdf(try bowlingJob(shots: 90), report: BowlingReport()), as: "unit-bowling-report.pdf")
         try render(pdf)
         let count = try pages(pdf)
         XCTAssertGreaterThanOrEqual(count, 3, "90 rows do not fit beside the picture on two pages")
@@ -66,7 +66,7 @@ final class ReportTests: PatternClipTestCase {
         let also = try bowlingJob(shots: 2, name: "lane-4.mp4")
         let batch = BatchReport.Batch(id: UUID(), club: "Riverside Lanes", sport: .bowling, label: "Tuesday league",
                                       createdAt: Date(), counts: ["succeeded": 2, "failed": 1])
-        let pdf = try PictureFixtures.keep(try BatchReport.pdf(batch, jobs: [good, failed, also]), as: "unit-batch-report.pdf")
+        let pdf = try PictureFixtures.keep(try BatchReport.pdf(batch, report: BowlingReport(), jobs: [good, failed, also]), as: "unit-batch-report.pdf")
         try render(pdf)
         XCTAssertEqual(try pages(pdf), 4, "the summary, then one page per job")
         let summary = try text(pdf, page: 1)

@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Pictures
 import ReelworkCore
+import Sports
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import Sports
 import XCTest
 
 final class FrameQualityTests: XCTestCase {

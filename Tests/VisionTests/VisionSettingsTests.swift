@@ -1,6 +1,7 @@
 import Inference
 import Pipeline
 import ReelworkCore
+import Sports
 import XCTest
 
 final class VisionSettingsTests: XCTestCase {

@@ -47,6 +47,13 @@ while !arguments.isEmpty {
     let scene = BowlingScene(camera: camera, hand: .right, shots: shots, noise: .init(seed: 3, amplitude: 4))
     let truths = try BowlingRenderer.render(scene, to: URL(fileURLWithPath: file))
     try BowlingClipOptions(scene: scene).jsonString().write(toFile: file + ".options.json", atomically: true, encoding: .utf8)
+    // The known truth in the result's own names, for scripts/lib/sample-truth.py.
+    let truthShots: [[String: Any]] = truths.map { truth in
+        ["launchSpeed": truth.launchSpeed ?? NSNull(), "arrowBoard": truth.arrowBoard, "pocketBoard": truth.pocketBoard,
+         "entryAngle": truth.entryAngle ?? NSNull(), "revRate": truth.revRate, "gutter": truth.isGutter]
+    }
+    try JSONSerialization.data(withJSONObject: ["sport": "bowling", "shots": truthShots], options: [.sortedKeys])
+        .write(to: URL(fileURLWithPath: file + ".truth.json"))
     print("rendered \(file): \(truths.count) shots; truth: " + truths.map { truth in
         String(format: "launch %.1f mph, arrows %.1f, pocket %.1f, entry %.1f°, %@", truth.launchSpeed ?? .nan, truth.arrowBoard,
                truth.pocketBoard, truth.entryAngle ?? .nan, truth.isGutter ? "gutter" : "\(Int(truth.revRate)) rpm")

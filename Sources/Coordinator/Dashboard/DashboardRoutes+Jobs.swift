@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import Queue
 import ReelworkCore
+import SportKit
+import Sports
 import Store
 
 /// The jobs page (filters, search, paging, bulk actions), a job's page with its live stages and
@@ -144,7 +146,7 @@ extension DashboardRoutes {
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
-            context["hasCSV"] = Sport(rawValue: job.sport).flatMap(ResultTable.forSport) != nil
+            context["hasCSV"] = Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
             let source = ResultPicture.Source(frameHref: base + "/frame.png", video: video?.video.facts)
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]

@@ -17,12 +17,13 @@ public enum BatchReport {
         }
     }
 
-    /// `jobs` are the sections, in order; `omitted` jobs of the batch are beyond what one report shows.
-    public static func pdf(_ batch: Batch, jobs: [ReportJob], omitted: Int = 0, generatedAt: Date = Date()) throws -> [UInt8] {
+    /// `report`: the sport's drawing (its plug-in's), nil when it has none; `jobs` are the sections,
+    /// in order; `omitted` jobs of the batch are beyond what one report shows.
+    public static func pdf(_ batch: Batch, report: (any SportReport)?, jobs: [ReportJob], omitted: Int = 0,
+                           generatedAt: Date = Date()) throws -> [UInt8] {
         let sport = batch.sport.rawValue.capitalized
         let name = batch.label ?? "batch \(batch.id.uuidString.lowercased())"
         let layout = try ReportLayout(title: "\(sport) batch report: \(name)", footer: "Reelwork · \(sport) batch report · \(name)")
-        let report = SportReports.forSport(batch.sport)
         layout.title("\(sport) batch report")
         layout.paragraph(name, font: Font(size: 12, bold: true))
         layout.paragraph("Generated: \(ReportLayout.time(generatedAt))", font: ReportLayout.smallFont, colour: .muted)

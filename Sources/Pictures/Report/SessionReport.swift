@@ -5,7 +5,8 @@ import ReelworkCore
 /// sport's totals, the picture of the result, and a table of the sport's rows (shots, swings) over
 /// as many pages as it takes.
 public enum SessionReport {
-    public static func pdf(_ job: ReportJob, generatedAt: Date = Date()) throws -> [UInt8] {
+    /// `report`: the sport's drawing (its plug-in's); nil says the sport's results are not drawn yet.
+    public static func pdf(_ job: ReportJob, report: (any SportReport)?, generatedAt: Date = Date()) throws -> [UInt8] {
         let sport = job.sport.rawValue.capitalized
         let layout = try ReportLayout(title: "\(sport) session report: \(job.name)",
                                       footer: "Reelwork · \(sport) session report · \(job.name)")
@@ -17,7 +18,7 @@ public enum SessionReport {
         layout.keyValues([job.club.map { Total("Club", $0) }, Total("File", job.name), Total("Recorded", ReportLayout.time(job.createdAt)),
                           Total("Status", job.status), job.id.map { Total("Job", $0.uuidString.lowercased()) }].compactMap { $0 },
                          columns: 1, labelWidth: 80)
-        body(job, on: layout, report: SportReports.forSport(job.sport))
+        body(job, on: layout, report: report)
         return try layout.pdf()
     }
 

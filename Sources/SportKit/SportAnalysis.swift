@@ -1,0 +1,43 @@
+import Media
+import ReelworkCore
+
+/// One run's analysis of a sport, made from the job's parsed options (`SportPlugin.analysis`).
+/// Used by one run on one thread, in this order: `everyFrame` (once the decoder is open, when the
+/// plan has an every-frame stage), then `run` for each stage after the decode.
+public protocol SportAnalysis: AnyObject {
+    /// The consumer of every decoded frame, for a video of this display size and frame rate.
+    /// Throws (charged to the every-frame stage) when the options do not fit the video, e.g. a
+    /// calibration outside the frame.
+    func everyFrame(width: Int, height: Int, frameRate: Double) throws -> any FrameConsumer
+
+    /// Runs one of the plan's stages after the decode on what the decode gave, and returns the
+    /// result document's fields it sets.
+    func run(_ stage: StageName, on input: DecodedInput) throws -> [String: JSONValue]
+}
+
+extension SportAnalysis {
+    /// For sports whose plan has no every-frame stage: never called.
+    public func everyFrame(width: Int, height: Int, frameRate: Double) throws -> any FrameConsumer {
+        preconditionFailure("\(Self.self) has no every-frame stage")
+    }
+}
+
+/// Sees every decoded frame of the run in order, during the decode.
+public protocol FrameConsumer: AnyObject {
+    /// One decoded frame (display orientation, converted to RGB in a reused buffer: read it now,
+    /// keep nothing of it), its time in seconds and its index.
+    func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws
+
+    /// After the last frame: the result document's fields the every-frame stage sets.
+    func finish() throws -> [String: JSONValue]
+}
+
+/// What the streamed decode gave the stages after it.
+public struct DecodedInput: Sendable {
+    /// The sampled frames' detections and poses; nil when the plan ran no models.
+    public var sampled: SampledVision?
+
+    public init(sampled: SampledVision?) {
+        self.sampled = sampled
+    }
+}

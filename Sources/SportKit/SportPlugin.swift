@@ -1,0 +1,56 @@
+import Pictures
+import ReelworkCore
+
+// SportKit: what a sport is to the rest of Reelwork, and nothing else.
+//
+// It depends on ReelworkCore (the API's names: `Sport`, `StageName`, `ResultTable`), Media (a
+// decoded frame is an `RGBImage`) and Pictures (a sport's drawing is a `SportReport`), and on no
+// model runtime: a sport is handed detections and poses as plain values (`SampledVision`), so the
+// coordinator parses a job's options with the sport's own parser without linking ONNX Runtime or
+// the Vision module, and a sport module stays testable without models.
+
+/// A sport, as the pipeline, the coordinator, the store's typed rows and the pictures see it.
+///
+/// The one streamed decode of a run serves every sport: it counts every frame, runs the detector
+/// and the pose model on the sampled frames the sport asks for (`SportPlan.sampled`), and hands
+/// every decoded frame to the sport's every-frame stage when it has one
+/// (`SportPlan.everyFrameStage`). The sport's own stages then run in plan order on what it took
+/// in (`SportAnalysis`), each returning the result document's fields it fills.
+///
+/// How each shape of sport fits:
+/// - every decoded frame (bowling's ball tracker; basketball): `everyFrameStage` set, its
+///   `FrameConsumer` fed each frame as RGB; `sampled` `.none` unless it also wants people.
+/// - sampled frames with detections and poses (tennis): `sampled` `.objectsAndPoses`, the stages
+///   after the decode read `DecodedInput.sampled`.
+/// - a still image or a few steady frames (archery): a photo is decoded by FFmpeg as a one-frame
+///   video, so an `everyFrameStage` sees that frame (or the first steady ones of a clip: the
+///   consumer keeps what it wants and ignores the rest).
+///
+/// Adding a sport (archery, basketball):
+/// 1. a module `Sources/<Sport>/` with its analysis (no I/O), plus one file `<Sport>Plugin.swift`
+///    holding a type that conforms to `SportPlugin` (and its `SportAnalysis`); in Package.swift the
+///    target depends on `SportKit`, and `Sports` depends on it;
+/// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
+/// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
+/// 4. optional: a drawing (`SportReport`, in Pictures/Sports/, since it draws with the Pictures
+///    module's canvas) returned by `report`; typed rows: a `ResultTable` with its migration, named
+///    in `ResultTable.forSport` (the store writes the table without linking sport modules).
+public protocol SportPlugin: Sendable {
+    var sport: Sport { get }
+
+    /// The sport's part of a run of a job with `options`: what it takes from the streamed decode
+    /// and its stages. Never throws: options are checked by `analysis(options:)`.
+    func plan(options: JSONValue) -> SportPlan
+
+    /// A run's analysis, with the options parsed and validated. The coordinator calls this at job
+    /// creation to refuse bad options with the worker's own parser (and drops the analysis).
+    /// Throws `ReelworkError.invalidInput` for malformed options, `.needsPerson` for ones only a
+    /// person can fix, each naming the option.
+    func analysis(options: JSONValue) throws -> any SportAnalysis
+
+    /// The typed rows of a result (CSV and the PostgreSQL table); nil when it has none.
+    var table: ResultTable? { get }
+
+    /// The result drawn (PNG picture, PDF report); nil when the sport draws nothing.
+    var report: (any SportReport)? { get }
+}

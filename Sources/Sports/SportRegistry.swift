@@ -1,0 +1,34 @@
+import Bowling
+import ReelworkCore
+import SportKit
+import Tennis
+
+/// The sports Reelwork analyses, each by its plug-in. Adding a sport: its module (see
+/// `SportPlugin`) and one line here. A sport without a plug-in (archery and basketball for now)
+/// runs the streamed models only and has no options, rows or pictures.
+public enum SportRegistry {
+    public static let plugins: [Sport: any SportPlugin] = [
+        .bowling: BowlingPlugin(),
+        .tennis: TennisPlugin(),
+    ]
+
+    public static func plugin(for sport: Sport) -> (any SportPlugin)? { plugins[sport] }
+
+    /// The sport's part of a run of a job with `options`.
+    public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> SportPlan {
+        plugin(for: sport)?.plan(options: options) ?? .visionOnly
+    }
+
+    /// The sports whose plug-in has what `has` asks for, for messages: "bowling and tennis".
+    public static func names(where has: (any SportPlugin) -> Bool) -> String {
+        let names = plugins.values.filter(has).map(\.sport.rawValue).sorted()
+        guard names.count > 1 else { return names.first ?? "no sport" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// Checks a new job's options with the sport's own parser (the one its run uses); throws what
+    /// the parser throws. Sports without a plug-in take no options.
+    public static func checkOptions(_ options: JSONValue, sport: Sport) throws {
+        _ = try plugin(for: sport)?.analysis(options: options)
+    }
+}

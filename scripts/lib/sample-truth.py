@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Prints each sample job's result beside its clip's known truth (CLIP.truth.json).
+
+usage: sample-truth.py JOBS RESULTS
+  JOBS     lines "JOB_ID CLIP_PATH" (what run-local.sh submitted)
+  RESULTS  `reelwork jobs results ID... --format json`: documents by job id
+
+One block per clip: what was found, what the truth is, and whether they agree within the accuracy
+tests' tolerances (contacts ±0.2 s; bowling speeds ±0.5 mph, boards ±0.5, entry angle ±0.5°,
+rev rate ±10 %). Exits 0 either way: this is a report for people, the tests are the check.
+"""
+import json
+import os
+import sys
+
+
+def fmt(value, unit=""):
+    return "-" if value is None else f"{value:.1f}{unit}"
+
+
+def close(found, truth, tolerance):
+    if truth is None:
+        return True
+    return found is not None and abs(found - truth) <= tolerance
+
+
+def tennis(result, warnings, truth):
+    swings = result.get("swings") or []
+    contacts = [(s.get("keyFrameTimes") or {}).get("contact") for s in swings]
+    expected = [s["contact"] for s in truth["swings"]]
+    found_line = f"{len(swings)} swing(s), contact at {', '.join(fmt(c, ' s') for c in contacts) or '-'}; warnings: {', '.join(warnings) or 'none'}"
+    truth_line = f"{len(expected)} swing(s), contact at {', '.join(fmt(c, ' s') for c in expected)}; warnings: {', '.join(truth['warnings']) or 'none'}"
+    agrees = len(contacts) == len(expected) and all(close(c, e, 0.2) for c, e in zip(contacts, expected)) \
+        and sorted(truth["warnings"]) == sorted(warnings)
+    return found_line, truth_line, agrees
+
+
+def bowling(result, warnings, truth):
+    shots = result.get("shots") or []
+    def describe(s, gutter):
+        if gutter:
+            return f"launch {fmt(s.get('launchSpeed'), ' mph')}, gutter"
+        return (f"launch {fmt(s.get('launchSpeed'), ' mph')}, arrows {fmt(s.get('arrowBoard'))}, pocket {fmt(s.get('pocketBoard'))}, "
+                f"entry {fmt(s.get('entryAngle'), '°')}, {fmt(s.get('revRate'), ' rpm')}")
+    found_line = f"{len(shots)} shot(s): " + " | ".join(describe(s, s.get("result") == "gutter") for s in shots)
+    truth_line = f"{len(truth['shots'])} shot(s): " + " | ".join(describe(t, t["gutter"]) for t in truth["shots"])
+    agrees = len(shots) == len(truth["shots"])
+    for s, t in zip(shots, truth["shots"]):
+        agrees = agrees and close(s.get("launchSpeed"), t["launchSpeed"], 0.5) and close(s.get("arrowBoard"), t["arrowBoard"], 0.5)
+        if not t["gutter"]:
+            agrees = agrees and close(s.get("pocketBoard"), t["pocketBoard"], 0.5) and close(s.get("entryAngle"), t["entryAngle"], 0.5) \
+                and close(s.get("revRate"), t["revRate"], 0.1 * t["revRate"])
+    return found_line, truth_line, agrees
+
+
+SPORTS = {"tennis": tennis, "bowling": bowling}
+
+
+def main():
+    jobs_path, results_path = sys.argv[1:3]
+    with open(results_path) as f:
+        documents = json.load(f)
+    with open(jobs_path) as f:
+        jobs = [line.split(maxsplit=1) for line in f if line.strip()]
+    for job_id, clip in jobs:
+        clip = clip.strip()
+        name = os.path.basename(clip)
+        try:
+            with open(clip + ".truth.json") as f:
+                truth = json.load(f)
+        except OSError:
+            print(f"{name}: no known truth beside it")
+            continue
+        document = documents.get(job_id.lower())
+        if document is None:
+            print(f"{name} ({truth['sport']}): the job did not succeed; `reelwork jobs show {job_id}` says why")
+            continue
+        warnings = [w["code"] for w in document.get("warnings", [])]
+        found_line, truth_line, agrees = SPORTS[truth["sport"]](document.get("result", {}), warnings, truth)
+        print(f"{name} ({truth['sport']}): {'agrees with its truth' if agrees else 'DIFFERS from its truth'}")
+        print(f"    found  {found_line}")
+        print(f"    truth  {truth_line}")
+
+
+if __name__ == "__main__":
+    main()
