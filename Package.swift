@@ -66,7 +66,7 @@ let package = Package(
         // and drawing. No model runtime, so the coordinator checks options without linking one.
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
-        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
+        .target(name: "Sports", dependencies: ["SportKit", "Archery", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
@@ -74,8 +74,9 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
-        // arrivals (seed 002). Pure Swift on RGB buffers; no I/O.
-        .target(name: "Archery", dependencies: ["ReelworkCore"]),
+        // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
+        // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
+        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
         .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
@@ -105,7 +106,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
+            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -168,7 +169,7 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "ArcheryScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
@@ -179,7 +180,7 @@ let package = Package(
         .target(name: "ArcheryScenes"),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks"]),
+                                                             "BowlingScenes", "ArcheryScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,8 @@ import SportKit
 import Sports
 import Store
 
-/// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`.
+/// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`
+/// (an archery job's corrections: `ArcheryRoutes`).
 struct JobRoutes {
     let backends: Backends
 
@@ -287,7 +288,13 @@ struct JobRoutes {
         case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
         }
         let job = try await job(id, caller)
-        guard job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) else {
+        let archery = job.sport == Sport.archery.rawValue
+        guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
+            // An archery end's newest confirmed version is shown beside the detected one.
+            var document = try JobRepository(db).result(jobId: id)
+            if archery { document?.confirmed = try ArcheryConfirmationRepository(db).latest(jobId: id)?.json() }
+            return document
+        }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
         guard csv else { return try JSONResponse.make(document) }

@@ -7,6 +7,8 @@ import Foundation
 public struct ResultTable: Sendable {
     public enum ColumnType: Sendable {
         case integer, number, text
+        /// true or false; the CSV shows "true" / "false".
+        case boolean
         /// A JSON array of `{code, message}` flags; the CSV shows the codes joined by ";".
         case flags
     }
@@ -61,7 +63,8 @@ public struct ResultTable: Sendable {
         switch sport {
         case .bowling: return .bowlingShots
         case .tennis: return .tennisSwings
-        case .archery, .basketball: return nil
+        case .archery: return .archeryArrows
+        case .basketball: return nil
         }
     }
 
@@ -91,6 +94,15 @@ public struct ResultTable: Sendable {
         Column("contactHeight", .number, path: ["metrics", "contactHeight"]),
         Column("followThrough", .number, path: ["metrics", "followThrough"]),
         Column("trackingQuality", .number, path: ["metrics", "trackingQuality"]),
+    ])
+
+    /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
+    /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.
+    public static let archeryArrows = ResultTable(sqlTable: "archery_arrows", resultKey: "arrows", numberColumn: "arrowNumber", columns: [
+        Column("arrowNumber", .integer), Column("score", .integer), Column("isXRing", .boolean),
+        Column("normalizedX", .number), Column("normalizedY", .number), Column("distanceFromCenter", .number),
+        Column("clockPositionDeg", .number), Column("confidence", .number), Column("pixelX", .number), Column("pixelY", .number),
+        Column("arrivalTime", .number),
     ])
 
     /// The rows of a result document (`result[resultKey]`), or none.

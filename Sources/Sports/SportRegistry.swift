@@ -1,13 +1,15 @@
+import Archery
 import Bowling
 import ReelworkCore
 import SportKit
 import Tennis
 
 /// The sports Reelwork analyses, each by its plug-in. Adding a sport: its module (see
-/// `SportPlugin`) and one line here. A sport without a plug-in (archery and basketball for now)
+/// `SportPlugin`) and one line here. A sport without a plug-in (basketball for now)
 /// runs the streamed models only and has no options, rows or pictures.
 public enum SportRegistry {
     public static let plugins: [Sport: any SportPlugin] = [
+        .archery: ArcheryPlugin(),
         .bowling: BowlingPlugin(),
         .tennis: TennisPlugin(),
     ]

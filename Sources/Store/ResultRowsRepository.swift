@@ -52,6 +52,7 @@ public struct ResultRowsRepository {
         case .integer: return "CASE WHEN \(isInteger(json, text)) THEN (\(text))::numeric::integer END"
         case .number: return "CASE WHEN jsonb_typeof(\(json)) = 'number' THEN (\(text))::double precision END"
         case .text: return "CASE WHEN jsonb_typeof(\(json)) = 'string' THEN \(text) END"
+        case .boolean: return "CASE WHEN jsonb_typeof(\(json)) = 'boolean' THEN (\(text))::boolean END"
         case .flags: return jsonArray(json)
         }
     }
@@ -94,6 +95,7 @@ public struct ResultRowsRepository {
                     guard let value = Double(text) else { throw PostgresError(message: "column \(column.sqlName): '\(text)' is not a number") }
                     return .number(value)
                 case .text: return .string(text)
+                case .boolean: return .bool(text == "t" || text == "true")
                 case .flags: return try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
                 }
             }

@@ -12,6 +12,18 @@ import ReelworkCore
 //                                    random tilts, views up to 35° off axis, 1000 × 750) scored
 //                                    against their truth: how often the whole end is exact
 //                                    (SWEEP_DETAIL=1 prints each wrong arrow).
+//        archery-bench render FILE   a sample photo (1600 × 1200, six arrows, 20° off axis) as a
+//                                    binary PPM (ffmpeg turns it into a JPEG or PNG) and
+//                                    FILE.truth.json {"sport": "archery", "arrows": [{score,
+//                                    normalizedX, normalizedY}], "total", "xCount"}, for run-local.sh
+if CommandLine.arguments.dropFirst().first == "render" {
+    guard let file = CommandLine.arguments.dropFirst(2).first else {
+        FileHandle.standardError.write(Data("usage: archery-bench render FILE\n".utf8))
+        exit(2)
+    }
+    try renderSample(to: file)
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "sweep" {
     try sweep(ends: max(1, CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 200))
     exit(0)
@@ -116,4 +128,28 @@ func sweep(ends: Int) throws {
     }
     for line in failures.prefix(20) { print(line) }
     print("ends exact: \(exactEnds) of \(ends); arrows within 0.04 with their score: \(arrowsExact) of \(arrowsTotal); no face: \(noFace)")
+}
+
+/// The sample photo for the main command, with its truth in the result's own names.
+func renderSample(to file: String) throws {
+    let arrows = [
+        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
+        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
+        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
+        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
+        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
+        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
+    ]
+    let camera = FaceCamera.framing(width: 1600, height: 1200, radiusPx: 480, yawDegrees: 20, pitchDegrees: 8)
+    let photo = ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: arrows, noise: 6))
+    var ppm = Array("P6\n\(photo.width) \(photo.height)\n255\n".utf8)
+    ppm += photo.pixels
+    try Data(ppm).write(to: URL(fileURLWithPath: file))
+    let truth: [String: Any] = [
+        "sport": "archery", "total": photo.truth.total, "xCount": photo.truth.xCount,
+        "arrows": photo.truth.arrows.map { ["score": $0.score, "isXRing": $0.isX, "normalizedX": $0.x, "normalizedY": $0.y] as [String: Any] },
+    ]
+    try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file + ".truth.json"))
+    print("rendered \(file): \(photo.truth.arrows.count) arrows, total \(photo.truth.total); scores "
+        + photo.truth.arrows.map { $0.isX ? "X" : String($0.score) }.joined(separator: " "))
 }
