@@ -29,6 +29,8 @@ final class SportRegistryTests: XCTestCase {
         XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["dominantHand": .string("both")]), sport: .tennis))
         XCTAssertThrowsError(try SportRegistry.checkOptions(.emptyObject, sport: .bowling), "bowling needs a ballProfile")
         XCTAssertNoThrow(try SportRegistry.checkOptions(.emptyObject, sport: .tennis))
-        XCTAssertNoThrow(try SportRegistry.checkOptions(.object(["anything": .number(1)]), sport: .archery), "no plug-in yet: no options")
+        XCTAssertNoThrow(try SportRegistry.checkOptions(.object(["anything": .number(1)]), sport: .basketball), "no plug-in yet: no options")
+        XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["expectedArrowCount": .number(0)]), sport: .archery), "ArcheryOptions' own range")
+        XCTAssertNoThrow(try SportRegistry.checkOptions(.object(["expectedArrowCount": .number(6)]), sport: .archery))
     }
 }
