@@ -78,14 +78,30 @@ else
   cat "$bowling.truth.txt" 2>/dev/null || true
 fi
 
+echo "==> rendering an archery sample (a photo of a face 20° off axis with six arrows, known truth)"
+archery="$root/.local/samples-archery/end-20deg.jpg"
+if [ ! -s "$archery" ] || [ ! -s "$archery.truth.json" ]; then
+  mkdir -p "$(dirname "$archery")"
+  swift build -c release --product archery-bench
+  # A binary PPM from the renderer, then a phone-like JPEG made by ffmpeg.
+  "$bin_dir/archery-bench" render "$archery.ppm" | tee "$archery.truth.txt"
+  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$archery.ppm" -q:v 2 "$archery.tmp.jpg"
+  mv "$archery.ppm.truth.json" "$archery.truth.json"
+  mv "$archery.tmp.jpg" "$archery"
+  rm -f "$archery.ppm"
+else
+  cat "$archery.truth.txt" 2>/dev/null || true
+fi
+
 echo "==> submitting as demo-club"
 export REELWORK_API_KEY=$club_key
 tennis_samples=("$root"/.local/samples/tennis-*.mp4)
 "$bin" submit "${tennis_samples[@]}" --sport tennis >"$stack/tennis-jobs.txt"
 "$bin" submit "$bowling" --sport bowling --options "$bowling.options.json" >"$stack/bowling-job.txt"
-cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" >"$stack/job-ids.txt"
+"$bin" submit "$archery" --sport archery >"$stack/archery-job.txt"
+cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/archery-job.txt" >"$stack/job-ids.txt"
 # Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
-paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling") >"$stack/job-clips.txt"
+paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$archery") >"$stack/job-clips.txt"
 
 echo "==> progress"
 "$bin" jobs watch $(cat "$stack/job-ids.txt") || true
@@ -100,6 +116,9 @@ python3 scripts/lib/sample-truth.py "$stack/job-clips.txt" "$stack/results.json"
 echo
 echo "==> the bowling job's shots (CSV)"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
+echo
+echo "==> the archery job's arrows (CSV; correct them with: $bin jobs arrows ID --file corrections.json)"
+"$bin" jobs results "$(cat "$stack/archery-job.txt")" --format csv
 
 cat <<MSG
 
