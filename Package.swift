@@ -178,7 +178,7 @@ let package = Package(
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation only.
         .target(name: "ArcheryScenes"),
-        .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"]),
+        .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
                                                              "BowlingScenes", "ArcheryScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],

@@ -5,7 +5,7 @@ import SportKit
 /// One run of archery: the `scoring` stage fed the decoded frames.
 ///
 /// A photo is one frame: it is scored on its own (`ArcheryAnalyzer.analyze`). A video is looked at
-/// `scoredFramesPerSecond` times a second (the frame decoded at or after each tick), not at every
+/// `scoredFramesPerSecond` times a second (the first frame at or after each tick), not at every
 /// frame: an end changes when an arrow lands, and finding the face and the arrows in a 1080p frame
 /// costs far more than decoding it, so four looks a second give each arrow's arrival to a quarter
 /// of a second at a fraction of the cost (a 2-minute end at 30 fps: 480 frames scored of 3600).
@@ -36,9 +36,11 @@ final class ArcheryAnalysis: SportAnalysis, FrameConsumer {
     }
 
     func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws {
-        // The first frame always; then one frame per tick (a frame without a usable time is skipped).
-        guard looked == 0 || (time.isFinite && time >= nextTime) else { return }
-        if time.isFinite { nextTime = time + 1 / Self.scoredFramesPerSecond - 1e-6 }
+        // The first frame always; then the first frame at or after each tick of a fixed grid (0,
+        // 0.25, 0.5 … s), so the ticks do not drift with the frame rate. A frame without a usable
+        // time is skipped.
+        guard looked == 0 || (time.isFinite && time >= nextTime - 1e-6) else { return }
+        if time.isFinite { nextTime = ((time * Self.scoredFramesPerSecond + 1e-6).rounded(.down) + 1) / Self.scoredFramesPerSecond }
         let frame = try ArcheryImage(width: image.width, height: image.height, pixels: image.packedPixels())
         looked += 1
         if looked == 1 {

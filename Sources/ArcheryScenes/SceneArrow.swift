@@ -22,6 +22,19 @@ public struct SceneArrow: Sendable, Equatable {
         (self.shaft, self.fletching, self.isHole) = (shaft, fletching, isHole)
     }
 
+    /// Six arrows, none within 0.015 face radii of a line: X, 9, 8, 6, 4, 1 (total 38). Their
+    /// shafts show 0.55 face radii (34 cm of a 122 cm face) and lean different ways, so that from
+    /// 35° no shaft lies along or across another's. The end the tests, the sample photo and the
+    /// server's tests share.
+    public static let sixArrows: [SceneArrow] = [
+        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
+        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
+        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
+        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
+        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
+        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
+    ]
+
     /// The shaft's axis from the impact outward (unit, +z toward the archer).
     var direction: SIMD3<Double> {
         let tilt = tiltDegrees * .pi / 180, turn = tiltDirectionDegrees * .pi / 180

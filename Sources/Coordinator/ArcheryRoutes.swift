@@ -67,12 +67,7 @@ struct ArcheryRoutes {
     }
 
     func confirmed(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
-        let csv: Bool
-        switch format?.lowercased() {
-        case nil, "json": csv = false
-        case "csv": csv = true
-        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
-        }
+        let csv = try JobRoutes.wantsCSV(format)
         _ = try await archeryJob(id, caller)
         guard let confirmation = try await backends.sql({ try ArcheryConfirmationRepository($0).latest(jobId: id) }) else {
             throw APIError(.notFound, "no_confirmation", "job \(id.uuidString.lowercased())'s end has not been confirmed: POST its corrections to /v1/jobs/{id}/arrows")

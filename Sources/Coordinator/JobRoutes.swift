@@ -281,12 +281,7 @@ struct JobRoutes {
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
     /// CSV headed by the seeds' field names.
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
-        let csv: Bool
-        switch format?.lowercased() {
-        case nil, "json": csv = false
-        case "csv": csv = true
-        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
-        }
+        let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
         let archery = job.sport == Sport.archery.rawValue
         guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
@@ -303,6 +298,15 @@ struct JobRoutes {
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Whether a `format` query parameter asks for CSV (`csv`) rather than JSON (`json`, or none), any case.
+    static func wantsCSV(_ format: String?) throws -> Bool {
+        switch format?.lowercased() {
+        case nil, "json": return false
+        case "csv": return true
+        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
+        }
     }
 
     /// Times a filter may name: PostgreSQL holds far more, but nothing outside this is meant.

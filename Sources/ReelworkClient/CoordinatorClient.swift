@@ -179,9 +179,7 @@ public final class CoordinatorClient: Sendable {
 
     /// The job's bowling shots, tennis swings or archery arrows as CSV (`GET /v1/jobs/{id}/results?format=csv`).
     public func resultsCSV(_ id: UUID) async throws -> String {
-        let (data, status) = try await exchange(request("GET", url("/v1/jobs/\(id.uuidString.lowercased())/results", query: ["format": "csv"])))
-        try checkStatus(data: data, status: status)
-        return String(decoding: data, as: UTF8.self)
+        try await csv("/v1/jobs/\(id.uuidString.lowercased())/results")
     }
 
     /// An archery job's end confirmed with corrections (`POST /v1/jobs/{id}/arrows`, a body
@@ -197,7 +195,12 @@ public final class CoordinatorClient: Sendable {
 
     /// An archery job's newest confirmed end, one CSV row per arrow (`GET /v1/jobs/{id}/arrows?format=csv`).
     public func confirmedArrowsCSV(_ id: UUID) async throws -> String {
-        let (data, status) = try await exchange(request("GET", url("/v1/jobs/\(id.uuidString.lowercased())/arrows", query: ["format": "csv"])))
+        try await csv("/v1/jobs/\(id.uuidString.lowercased())/arrows")
+    }
+
+    /// `path?format=csv` as text.
+    private func csv(_ path: String) async throws -> String {
+        let (data, status) = try await exchange(request("GET", url(path, query: ["format": "csv"])))
         try checkStatus(data: data, status: status)
         return String(decoding: data, as: UTF8.self)
     }

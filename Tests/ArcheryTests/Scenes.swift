@@ -9,14 +9,7 @@ enum Scenes {
     /// shafts show 0.55 face radii (34 cm of a 122 cm face) and lean different ways, so that from
     /// 35° no shaft lies along or across another's (the finder cannot part shafts that overlap:
     /// see `testOverlappingShaftsAreReportedMissing`).
-    static let sixArrows: [SceneArrow] = [
-        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
-        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
-        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
-        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
-        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-    ]
+    static let sixArrows = SceneArrow.sixArrows
 
     static func image(_ photo: RenderedPhoto) -> ArcheryImage {
         // The renderer always makes width × height × 3 bytes.

@@ -10,20 +10,10 @@ import XCTest
 /// ffmpeg) uploaded, scored by a worker, stored as rows, drawn, and confirmed with corrections;
 /// only its own club sees or corrects it; what has no face fails once and says what to do.
 final class ArcheryJobTests: CoordinatorTestCase {
-    /// Six arrows, none near a line: X, 9, 8, 6, 4, 1 (total 38), shafts leaning different ways.
-    static let arrows: [SceneArrow] = [
-        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
-        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
-        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
-        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
-        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-    ]
-
     /// The scene rendered 1000 × 750, 20° off axis, written as a PNG (through a PPM) in the stack's directory.
     func photo(_ name: String) throws -> (url: URL, truth: SceneTruth) {
         let camera = FaceCamera.framing(width: 1000, height: 750, radiusPx: 300, yawDegrees: 20, pitchDegrees: 10)
-        let rendered = ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: Self.arrows, noise: 6))
+        let rendered = ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: SceneArrow.sixArrows, noise: 6))
         let ppm = stack.directory.appendingPathComponent(name + ".ppm"), png = stack.directory.appendingPathComponent(name)
         try Data(Array("P6\n\(rendered.width) \(rendered.height)\n255\n".utf8) + rendered.pixels).write(to: ppm)
         try Tool.ffmpeg(["-i", ppm.path, png.path])

@@ -132,14 +132,7 @@ func sweep(ends: Int) throws {
 
 /// The sample photo for the main command, with its truth in the result's own names.
 func renderSample(to file: String) throws {
-    let arrows = [
-        SceneArrow(x: 0.02, y: 0.015, tiltDegrees: 10, tiltDirectionDegrees: 150, length: 0.55),
-        SceneArrow(x: 0.16, y: -0.05, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-        SceneArrow(x: -0.2, y: 0.18, tiltDegrees: 8, tiltDirectionDegrees: 120, length: 0.55),
-        SceneArrow(x: 0.3, y: 0.38, tiltDegrees: 12, tiltDirectionDegrees: 20, length: 0.55, fletching: ArcheryColor(200, 40, 200)),
-        SceneArrow(x: -0.45, y: -0.5, tiltDegrees: 10, tiltDirectionDegrees: 200, length: 0.55),
-        SceneArrow(x: 0.55, y: -0.8, tiltDegrees: 15, tiltDirectionDegrees: 330, length: 0.55, fletching: ArcheryColor(230, 120, 20)),
-    ]
+    let arrows = SceneArrow.sixArrows
     let camera = FaceCamera.framing(width: 1600, height: 1200, radiusPx: 480, yawDegrees: 20, pitchDegrees: 8)
     let photo = ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: arrows, noise: 6))
     var ppm = Array("P6\n\(photo.width) \(photo.height)\n255\n".utf8)
