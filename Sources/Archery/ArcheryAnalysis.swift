@@ -41,6 +41,7 @@ final class ArcheryAnalysis: SportAnalysis, FrameConsumer {
         // time is skipped.
         guard looked == 0 || (time.isFinite && time >= nextTime - 1e-6) else { return }
         if time.isFinite { nextTime = ((time * Self.scoredFramesPerSecond + 1e-6).rounded(.down) + 1) / Self.scoredFramesPerSecond }
+        // A copy (the decoder reuses its buffer): at most 4 a second, each far cheaper than scoring it.
         let frame = try ArcheryImage(width: image.width, height: image.height, pixels: image.packedPixels())
         looked += 1
         if looked == 1 {

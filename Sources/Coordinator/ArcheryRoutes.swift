@@ -59,7 +59,8 @@ struct ArcheryRoutes {
         } catch let error as ReelworkError {
             throw APIError(.badRequest, "invalid_corrections", error.message)
         }
-        let stored = body["corrections"] ?? .array([])
+        // The corrections as read, not as sent: nothing else a client put in the body is stored.
+        let stored = JSONValue.array(corrections.map(Self.json))
         let confirmation = try await backends.sql {
             try ArcheryConfirmationRepository($0).add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json()))
         }
@@ -75,6 +76,16 @@ struct ArcheryRoutes {
         guard csv else { return try JSONResponse.make(confirmation.json()) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: Self.csv(confirmation.confirmed))))
+    }
+
+    /// One correction as stored and shown: `{op, index?, x?, y?}`.
+    static func json(_ correction: ArcheryCorrection) -> JSONValue {
+        switch correction {
+        case .move(let index, let x, let y):
+            .object(["op": .string("move"), "index": .number(Double(index)), "x": .number(x), "y": .number(y)])
+        case .add(let x, let y): .object(["op": .string("add"), "x": .number(x), "y": .number(y)])
+        case .delete(let index): .object(["op": .string("delete"), "index": .number(Double(index))])
+        }
     }
 
     /// The confirmed end's arrows, one CSV row each (RFC 4180, as the detected rows).

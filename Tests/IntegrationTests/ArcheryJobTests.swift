@@ -133,11 +133,14 @@ final class ArcheryJobTests: CoordinatorTestCase {
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM archery_confirmations").rows[0]["n"], "0")
 
         // A person moves the 1 into the X ring: a confirmed version, rescored; the detected end stays.
+        // What else the body holds is not kept (a NUL, which jsonb cannot hold, would fail the insert).
         let moved = try post("/v1/jobs/\(id)/arrows", key: alphaKey,
-                             body: #"{"corrections": [{"op": "move", "index": \#(one), "x": 0.01, "y": -0.02}]}"#)
+                             body: #"{"corrections": [{"op": "move", "index": \#(one), "x": 0.01, "y": -0.02, "note": "a\u0000b"}]}"#)
         XCTAssertEqual(moved.status, 201, String(decoding: moved.data, as: UTF8.self))
         let confirmed = try ReelworkJSON.decoder.decode(JSONValue.self, from: moved.data)
         XCTAssertEqual(confirmed["version"], .number(1))
+        XCTAssertEqual(confirmed["corrections"], .array([.object(["op": .string("move"), "index": .number(Double(one)),
+                                                                  "x": .number(0.01), "y": .number(-0.02)])]))
         XCTAssertEqual(confirmed["total"]?.number, Double(truth.total - 1 + 10))
         XCTAssertEqual(confirmed["xCount"]?.number, Double(truth.xCount + 1))
         guard case .array(let placed)? = confirmed["arrows"] else { return XCTFail("no confirmed arrows") }
