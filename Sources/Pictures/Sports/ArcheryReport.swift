@@ -40,8 +40,8 @@ public struct ArcheryReport: SportReport {
             + "with the face found (cyan) and each arrow's impact; right, the face rectified by the fitted homography with the scoring rings, each arrow numbered with its score."
         return Picture(width: width, height: height, caption: caption) { canvas in
             canvas.fill(Rect(x: 0, y: 0, width: width, height: height), .ink)
-            canvas.text(canvas.fitted(title, font: Font(size: 20, bold: true), width: width - 24), at: Point(12, 31),
-                        font: Font(size: 20, bold: true), .white)
+            canvas.text(canvas.fitted(title, font: Font(size: 24, bold: true), width: width - 24), at: Point(12, 32),
+                        font: Font(size: 24, bold: true), .white)
             // The photo, the face's outline and the impacts.
             let photo = Rect(x: 0, y: Self.header, width: photoWidth, height: Self.faceSide)
             canvas.draw(frame, in: photo)
@@ -54,9 +54,10 @@ public struct ArcheryReport: SportReport {
                     return Self.apply(inverse, cos(a), sin(a)).map(place)
                 }
                 canvas.polyline(outline, Self.ringColour, width: 2, outline: Colour.black.with(alpha: 0.5))
+                var taken: [Rect] = []
                 for mark in marks {
                     guard let x = mark.pixelX, let y = mark.pixelY else { continue }
-                    Self.drawMark(mark, at: place((x, y)), on: canvas, scoreLabel: false)
+                    Self.drawMark(mark, at: place((x, y)), on: canvas, scoreLabel: false, taken: &taken)
                 }
             }
             // The face rectified, its rings and the arrows.
@@ -69,13 +70,15 @@ public struct ArcheryReport: SportReport {
                 for ring in [0.05] + (1...10).map({ Double($0) / 10 }) {
                     canvas.circle(centre: centre, radius: ring * perRadius, fill: nil, stroke: Self.ringColour.with(alpha: 0.8), lineWidth: 1)
                 }
+                var taken: [Rect] = []
                 for mark in marks {
-                    Self.drawMark(mark, at: Point(centre.x + mark.x * perRadius, centre.y - mark.y * perRadius), on: canvas, scoreLabel: true)
+                    Self.drawMark(mark, at: Point(centre.x + mark.x * perRadius, centre.y - mark.y * perRadius), on: canvas, scoreLabel: true,
+                                  taken: &taken)
                 }
             }
             let scores = marks.map { "\($0.number): \($0.scoreText)" }.joined(separator: "   ")
-            canvas.text(canvas.fitted(scores.isEmpty ? "No arrows found on the face." : scores, font: Font(size: 15), width: width - 24),
-                        at: Point(12, Self.header + Self.faceSide + 23), font: Font(size: 15), .white)
+            canvas.text(canvas.fitted(scores.isEmpty ? "No arrows found on the face." : scores, font: Font(size: 19), width: width - 24),
+                        at: Point(12, Self.header + Self.faceSide + 25), font: Font(size: 19), .white)
         }
     }
 
@@ -111,11 +114,22 @@ public struct ArcheryReport: SportReport {
         var needsCheck: Bool { (confidence ?? 1) <= 0.5 }
     }
 
-    static func drawMark(_ mark: Mark, at point: Point, on canvas: Canvas, scoreLabel: Bool) {
+    /// The impact, and its label where it overlaps no label drawn before (above right, below
+    /// right, above left, below left of it, else above right anyway): arrows in a group stay readable.
+    static func drawMark(_ mark: Mark, at point: Point, on canvas: Canvas, scoreLabel: Bool, taken: inout [Rect]) {
         guard point.x.isFinite, point.y.isFinite else { return }
-        canvas.circle(centre: point, radius: 5, fill: markColour, stroke: .white, lineWidth: 2)
+        canvas.circle(centre: point, radius: 6, fill: markColour, stroke: .white, lineWidth: 2)
+        // Large enough to read in a report, where the picture is shown at about a third of its size.
+        let font = Font(size: 20, bold: true)
         let label = scoreLabel ? "\(mark.number) · \(mark.scoreText)\(mark.needsCheck ? "?" : "")" : "\(mark.number)"
-        canvas.text(label, at: Point(point.x + 9, point.y - 7), font: Font(size: 15, bold: true), .white, halo: .black)
+        let width = canvas.textWidth(label, font: font), height = font.size
+        let baselines = [Point(point.x + 10, point.y - 8), Point(point.x + 10, point.y + 8 + height),
+                         Point(point.x - 10 - width, point.y - 8), Point(point.x - 10 - width, point.y + 8 + height)]
+        func box(_ p: Point) -> Rect { Rect(x: p.x - 2, y: p.y - height, width: width + 4, height: height + 4) }
+        func overlaps(_ a: Rect, _ b: Rect) -> Bool { a.x < b.maxX && b.x < a.maxX && a.y < b.maxY && b.y < a.maxY }
+        let at = baselines.first { p in !taken.contains { overlaps($0, box(p)) } } ?? baselines[0]
+        taken.append(box(at))
+        canvas.text(label, at: at, font: font, .white, halo: .black)
     }
 
     static func title(_ result: JSONValue, arrows: Int) -> String {
