@@ -66,12 +66,17 @@ let package = Package(
         // and drawing. No model runtime, so the coordinator checks options without linking one.
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
-        .target(name: "Sports", dependencies: ["SportKit", "Bowling", "Tennis", "Basketball", "Pictures", "ReelworkCore"]),
+        .target(name: "Sports", dependencies: ["SportKit", "Archery", "Basketball", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
         // session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
+        // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
+        // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
+        // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
+        // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
+        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, detector boxes as
         // extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
         // Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit, Media and Pictures; the core files use ReelworkCore only.
@@ -105,7 +110,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
+            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -144,6 +149,9 @@ let package = Package(
                           path: "loadtest/media-fuzz"),
         .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
+        // Archery on a 12-megapixel photo (loadtest/archery-bench.sh).
+        .executableTarget(name: "archery-bench", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"],
+                          path: "loadtest/archery-bench"),
         .executableTarget(name: "basketball-bench", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
                           path: "loadtest/basketball-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
@@ -167,7 +175,7 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
                                                          "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
@@ -178,8 +186,12 @@ let package = Package(
         .target(name: "BasketballScenes"),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
         .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
+        // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
+        // for the archery tests and benchmark. Foundation only.
+        .target(name: "ArcheryScenes"),
+        .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "FuzzSupport", "Threading", "Webhooks", "BasketballScenes"]),
+                                                             "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],
     swiftLanguageModes: [.v6]
 )

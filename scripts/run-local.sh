@@ -93,15 +93,32 @@ else
   cat "$basketball.truth.txt" 2>/dev/null || true
 fi
 
+echo "==> rendering an archery sample (a photo of a face 20° off axis with six arrows, known truth)"
+archery="$root/.local/samples-archery/end-20deg.jpg"
+if [ ! -s "$archery" ] || [ ! -s "$archery.truth.json" ]; then
+  mkdir -p "$(dirname "$archery")"
+  swift build -c release --product archery-bench
+  # A binary PPM from the renderer, then a JPEG made by ffmpeg (4:4:4, ffmpeg's choice from RGB:
+  # a phone's 4:2:0 JPEG is not scored right yet, docs/DOMAIN.md "Archery").
+  "$bin_dir/archery-bench" render "$archery.ppm" | tee "$archery.truth.txt"
+  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$archery.ppm" -q:v 2 "$archery.tmp.jpg"
+  mv "$archery.ppm.truth.json" "$archery.truth.json"
+  mv "$archery.tmp.jpg" "$archery"
+  rm -f "$archery.ppm"
+else
+  cat "$archery.truth.txt" 2>/dev/null || true
+fi
+
 echo "==> submitting as demo-club"
 export REELWORK_API_KEY=$club_key
 tennis_samples=("$root"/.local/samples/tennis-*.mp4)
 "$bin" submit "${tennis_samples[@]}" --sport tennis >"$stack/tennis-jobs.txt"
 "$bin" submit "$bowling" --sport bowling --options "$bowling.options.json" >"$stack/bowling-job.txt"
 "$bin" submit "$basketball" --sport basketball >"$stack/basketball-job.txt"
-cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/basketball-job.txt" >"$stack/job-ids.txt"
+"$bin" submit "$archery" --sport archery >"$stack/archery-job.txt"
+cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/basketball-job.txt" "$stack/archery-job.txt" >"$stack/job-ids.txt"
 # Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
-paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$basketball") >"$stack/job-clips.txt"
+paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$basketball" "$archery") >"$stack/job-clips.txt"
 
 echo "==> progress"
 "$bin" jobs watch $(cat "$stack/job-ids.txt") || true
@@ -117,8 +134,11 @@ echo
 echo "==> the bowling job's shots (CSV)"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
 echo
-echo "==> the basketball job's shots (CSV)"
-"$bin" jobs results "$(cat "$stack/basketball-job.txt")" --format csv
+"$bin" submit "$basketball" --sport basketball >"$stack/basketball-job.txt"
+"$bin" submit "$archery" --sport archery >"$stack/archery-job.txt"
+cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/basketball-job.txt" "$stack/archery-job.txt" >"$stack/job-ids.txt"
+# Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
+paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$basketball" "$archery") >"$stack/job-clips.txt"
 
 cat <<MSG
 

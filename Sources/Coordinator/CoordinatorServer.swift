@@ -55,6 +55,7 @@ extension CoordinatorServer {
         let batches = BatchRoutes(backends: backends, jobs: jobs)
         batches.register(on: api)
         ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage).register(on: api)
+        ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
         control.register(on: api)

@@ -9,7 +9,8 @@ import SportKit
 import Sports
 import Store
 
-/// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`.
+/// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`
+/// (an archery job's corrections: `ArcheryRoutes`).
 struct JobRoutes {
     let backends: Backends
 
@@ -281,14 +282,15 @@ struct JobRoutes {
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
     /// CSV headed by the seeds' field names.
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
-        let csv: Bool
-        switch format?.lowercased() {
-        case nil, "json": csv = false
-        case "csv": csv = true
-        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
-        }
+        let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
-        guard job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) else {
+        let archery = job.sport == Sport.archery.rawValue
+        guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
+            // An archery end's newest confirmed version is shown beside the detected one.
+            var document = try JobRepository(db).result(jobId: id)
+            if archery { document?.confirmed = try ArcheryConfirmationRepository(db).latest(jobId: id)?.json() }
+            return document
+        }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
         guard csv else { return try JSONResponse.make(document) }
@@ -297,6 +299,15 @@ struct JobRoutes {
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Whether a `format` query parameter asks for CSV (`csv`) rather than JSON (`json`, or none), any case.
+    static func wantsCSV(_ format: String?) throws -> Bool {
+        switch format?.lowercased() {
+        case nil, "json": return false
+        case "csv": return true
+        case let other?: throw APIError(.badRequest, "invalid_request", "'format' must be json or csv, not '\(other)'")
+        }
     }
 
     /// Times a filter may name: PostgreSQL holds far more, but nothing outside this is meant.

@@ -42,6 +42,9 @@ public final class FrameGrabber {
     private let rgb = RGBConverter(flags: SWS_AREA)
     private let timeBase: Double
     private let startTimestamp: Int64
+    /// Whether anything was read yet: a fresh grabber is at the start and needs no seek (the image2
+    /// demuxer of a `.jpg` or `.png` photo reads nothing after a seek to its only frame).
+    private var hasRead = false
 
     /// Opens `location` like `VideoDecoder` does (same guards, same errors).
     public init(location: String, guards: MediaGuards = MediaGuards()) throws {
@@ -70,7 +73,7 @@ public final class FrameGrabber {
     /// The same frame as `still` picks, as RGB pixels to draw on.
     public func pixels(atSeconds seconds: Double, maxWidth: Int) throws -> FramePixels {
         let target = seconds.isFinite ? max(0, seconds) : 0
-        if timeBase > 0 {
+        if timeBase > 0, hasRead || target > 0 {
             let timestamp = Double(startTimestamp) + target / timeBase
             if timestamp < Double(Int64.max / 2), demuxer.seek(stream: streamIndex, toKeyFrameBefore: Int64(timestamp)) {
                 decoder.flush()
@@ -80,6 +83,7 @@ public final class FrameGrabber {
         av_frame_unref(previous.pointer)
         var previousTime: Double?
         var more = true
+        hasRead = true
         while more {
             more = try demuxer.read(into: packet)
             if more, packet.streamIndex != streamIndex { continue }

@@ -177,9 +177,30 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/jobs/\(id.uuidString.lowercased())/results")
     }
 
-    /// The job's bowling shots or tennis swings as CSV (`GET /v1/jobs/{id}/results?format=csv`).
+    /// The job's bowling shots, tennis swings or archery arrows as CSV (`GET /v1/jobs/{id}/results?format=csv`).
     public func resultsCSV(_ id: UUID) async throws -> String {
-        let (data, status) = try await exchange(request("GET", url("/v1/jobs/\(id.uuidString.lowercased())/results", query: ["format": "csv"])))
+        try await csv("/v1/jobs/\(id.uuidString.lowercased())/results")
+    }
+
+    /// An archery job's end confirmed with corrections (`POST /v1/jobs/{id}/arrows`, a body
+    /// `{"corrections": [{"op": "move", "index": 0, "x": …, "y": …}, …]}`): the new confirmed version.
+    public func confirmArrows(_ id: UUID, body: Data) async throws -> JSONValue {
+        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/arrows", body: body, headers: ["Content-Type": "application/json"])
+    }
+
+    /// An archery job's newest confirmed end (`GET /v1/jobs/{id}/arrows`).
+    public func confirmedArrows(_ id: UUID) async throws -> JSONValue {
+        try await get("/v1/jobs/\(id.uuidString.lowercased())/arrows")
+    }
+
+    /// An archery job's newest confirmed end, one CSV row per arrow (`GET /v1/jobs/{id}/arrows?format=csv`).
+    public func confirmedArrowsCSV(_ id: UUID) async throws -> String {
+        try await csv("/v1/jobs/\(id.uuidString.lowercased())/arrows")
+    }
+
+    /// `path?format=csv` as text.
+    private func csv(_ path: String) async throws -> String {
+        let (data, status) = try await exchange(request("GET", url(path, query: ["format": "csv"])))
         try checkStatus(data: data, status: status)
         return String(decoding: data, as: UTF8.self)
     }

@@ -261,12 +261,16 @@ public struct AnalysisDocument: Codable, Sendable, Equatable {
     public var stages: [Stage]
     public var warnings: [Warning]
     public var result: JSONValue
+    /// Archery: the newest confirmed version of the end (`POST /v1/jobs/{id}/arrows`), beside the
+    /// detected one in `result`, which stays as it was; absent when no one confirmed it.
+    public var confirmed: JSONValue?
 
-    public init(video: Video?, stages: [Stage], warnings: [Warning], result: JSONValue) {
+    public init(video: Video?, stages: [Stage], warnings: [Warning], result: JSONValue, confirmed: JSONValue? = nil) {
         self.video = video
         self.stages = stages
         self.warnings = warnings
         self.result = result
+        self.confirmed = confirmed
     }
 }
 

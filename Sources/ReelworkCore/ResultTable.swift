@@ -7,7 +7,7 @@ import Foundation
 public struct ResultTable: Sendable {
     public enum ColumnType: Sendable {
         case integer, number, text
-        /// true or false (a basketball shot's `made`); the CSV shows "true" or "false".
+        /// true or false (a basketball shot's `made`, an arrow's `isXRing`); the CSV shows "true" or "false".
         case boolean
         /// A JSON array of `{code, message}` flags; the CSV shows the codes joined by ";".
         case flags
@@ -63,8 +63,8 @@ public struct ResultTable: Sendable {
         switch sport {
         case .bowling: return .bowlingShots
         case .tennis: return .tennisSwings
+        case .archery: return .archeryArrows
         case .basketball: return .basketballShots
-        case .archery: return nil
         }
     }
 
@@ -94,6 +94,15 @@ public struct ResultTable: Sendable {
         Column("contactHeight", .number, path: ["metrics", "contactHeight"]),
         Column("followThrough", .number, path: ["metrics", "followThrough"]),
         Column("trackingQuality", .number, path: ["metrics", "trackingQuality"]),
+    ])
+
+    /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
+    /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.
+    public static let archeryArrows = ResultTable(sqlTable: "archery_arrows", resultKey: "arrows", numberColumn: "arrowNumber", columns: [
+        Column("arrowNumber", .integer), Column("score", .integer), Column("isXRing", .boolean),
+        Column("normalizedX", .number), Column("normalizedY", .number), Column("distanceFromCenter", .number),
+        Column("clockPositionDeg", .number), Column("confidence", .number), Column("pixelX", .number), Column("pixelY", .number),
+        Column("arrivalTime", .number),
     ])
 
     /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).

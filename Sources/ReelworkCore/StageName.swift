@@ -13,6 +13,9 @@ public enum StageName: String, Codable, CaseIterable, Sendable {
     case ball
     /// Bowling: each shot's speeds, boards, entry angle, rev rate and strike probability.
     case shotMetrics = "shot_metrics"
+    /// Archery: the target face, its arrows and the end's score, from a photo (decoded as a
+    /// one-frame video) or from the steady frames of a video, sampled as they are decoded.
+    case scoring
     /// Basketball: the rim, the ball in every decoded frame, each attempt made or missed, the stats.
     case shots
     /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on

@@ -1,3 +1,4 @@
+import Archery
 import Basketball
 import Bowling
 import ReelworkCore
@@ -5,10 +6,11 @@ import SportKit
 import Tennis
 
 /// The sports Reelwork analyses, each by its plug-in. Adding a sport: its module (see
-/// `SportPlugin`) and one line here. A sport without a plug-in (archery for now)
+/// `SportPlugin`) and one line here. A sport without a plug-in (none today)
 /// runs the streamed models only and has no options, rows or pictures.
 public enum SportRegistry {
     public static let plugins: [Sport: any SportPlugin] = [
+        .archery: ArcheryPlugin(),
         .bowling: BowlingPlugin(),
         .tennis: TennisPlugin(),
         .basketball: BasketballPlugin(),

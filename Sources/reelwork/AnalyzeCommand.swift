@@ -10,12 +10,12 @@ import Sports
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze", abstract: "Run a job's stages on one file in this process, no services needed.",
-        discussion: "Prints one JSON document to stdout (or, with --format csv, the bowling shots or tennis swings as CSV); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
+        discussion: "Prints one JSON document to stdout (or, with --format csv, the bowling shots, tennis swings or archery arrows as CSV); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
 
     @Argument(help: "The video file (or an http(s) URL libavformat can read).") var file: String
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
-    @Option(help: "Output format: json (the whole document) or csv (bowling shots / tennis swings, one row each).")
+    @Option(help: "Output format: json (the whole document) or csv (bowling shots / tennis swings / archery arrows, one row each).")
     var format: AnalyzeFormat = .json
     @Option(help: "Decoder threads (0 = FFmpeg's choice).") var threads: Int = 0
     @Option(name: .customLong("sample-fps"), help: "Frames per second the models look at (\(VisionSettings.Env.sampleFPS), default 10).")

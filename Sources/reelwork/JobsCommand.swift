@@ -35,7 +35,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs", abstract: "List, inspect, retry and watch jobs.",
-        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self, Picture.self, Report.self])
+        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self, Arrows.self, Picture.self, Report.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
@@ -171,10 +171,10 @@ struct JobsCommand: AsyncParsableCommand {
 extension JobsCommand {
     struct Results: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings as CSV).")
+            abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings/arrows as CSV).")
         @OptionGroup var client: ClientOptions
         @Argument var ids: [String]
-        @Option(help: "text, json, or csv (one bowling or tennis job: its shots or swings, one row each).") var format: ResultsFormat = .text
+        @Option(help: "text, json, or csv (one bowling, tennis or archery job: its shots, swings or arrows, one row each).") var format: ResultsFormat = .text
 
         enum ResultsFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv }
 
@@ -209,8 +209,11 @@ extension JobsCommand {
         }
 
         /// What the sport stages found: "3 shots", "2 swings", "10 shots, 6 made" (basketball's
-        /// `stats`), or "-".
+        /// `stats`), "6 arrows, 54" (an archery end and its total), or "-".
         static func found(_ result: JSONValue) -> String {
+            if case .array(let arrows)? = result["arrows"], let total = result["total"]?.number {
+                return "\(arrows.count) arrow\(arrows.count == 1 ? "" : "s"), \(Int(total))"
+            }
             for key in ["shots", "swings"] {
                 guard case .array(let rows)? = result[key] else { continue }
                 let made = result["stats"]?["fieldGoalsMade"]?.number.map { ", \(Int($0)) made" } ?? ""
@@ -292,6 +295,30 @@ enum TimeArgument {
 }
 
 extension JobsCommand {
+    struct Arrows: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Confirm a succeeded archery job's end with corrections, or print its confirmed end.",
+            discussion: """
+                With --file, POSTs the corrections (JSON: {"corrections": [{"op": "move", "index": 0, "x": 0.1, "y": -0.2}, \
+                {"op": "add", "x": 0.3, "y": 0.3}, {"op": "delete", "index": 2}]}, indices of the detected arrows, \
+                coordinates in face radii, y up) and prints the new confirmed version; without, prints the newest one.
+                """)
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "Job id.") var id: String
+        @Option(help: "A JSON file of corrections to send.") var file: String?
+        @Option(help: "json, or csv (the confirmed arrows, one row each).") var format: Results.ResultsFormat = .json
+
+        func run() async throws {
+            let api = try client.client(), job = try parseJobID(id)
+            if let file {
+                let confirmed = try await api.confirmArrows(job, body: try Data(contentsOf: URL(fileURLWithPath: file)))
+                guard format == .csv else { return try printJSON(confirmed) }
+            }
+            if format == .csv { return print(try await api.confirmedArrowsCSV(job), terminator: "") }
+            try printJSON(try await api.confirmedArrows(job))
+        }
+    }
+
     struct Picture: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save a succeeded job's result drawn over frames of its video (bowling: the shots' paths; tennis: each swing's keyframes) as PNG.")

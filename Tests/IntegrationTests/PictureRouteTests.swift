@@ -107,11 +107,11 @@ final class PictureRouteTests: CoordinatorTestCase {
         let key = stack.operatorKey
         let empty = try stack.submitNoop(video: video, seconds: 0.05, tag: 2)
         let client = try stack.client()
-        let archery = try awaitSync {
-            try await client.createJob(CreateJobRequest(videoId: video, sport: "archery", options: .object(["noop": .object(["seconds": .number(0.05)])])))
+        let basketball = try awaitSync {
+            try await client.createJob(CreateJobRequest(videoId: video, sport: "basketball", options: .object(["noop": .object(["seconds": .number(0.05)])])))
         }
         XCTAssertEqual(try stack.waitForTerminal(empty.id).status, .succeeded)
-        XCTAssertEqual(try stack.waitForTerminal(archery.id).status, .succeeded)
+        XCTAssertEqual(try stack.waitForTerminal(basketball.id).status, .succeeded)
         stack.stopWorkers()
         // No worker: this one stays queued.
         let waiting = try stack.submitNoop(video: video, seconds: 0.05, tag: 1)
@@ -128,11 +128,11 @@ final class PictureRouteTests: CoordinatorTestCase {
         XCTAssertEqual(report.status, 200)
         XCTAssertTrue(try pdfText(try keep(report.data, "api-empty-tennis-report.pdf")).text.contains("No swings were found"))
 
-        // A sport that draws nothing yet says so.
-        let answer = try get("/v1/jobs/\(archery.id.uuidString.lowercased())/picture", key: key)
+        // A basketball result without shots (the diagnostic pipeline's) has nothing to draw either.
+        let answer = try get("/v1/jobs/\(basketball.id.uuidString.lowercased())/picture", key: key)
         XCTAssertEqual(answer.status, 422)
         XCTAssertEqual(HTTP.apiError(answer.data)?.code, "no_picture")
-        XCTAssertEqual(HTTP.apiError(answer.data)?.message.contains("archery"), true)
+        XCTAssertEqual(HTTP.apiError(answer.data)?.message.contains("no shots to draw"), true, String(decoding: answer.data, as: UTF8.self))
     }
 
     func test_ABatchReportHasASectionForEachJobAndOnlyForItsClub() throws {

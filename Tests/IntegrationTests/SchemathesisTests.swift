@@ -32,6 +32,8 @@ final class SchemathesisTests: XCTestCase {
         var videos: [VideoView]
         /// Succeeded jobs stay so (nothing retries or cancels them): their results can be read.
         var succeededJobs: [UUID]
+        /// Succeeded archery jobs with a detected end (and one confirmed version), for the arrows' corrections.
+        var archeryJobs: [UUID]
         /// Failed and queued jobs, which the fuzzer's retries and cancels move between queued and
         /// failed or cancelled (no worker runs them): some can always be retried, some cancelled.
         var changingJobs: [UUID]
@@ -119,7 +121,12 @@ final class SchemathesisTests: XCTestCase {
         let failed = try (1...3).map { try noop(["invalidAttempts": .number(1)], tag: $0) }
         let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: sport, options: .object(["noop": .object([:])]))) }
         let added = try awaitSync { try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: [video.id])) }
-        for id in succeeded + added.jobIds { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded) }
+        // An archery job (the diagnostic pipeline, its result then an end as the scorer writes it):
+        // corrections need a succeeded archery job with arrows.
+        let archery = try awaitSync {
+            try await client.createJob(CreateJobRequest(videoId: video.id, sport: Sport.archery.rawValue, options: .object(["noop": .object([:])])))
+        }.id
+        for id in succeeded + added.jobIds + [archery] { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded) }
         for id in failed { XCTAssertEqual(try stack.waitForTerminal(id).status, .failed) }
         stack.stopWorkers()
         // A swing as the tennis pipeline writes it, so the succeeded jobs have a picture to draw.
@@ -127,6 +134,9 @@ final class SchemathesisTests: XCTestCase {
         for id in succeeded + added.jobIds {
             try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [id, swing])
         }
+        let end = #"{"arrows": [{"id": 0, "arrowNumber": 1, "normalizedX": 0.02, "normalizedY": 0.015, "score": 10, "isXRing": true}, {"id": 1, "arrowNumber": 2, "normalizedX": 0.3, "normalizedY": 0.38, "score": 6, "isXRing": false}], "total": 16, "xCount": 1, "tens": 1, "input": "photo"}"#
+        try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [archery, end])
+        _ = try awaitSync { try await client.confirmArrows(archery, body: Data(#"{"corrections": [{"op": "delete", "index": 1}]}"#.utf8)) }
         var deliveries: [WebhookDeliveryRecord] = []
         let deadline = Date().addingTimeInterval(30)
         repeat {
@@ -140,9 +150,9 @@ final class SchemathesisTests: XCTestCase {
         let worker = "seeded-worker-1"
         _ = try JobQueue(prefix: stack.queuePrefix).workerBeat(id: worker, host: "fuzz", version: ReelworkVersion.current, slots: 1, running: 0,
                                                                fresh: true, ttl: 3_600, on: stack.redis())
-        var seeds = Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, changingJobs: failed + queued,
-                          batches: [batch.id], webhooks: [endpoints[0]], deletableWebhooks: Array(endpoints.dropFirst()),
-                          deliveries: deliveries.map(\.id), workers: [worker])
+        var seeds = Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, archeryJobs: [archery],
+                          changingJobs: failed + queued, batches: [batch.id], webhooks: [endpoints[0]],
+                          deletableWebhooks: Array(endpoints.dropFirst()), deliveries: deliveries.map(\.id), workers: [worker])
         seeds.statsBatches = [try awaitSync { try await client.createBatch(CreateBatchRequest(sport: Sport.basketball.rawValue)) }.id]
         return seeds
     }
@@ -161,6 +171,7 @@ final class SchemathesisTests: XCTestCase {
         // What exists once a job has succeeded: its results, picture and report.
         let results = ["/v1/jobs/{id}/results", "/v1/jobs/{id}/picture", "/v1/jobs/{id}/report.pdf"]
         let changing = ["/v1/jobs/{id}/cancel", "/v1/jobs/{id}/retry"]
+        let arrows = ["/v1/jobs/{id}/arrows"]
         let seeded = "probability = 0.8"
         return """
             base-url = "\(baseURL)"
@@ -174,6 +185,7 @@ final class SchemathesisTests: XCTestCase {
             videos = { values = \(list(seeds.videos.map(\.id.uuidString))) }
             jobs = { values = \(list((seeds.succeededJobs + seeds.changingJobs).map(\.uuidString))) }
             succeeded-jobs = { values = \(list(seeds.succeededJobs.map(\.uuidString))) }
+            archery-jobs = { values = \(list(seeds.archeryJobs.map(\.uuidString))) }
             changing-jobs = { values = \(list(seeds.changingJobs.map(\.uuidString))) }
             batches = { values = \(list(seeds.batches.map(\.uuidString))) }
             stats-batches = { values = \(list(seeds.statsBatches.map(\.uuidString))) }
@@ -195,12 +207,17 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "videos", \(seeded) } }
 
             [[operations]]
-            include-path = \(list(jobPaths.subtracting(results + changing).sorted()))
+            include-path = \(list(jobPaths.subtracting(results + changing + arrows).sorted()))
             parameters = { "path.id" = { dictionary = "jobs", \(seeded) } }
 
             [[operations]]
             include-path = \(list(results))
             parameters = { "path.id" = { dictionary = "succeeded-jobs", \(seeded) } }
+
+            [[operations]]
+            include-path = \(list(arrows))
+            generation.max-examples = \(maxExamplesOfPickyOperations)
+            parameters = { "path.id" = { dictionary = "archery-jobs", \(seeded) } }
 
             [[operations]]
             include-path = \(list(changing))

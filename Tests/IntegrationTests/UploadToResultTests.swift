@@ -77,11 +77,11 @@ final class UploadToResultTests: CoordinatorTestCase {
         let clip = try stack.makeClip("show.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
-        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
         XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
 
         let rows = try stack.db().query("SELECT name, status, started_at, finished_at, frames_done FROM job_stages WHERE job_id = $1 ORDER BY position", [job.id]).rows
-        let planned = StageName.plan(for: .archery).map(\.rawValue)
+        let planned = StageName.plan(for: .tennis).map(\.rawValue)
         XCTAssertEqual(rows.map { $0["name"] }, planned)
         XCTAssertEqual(Array(planned.prefix(2)), ["probe", "decode"])
         for row in rows {
@@ -109,7 +109,7 @@ final class UploadToResultTests: CoordinatorTestCase {
         let clip = try stack.makeClip("remote.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
-        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "archery")) }
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
         let done = try stack.waitForTerminal(job.id)
         XCTAssertEqual(done.status, .succeeded, stack.logTail())
         let doc = try awaitSync { try await client.results(job.id) }

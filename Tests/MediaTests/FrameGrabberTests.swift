@@ -64,6 +64,18 @@ final class FrameGrabberTests: FixtureTestCase {
         XCTAssertGreaterThan(upsideDown, upright * 3, "not upside down")
     }
 
+    /// A photo is a one-frame video (an archery end): named `.jpg` or `.png`, FFmpeg's image2
+    /// demuxer reads it, and reads nothing after a seek, so a fresh grabber does not seek to the start.
+    func testAPhotoNamedAsOneIsItsOwnFrame() throws {
+        for name in ["photo.jpg", "photo.png"] {
+            let path = fixtures.path(name)
+            try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", path])
+            let still = try FrameGrabber(location: path).still(atSeconds: 0, maxWidth: 1280)
+            XCTAssertEqual([still.width, still.height], [320, 240], name)
+            XCTAssertEqual(still.time, 0, name)
+        }
+    }
+
     func testATimePastTheEndShowsTheLastFrameAndABrokenFileSaysSo() throws {
         let path = try fixtures.video("short.mp4", Source.testPattern(seconds: 1) + Source.h264)
         let last = try FrameGrabber(location: path).still(atSeconds: 30, maxWidth: 320)

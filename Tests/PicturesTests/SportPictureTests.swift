@@ -99,7 +99,8 @@ final class SportPictureTests: PatternClipTestCase {
         let grabber = try FrameGrabber(location: Self.clip)
         XCTAssertNil(try BowlingReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
         XCTAssertNil(try TennisReport().picture(result: .object(["swings": .array([])]), options: .emptyObject, frames: grabber))
-        XCTAssertNil(SportReports.forSport(.archery), "archery draws nothing yet")
         XCTAssertNil(try BasketballReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
+        XCTAssertNil(try ArcheryReport().picture(result: .object(["arrows": .array([])]), options: .emptyObject, frames: grabber),
+                     "an archery result without a face (no homography) draws nothing")
     }
 }

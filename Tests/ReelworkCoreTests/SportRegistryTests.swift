@@ -29,6 +29,9 @@ final class SportRegistryTests: XCTestCase {
         XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["dominantHand": .string("both")]), sport: .tennis))
         XCTAssertThrowsError(try SportRegistry.checkOptions(.emptyObject, sport: .bowling), "bowling needs a ballProfile")
         XCTAssertNoThrow(try SportRegistry.checkOptions(.emptyObject, sport: .tennis))
-        XCTAssertNoThrow(try SportRegistry.checkOptions(.object(["anything": .number(1)]), sport: .archery), "no plug-in yet: no options")
+        XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["threePointDistanceFt": .number(40)]), sport: .basketball), "BasketballOptions' own range")
+        XCTAssertNoThrow(try SportRegistry.checkOptions(.emptyObject, sport: .basketball))
+        XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["expectedArrowCount": .number(0)]), sport: .archery), "ArcheryOptions' own range")
+        XCTAssertNoThrow(try SportRegistry.checkOptions(.object(["expectedArrowCount": .number(6)]), sport: .archery))
     }
 }

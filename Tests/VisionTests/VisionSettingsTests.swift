@@ -47,9 +47,9 @@ final class VisionSettingsTests: XCTestCase {
         XCTAssertEqual(StageName.plan(for: .bowling), [.probe, .decode, .ball, .shotMetrics])
         XCTAssertEqual(StageName.plan(for: .bowling, options: .object(["pose": .bool(true)])),
                        [.probe, .decode, .objects, .pose, .ball, .shotMetrics])
-        XCTAssertEqual(StageName.plan(for: .archery), [.probe, .decode, .objects, .pose])
+        XCTAssertEqual(StageName.plan(for: .archery), [.probe, .decode, .scoring])
         XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .shots])
         XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
-        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose, .ball, .shots])
+        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose, .ball, .scoring, .shots])
     }
 }

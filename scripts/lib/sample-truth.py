@@ -8,7 +8,8 @@ usage: sample-truth.py JOBS RESULTS
 One block per clip: what was found, what the truth is, and whether they agree within the accuracy
 tests' tolerances (contacts ±0.2 s; bowling speeds ±0.5 mph, boards ±0.5, entry angle ±0.5°,
 rev rate ±10 %; basketball: every attempt made or missed and 2PT/3PT exactly, release ±0.4 s, the
-totals exact). Exits 0 either way: this is a report for people, the tests are the check.
+totals exact; archery: the arrow count, the total, each arrow's score within 0.04 face radii).
+Exits 0 either way: this is a report for people, the tests are the check.
 """
 import json
 import os
@@ -73,7 +74,22 @@ def basketball(result, warnings, truth):
     return found_line, truth_line, agrees
 
 
-SPORTS = {"tennis": tennis, "bowling": bowling, "basketball": basketball}
+def archery(result, warnings, truth):
+    arrows = result.get("arrows") or []
+    def mark(a, x_key):
+        return "X" if a.get(x_key) else ("M" if a.get("score") == 0 else str(a.get("score", "-")))
+    found_line = f"{len(arrows)} arrow(s): {' '.join(mark(a, 'isXRing') for a in arrows) or '-'}, total {result.get('total', '-')}"
+    truth_line = f"{len(truth['arrows'])} arrow(s): {' '.join(mark(a, 'isXRing') for a in truth['arrows'])}, total {truth['total']}"
+    # Each true arrow has a found one within 0.04 face radii with its score (the accuracy tests' rule).
+    def matched(t):
+        near = [a for a in arrows if a.get("normalizedX") is not None and a.get("normalizedY") is not None
+                and ((a["normalizedX"] - t["normalizedX"]) ** 2 + (a["normalizedY"] - t["normalizedY"]) ** 2) ** 0.5 <= 0.04]
+        return any(a.get("score") == t["score"] for a in near)
+    agrees = len(arrows) == len(truth["arrows"]) and result.get("total") == truth["total"] and all(matched(t) for t in truth["arrows"])
+    return found_line, truth_line, agrees
+
+
+SPORTS = {"tennis": tennis, "bowling": bowling, "basketball": basketball, "archery": archery}
 
 
 def main():

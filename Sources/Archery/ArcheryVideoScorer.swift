@@ -1,0 +1,131 @@
+import ReelworkCore
+
+/// Scores an end from a video of the face: frames are looked at one by one (as decoded), only
+/// those where the face is found whole and where it was in the frame before (a steady camera, no one
+/// in front) count; arrows are followed from frame to frame by their face coordinates.
+///
+/// An arrow's arrival is the first steady frame it was seen in, from which it stayed (seen in every
+/// later steady frame but at most `allowedMisses` of them); the end is scored from the arrows
+/// present at the last steady frame, each at the mean of its positions.
+public struct ArcheryVideoScorer: Sendable {
+    /// Steady: the face's centre moved less than this share of its radius since the last frame,
+    /// and its radius changed less than this share.
+    public static let steadyTolerance = 0.02
+    /// Two sightings this close (face radii) are the same arrow.
+    public static let matchDistance = 0.05
+    public static let allowedMisses = 1
+
+    struct Track {
+        var firstSeen: Double
+        var positions: [(x: Double, y: Double)]
+        var missed: Int
+        var seenLast: Bool
+    }
+
+    public private(set) var framesSeen = 0
+    public private(set) var steadyFrames = 0
+    let options: ArcheryOptions
+    var previous: TargetFace?
+    var lastSteady: (face: TargetFace, time: Double)?
+    var tracks = [Track]()
+
+    public init(options: ArcheryOptions) { self.options = options }
+
+    /// Looks at one frame (in time order).
+    public mutating func add(time: Double, image: ArcheryImage) {
+        framesSeen += 1
+        guard time.isFinite else { return }
+        let working = WorkingImage(image)
+        guard let found = try? FaceFinder.find(in: working) else { previous = nil; return }
+        defer { previous = found.face }
+        guard let before = previous, found.face.ringsFound >= FaceFinder.minimumRings + 1,
+              Self.isSteady(before, found.face) else { return }
+        steadyFrames += 1
+        lastSteady = (found.face, time)
+        let end = ArcheryScoring.end(face: found.face, impacts: ArrowFinder.find(in: working, face: found, options: options),
+                                     options: ArcheryOptions(faceDiameterCm: options.faceDiameterCm, arrowDiameterMm: options.arrowDiameterMm))
+        var matched = Set<Int>()
+        for i in tracks.indices { tracks[i].seenLast = false }
+        for arrow in end.arrows {
+            let best = tracks.indices.filter { !matched.contains($0) }.min { distance(tracks[$0], arrow) < distance(tracks[$1], arrow) }
+            if let best, distance(tracks[best], arrow) <= Self.matchDistance {
+                matched.insert(best)
+                tracks[best].positions.append((arrow.normalizedX, arrow.normalizedY))
+                tracks[best].seenLast = true
+            } else {
+                tracks.append(Track(firstSeen: time, positions: [(arrow.normalizedX, arrow.normalizedY)], missed: 0, seenLast: true))
+                matched.insert(tracks.count - 1)
+            }
+        }
+        for i in tracks.indices where !tracks[i].seenLast { tracks[i].missed += 1 }
+        // A sighting that did not stay (a hand, a shadow) is forgotten.
+        tracks.removeAll { $0.missed > Self.allowedMisses }
+    }
+
+    /// The end, with each arrow's arrival time (seconds, same order as `end.arrows`). Throws
+    /// `needsPerson` when no two consecutive frames showed the whole face steadily.
+    public func finish() throws -> ArcheryVideoResult {
+        guard let last = lastSteady else {
+            throw ReelworkError.needsPerson("No steady view of the whole target face in the video: film the face from a tripod, from within 35° of straight on, with no one in front of it")
+        }
+        let radius = options.arrowRadiusInFaceRadii
+        var placed = [(arrow: DetectedArrow, time: Double)]()
+        for track in tracks where track.seenLast {
+            let n = Double(track.positions.count)
+            let x = track.positions.reduce(0) { $0 + $1.x } / n, y = track.positions.reduce(0) { $0 + $1.y } / n
+            let distance = (x * x + y * y).squareRoot()
+            let (score, isX) = ArcheryScoring.score(distance: distance, arrowRadius: radius)
+            let pixel = last.face.pixel(faceX: x, faceY: y) ?? (x: .nan, y: .nan)
+            let onLine = ArcheryScoring.isOnLine(distance: distance, arrowRadius: radius)
+            let arrow = DetectedArrow(normalizedX: x, normalizedY: y, pixelX: pixel.x, pixelY: pixel.y, distanceFromCenter: distance,
+                                      clockPositionDeg: ArcheryScoring.clockPosition(x: x, y: y),
+                                      confidence: onLine ? ArcheryScoring.lineCutterConfidence : min(0.95, 0.5 + 0.1 * n),
+                                      boundingBox: BoundingBox(x: pixel.x, y: pixel.y, width: 0, height: 0), score: score, isXRing: isX)
+            placed.append((arrow, track.firstSeen))
+        }
+        placed.sort { $0.arrow.clockPositionDeg < $1.arrow.clockPositionDeg }
+        let end = ArcheryScoring.finish(face: last.face, arrows: placed.map(\.arrow), expected: options.expectedArrowCount)
+        return ArcheryVideoResult(end: end, arrivalTimes: placed.map(\.time), framesSeen: framesSeen, steadyFrames: steadyFrames)
+    }
+
+    /// Every frame in order, then `finish()`.
+    public static func score(frames: [(time: Double, image: ArcheryImage)], options: ArcheryOptions) throws -> ArcheryVideoResult {
+        var scorer = ArcheryVideoScorer(options: options)
+        for frame in frames { scorer.add(time: frame.time, image: frame.image) }
+        return try scorer.finish()
+    }
+
+    static func isSteady(_ a: TargetFace, _ b: TargetFace) -> Bool {
+        let r = max(a.radiusPx, b.radiusPx)
+        let dx = a.centerX - b.centerX, dy = a.centerY - b.centerY
+        return (dx * dx + dy * dy).squareRoot() <= steadyTolerance * r && abs(a.radiusPx - b.radiusPx) <= steadyTolerance * r
+    }
+
+    private func distance(_ track: Track, _ arrow: DetectedArrow) -> Double {
+        guard let p = track.positions.last else { return .infinity }
+        let dx = p.x - arrow.normalizedX, dy = p.y - arrow.normalizedY
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}
+
+/// An end scored from a video.
+public struct ArcheryVideoResult: Sendable, Equatable {
+    public var end: ArcheryEnd
+    /// Seconds, one per arrow in `end.arrows`' order.
+    public var arrivalTimes: [Double]
+    public var framesSeen: Int
+    public var steadyFrames: Int
+
+    /// The end's document with `arrows[i].arrivalTime` added, and `framesSeen`, `steadyFrames`.
+    public func json() -> JSONValue {
+        guard case .object(var fields) = end.json(), case .array(let arrows)? = fields["arrows"] else { return end.json() }
+        fields["arrows"] = .array(zip(arrows, arrivalTimes).map { arrow, time in
+            guard case .object(var a) = arrow else { return arrow }
+            a["arrivalTime"] = ArcheryJSON.number(time, 1000)
+            return .object(a)
+        })
+        fields["framesSeen"] = .number(Double(framesSeen))
+        fields["steadyFrames"] = .number(Double(steadyFrames))
+        return .object(fields)
+    }
+}

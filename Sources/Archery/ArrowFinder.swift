@@ -1,0 +1,311 @@
+import Foundation
+
+/// Finds arrows as the parts of the photo that do not look like the face should there.
+///
+/// The fitted homography says which zone every pixel is in; each zone's colour is measured in
+/// this photo (medians, so light and white balance do not matter). A pixel far from its zone's
+/// colour, and not explained by a ring line or the mix of two zones at a boundary, is foreign;
+/// foreign pixels grouped 8-connected are shafts with their fletchings, or holes. A shaft narrows
+/// toward the face (perspective) and carries its fletching at the far end, so its narrower end
+/// is the impact; a round group is a hole, whose centre is the impact.
+enum ArrowFinder {
+    /// RGB distance beyond which a pixel is not the colour expected there: at least this, more where
+    /// a zone's own colour spreads (uneven light, noise), 4 × its spread.
+    static let foreignDistance = 40.0
+    /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room.
+    static let searchRadius = 2.0
+    /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
+    static let maximumLength = 1.2
+
+    /// Ring lines are up to about 2 mm wide on every face size (a 40 cm face's are a larger share
+    /// of it); this much either side of a ring's edge may be line.
+    static let lineAllowanceMm = 2.5
+
+    static func find(in image: WorkingImage, face: FaceFinder.Found, options: ArcheryOptions) -> [ArrowImpact] {
+        let arrowRadius = options.arrowRadiusInFaceRadii
+        let lineAllowance = lineAllowanceMm / (options.faceDiameterCm * 5)
+        let width = image.width, height = image.height
+        let map = face.workingToFace.h
+        let radiusPx = face.radiusWorkingPx
+        // How near a line (face radii) a pixel may be mixed: the line's own width plus 1.5 pixels.
+        let band = lineAllowance + 1.5 / radiusPx
+        let edgeBlur = 1.2 / radiusPx
+        let zoneOf: (Double) -> Int = { rho in rho < 1 ? min(4, Int(rho / 0.2)) : 5 }
+
+        // Face coordinates' radius per pixel, computed once.
+        var rhos = [Float](repeating: .infinity, count: width * height)
+        for y in 0..<height {
+            let fy = Double(y)
+            for x in 0..<width {
+                let fx = Double(x)
+                let w = map[6] * fx + map[7] * fy + map[8]
+                guard w > 1e-12 || w < -1e-12 else { continue }
+                let u = (map[0] * fx + map[1] * fy + map[2]) / w, v = (map[3] * fx + map[4] * fy + map[5]) / w
+                rhos[y * width + x] = Float((u * u + v * v).squareRoot())
+            }
+        }
+
+        // Each zone's colour: per-channel medians of pixels away from every line.
+        var histograms = [[Int]](repeating: [Int](repeating: 0, count: 768), count: 6)
+        for i in stride(from: 0, to: width * height, by: 2) {
+            let rho = Double(rhos[i])
+            guard rho <= 1.5 else { continue }
+            let nearestTenth = (rho * 10).rounded() / 10
+            guard abs(rho - nearestTenth) > band, abs(rho - 0.05) > band else { continue }
+            let zone = zoneOf(rho)
+            histograms[zone][Int(image.rgb[i * 3])] += 1
+            histograms[zone][256 + Int(image.rgb[i * 3 + 1])] += 1
+            histograms[zone][512 + Int(image.rgb[i * 3 + 2])] += 1
+        }
+        let colours = histograms.map { h -> SIMD3<Double> in
+            SIMD3(quantile(h, 0, 0.5), quantile(h, 256, 0.5), quantile(h, 512, 0.5))
+        }
+        // Each zone's spread: the interquartile range / 1.349 per channel (σ for a normal spread).
+        let limits = histograms.map { h -> Double in
+            let spread = [0, 256, 512].map { (quantile(h, $0, 0.75) - quantile(h, $0, 0.25)) / 1.349 }
+            return max(foreignDistance, 4 * (spread.map { $0 * $0 }.reduce(0, +)).squareRoot())
+        }
+        let black = colours[RingColor.black.rawValue.int], white = colours[RingColor.white.rawValue.int]
+
+        // Foreign pixels.
+        var mask = [Bool](repeating: false, count: width * height)
+        for i in 0..<(width * height) {
+            let rho = Double(rhos[i])
+            guard rho <= searchRadius else { continue }
+            let p = SIMD3(Double(image.rgb[i * 3]), Double(image.rgb[i * 3 + 1]), Double(image.rgb[i * 3 + 2]))
+            let zone = zoneOf(rho)
+            var distance = length(p - colours[zone])
+            var limit = limits[zone]
+            guard distance > limit else { continue }
+            let nearestTenth = (rho * 10).rounded() / 10
+            let nearest = abs(rho - 0.05) < abs(rho - nearestTenth) ? 0.05 : nearestTenth
+            // The line lies inside its ring, so only a pixel or so of blur and fit error reaches
+            // past the ring's edge: a shaft's tip just outside a ring (a line cutter's) stays foreign.
+            if rho >= nearest - band, rho <= nearest + edgeBlur, nearest > 0 {
+                // Near a line: the line (black; white between 4 and 3, inside the black zone), the
+                // zones on both sides, and any mix of them explain the pixel.
+                let inner = colours[zoneOf(nearest - band - 1e-6)], outer = colours[zoneOf(nearest + band + 1e-6)]
+                let line = abs(nearest - 0.7) < 1e-9 ? white : black
+                distance = min(segmentDistance(p, inner, outer), segmentDistance(p, inner, line), segmentDistance(p, line, outer))
+                limit = max(limits[zoneOf(nearest - band - 1e-6)], limits[zoneOf(nearest + band + 1e-6)])
+            }
+            mask[i] = distance > limit
+        }
+
+        // Groups, then groups joined across the gaps a ring line's band cuts into a shaft (a grey
+        // shaft crossing the line between black and white looks like a mix of the two there).
+        var groups = [[(x: Double, y: Double)]]()
+        var stack = [Int]()
+        for start in mask.indices where mask[start] {
+            mask[start] = false
+            stack.append(start)
+            var members = [(x: Double, y: Double)]()
+            while let i = stack.popLast() {
+                let x = i % width, y = i / width
+                members.append((Double(x), Double(y)))
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0, ny < height else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0, nx < width else { continue }
+                        let n = ny * width + nx
+                        if mask[n] { mask[n] = false; stack.append(n) }
+                    }
+                }
+            }
+            groups.append(members)
+        }
+        let arrowRadiusPx = arrowRadius * radiusPx
+        let faceCentre = face.faceToWorking.apply(0, 0) ?? (x: Double(width) / 2, y: Double(height) / 2)
+        let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
+        let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
+        return joined.flatMap { members -> [ArrowImpact] in
+            guard members.count >= minimumArea else { return [] }
+            let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
+            // One straight run or none: the group's own shape says where its impact is (a hole too).
+            guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, faceCentre: faceCentre, image: image).map { [$0] } ?? [] }
+            return shafts.map { shaft in
+                let c = image.sourcePoint(shaft.x, shaft.y)
+                return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence)
+            }
+        }
+    }
+
+    static let collinearGap = 0.12
+
+    /// Pieces of one shaft cut apart where it runs along a ring line (a grey shaft over the band of a
+    /// black line on white looks like the line's blur): a piece lying on another's axis, within
+    /// 0.12 face radii of its end, is the same shaft.
+    static func joinCollinear(_ groups: [[(x: Double, y: Double)]], radiusPx: Double, arrowRadiusPx: Double) -> [[(x: Double, y: Double)]] {
+        var groups = groups
+        let offLine = max(2, 2 * arrowRadiusPx + 1), maximumGap = collinearGap * radiusPx
+        var changed = true
+        while changed {
+            changed = false
+            let shapes = groups.map(Shape.init)
+            search: for a in groups.indices where shapes[a].isElongated {
+                for b in groups.indices where b != a && groups[b].count >= 3 {
+                    let line = shapes[a]
+                    let (t, s) = line.coordinates(shapes[b].centre)
+                    guard abs(s) <= offLine else { continue }
+                    if shapes[b].isElongated {
+                        let cosine = abs(line.axis.x * shapes[b].axis.x + line.axis.y * shapes[b].axis.y)
+                        guard cosine >= 0.97 else { continue }
+                    }
+                    let gap = max(0, t - shapes[b].halfLength - line.tMax, line.tMin - (t + shapes[b].halfLength))
+                    guard gap <= maximumGap else { continue }
+                    groups[a] += groups[b]
+                    groups.remove(at: b)
+                    changed = true
+                    break search
+                }
+            }
+        }
+        return groups
+    }
+
+    /// A group's centre, principal axis and extent along it.
+    struct Shape {
+        var centre: (x: Double, y: Double)
+        var axis: (x: Double, y: Double)
+        var tMin, tMax, breadth: Double
+        var halfLength: Double { (tMax - tMin) / 2 }
+        var isElongated: Bool { tMax - tMin + 1 >= 2.5 * breadth && tMax - tMin >= 6 }
+
+        init(_ members: [(x: Double, y: Double)]) {
+            let n = Double(max(1, members.count))
+            let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for p in members { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
+            let theta = 0.5 * atan2(2 * sxy, sxx - syy)
+            centre = (mx, my)
+            axis = (cos(theta), sin(theta))
+            var tMin = 0.0, tMax = 0.0, sMin = 0.0, sMax = 0.0
+            for p in members {
+                let t = (p.x - mx) * axis.x + (p.y - my) * axis.y, s = -(p.x - mx) * axis.y + (p.y - my) * axis.x
+                tMin = min(tMin, t); tMax = max(tMax, t); sMin = min(sMin, s); sMax = max(sMax, s)
+            }
+            (self.tMin, self.tMax, breadth) = (tMin, tMax, sMax - sMin + 1)
+        }
+
+        func coordinates(_ p: (x: Double, y: Double)) -> (Double, Double) {
+            let dx = p.x - centre.x, dy = p.y - centre.y
+            return (dx * axis.x + dy * axis.y, -dx * axis.y + dy * axis.x)
+        }
+    }
+
+    /// Groups whose pixels come within `gap` of each other, as one.
+    static func join(_ groups: [[(x: Double, y: Double)]], within gap: Double) -> [[(x: Double, y: Double)]] {
+        // Tiny specks stay alone: joining them would only glue noise to arrows.
+        let boxes = groups.map { g in
+            (minX: g.map(\.x).min() ?? 0, maxX: g.map(\.x).max() ?? 0, minY: g.map(\.y).min() ?? 0, maxY: g.map(\.y).max() ?? 0)
+        }
+        var parent = Array(groups.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        let gap2 = gap * gap
+        for a in groups.indices where groups[a].count >= 3 {
+            for b in (a + 1)..<groups.count where groups[b].count >= 3 {
+                let p = boxes[a], q = boxes[b]
+                guard p.minX - gap <= q.maxX, q.minX - gap <= p.maxX, p.minY - gap <= q.maxY, q.minY - gap <= p.maxY,
+                      root(a) != root(b) else { continue }
+                let near = groups[a].contains { u in
+                    u.x >= q.minX - gap && u.x <= q.maxX + gap && u.y >= q.minY - gap && u.y <= q.maxY + gap
+                        && groups[b].contains { v in (u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y) <= gap2 }
+                }
+                if near { parent[root(b)] = root(a) }
+            }
+        }
+        var merged = [Int: [(x: Double, y: Double)]]()
+        for i in groups.indices { merged[root(i), default: []] += groups[i] }
+        return merged.keys.sorted().compactMap { merged[$0] }
+    }
+
+    /// The impact of one group of foreign pixels, or nil when it is not shaped like an arrow.
+    static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, arrowRadiusPx: Double, faceCentre: (x: Double, y: Double),
+                       image: WorkingImage) -> ArrowImpact? {
+        let n = Double(members.count)
+        let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for p in members {
+            sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my)
+        }
+        let theta = 0.5 * atan2(2 * sxy, sxx - syy)
+        let axis = (x: cos(theta), y: sin(theta)), across = (x: -sin(theta), y: cos(theta))
+        let along = members.map { (t: ($0.x - mx) * axis.x + ($0.y - my) * axis.y, s: ($0.x - mx) * across.x + ($0.y - my) * across.y) }
+        let tMin = along.map(\.t).min() ?? 0, tMax = along.map(\.t).max() ?? 0
+        let sMin = along.map(\.s).min() ?? 0, sMax = along.map(\.s).max() ?? 0
+        let length = tMax - tMin + 1, breadth = sMax - sMin + 1
+        guard length <= maximumLength * radiusPx else { return nil }
+
+        let box = box(of: members, image: image)
+
+        // A hole is small: a torn ring about twice the shaft across. A short, fat group is an arrow
+        // seen nearly end on, its fletching beside its shaft.
+        if length < 2.5 * breadth, length <= 6 * arrowRadiusPx + 3 {
+            // A hole (or an arrow seen end on): its centre, as the middle of its extents across and
+            // along the direction to the face's centre. A ring line's band takes a strip out of a
+            // hole on it, which moves its centroid but not those extents (the strip runs across).
+            var c = image.sourcePoint(mx, my)
+            let rx = mx - faceCentre.x, ry = my - faceCentre.y, rn = (rx * rx + ry * ry).squareRoot()
+            if rn > 1e-9 {
+                let ux = rx / rn, uy = ry / rn
+                let radial = members.map { ($0.x - mx) * ux + ($0.y - my) * uy }, tangential = members.map { -($0.x - mx) * uy + ($0.y - my) * ux }
+                let a = ((radial.min() ?? 0) + (radial.max() ?? 0)) / 2, b = ((tangential.min() ?? 0) + (tangential.max() ?? 0)) / 2
+                c = image.sourcePoint(mx + a * ux - b * uy, my + a * uy + b * ux)
+            }
+            return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: 0.6)
+        }
+        // The fletching (four shafts wide) and the perspective (the nock is nearer the camera) put
+        // more of the group's pixels toward the nock: the centroid sits nearer that end, so the
+        // impact is the end farther from it.
+        let impactAtLow = -tMin >= tMax
+        let tEnd = impactAtLow ? tMin : tMax
+        let asymmetry = abs(-tMin - tMax) / max(1, length)
+        let tip = along.filter { abs($0.t - tEnd) <= 1.5 }
+        let s = tip.isEmpty ? 0 : tip.reduce(0) { $0 + $1.s } / Double(tip.count)
+        // The extreme pixel's centre is half a pixel inside the shaft's end.
+        let t = tEnd + (impactAtLow ? -0.5 : 0.5)
+        let wx = mx + t * axis.x + s * across.x, wy = my + t * axis.y + s * across.y
+        let c = image.sourcePoint(wx, wy)
+        let confidence = min(0.95, 0.55 + 0.4 * min(1, 4 * asymmetry))
+        return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence)
+    }
+
+    /// The members' box in source pixels (pixel edges, not centres).
+    static func box(of members: [(x: Double, y: Double)], image: WorkingImage) -> BoundingBox {
+        let xs = members.map(\.x), ys = members.map(\.y)
+        let low = image.sourcePoint(xs.min() ?? 0, ys.min() ?? 0), high = image.sourcePoint(xs.max() ?? 0, ys.max() ?? 0)
+        let half = Double(image.scale) / 2
+        return BoundingBox(x: low.x - half, y: low.y - half, width: high.x - low.x + 2 * half, height: high.y - low.y + 2 * half)
+    }
+
+    private static func quantile(_ histogram: [Int], _ offset: Int, _ q: Double) -> Double {
+        let total = histogram[offset..<(offset + 256)].reduce(0, +)
+        guard total > 0 else { return 0 }
+        var seen = 0
+        for v in 0..<256 {
+            seen += histogram[offset + v]
+            if Double(seen) >= q * Double(total) { return Double(v) }
+        }
+        return 255
+    }
+
+    @inline(__always) private static func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    /// Distance from `p` to the segment a–b in RGB: the colours a pixel straddling two regions takes.
+    private static func segmentDistance(_ p: SIMD3<Double>, _ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        let d = b - a
+        let dd = (d * d).sum()
+        let t = dd > 0 ? max(0, min(1, ((p - a) * d).sum() / dd)) : 0
+        return length(p - (a + t * d))
+    }
+}
+
+private extension UInt8 {
+    var int: Int { Int(self) }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import ReelworkCore
+
+/// The face in a working image: rings traced, ellipses fitted, one homography to all of them,
+/// its rotation fixed so the face's "up" looks straight up in the photo at the centre.
+enum FaceFinder {
+    /// At least this many of the five boundaries, each with points on this share of the rays.
+    static let minimumRings = 3
+    static let minimumRaysPerRing = 0.2
+    /// A fit worse than this (face radii, RMS) is not a target face's rings.
+    static let maximumFitError = 0.02
+    static let blueBlackBoundary = 2
+
+    struct Found: Sendable {
+        var face: TargetFace
+        /// Working pixels → face coordinates (y up, rotation fixed).
+        var workingToFace: Homography
+        var faceToWorking: Homography
+        var radiusWorkingPx: Double
+    }
+
+    static func find(in image: WorkingImage) throws -> Found {
+        guard let trace = RingBoundaryTracer.trace(image) else { throw noFace() }
+        // Each boundary as an ellipse: drops the points an arrow or a fletching put there.
+        var ringPoints = [FaceFitter.RingPoint]()
+        var initial: (fit: ConicFit, radius: Double)?
+        var bluePoints = [FaceFitter.RingPoint]()
+        for (k, points) in trace.points.enumerated() {
+            guard Double(points.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
+                  let fit = ConicFit.fit(points) else { continue }
+            let radius = 0.2 * Double(k + 1)
+            // The blue/black boundary is traced at the inner edge of the line between 5 and 4,
+            // which is black and so merges with the black zone: counted, not fitted.
+            if k == blueBlackBoundary {
+                bluePoints = fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
+                continue
+            }
+            ringPoints += fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
+            // The largest boundary gives the best first guess of the face's tilt.
+            if fit.inliers.count >= 3 * ConicFit.minimumPoints { initial = (fit, radius) }
+        }
+        guard let (ellipse, ellipseRadius) = initial else { throw noFace() }
+        // First guess, an affine map: face (u, v) ↦ centre + u·a1/r·axis1 + v·a2/r·axis2.
+        let e1 = ellipse.axis1, e2 = (x: -ellipse.axis1.y, y: ellipse.axis1.x)
+        let s1 = ellipse.semiAxis1 / ellipseRadius, s2 = ellipse.semiAxis2 / ellipseRadius
+        let affine = Homography(h: [e1.x * s1, e2.x * s2, ellipse.centerX, e1.y * s1, e2.y * s2, ellipse.centerY, 0, 0, 1])
+        guard let guess = affine.inverse,
+              let fit = FaceFitter.fit(points: ringPoints, initial: guess, centerX: trace.seedX, centerY: trace.seedY,
+                                       scale: trace.radiusGuess) else { throw noFace() }
+        var perRing = [Int](repeating: 0, count: RingBoundaryTracer.boundaryCount)
+        for p in fit.inliers { perRing[p.ring] += 1 }
+        // The blue/black points that agree with the fit (within a line's width and a pixel or two).
+        let lineAllowance = 0.012 + 2 / max(1, trace.radiusGuess)
+        perRing[blueBlackBoundary] = bluePoints.filter { p in
+            guard let q = fit.map.apply(p.x, p.y) else { return false }
+            return abs((q.x * q.x + q.y * q.y).squareRoot() - p.radius) <= lineAllowance
+        }.count
+        let ringsFound = perRing.filter { Double($0) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount) }.count
+        guard ringsFound >= minimumRings, let oriented = orient(fit.map), let inverse = oriented.inverse,
+              let centre = inverse.apply(0, 0) else { throw noFace() }
+        let radius = projectedRadius(inverse)
+        guard radius > 0, fit.rmsPx / radius <= maximumFitError else { throw noFace() }
+
+        // The whole face must be in the photo: a cut-off face scores arrows against rings guessed
+        // beyond the edge.
+        for step in 0..<72 {
+            let angle = Double(step) * .pi / 36
+            guard let p = inverse.apply(cos(angle), sin(angle)),
+                  p.x >= 0, p.y >= 0, p.x <= Double(image.width - 1), p.y <= Double(image.height - 1) else {
+                throw ReelworkError.needsPerson(
+                    "The target face is cut off by the photo's edge: photograph the whole face, with a margin around it, from within 35° of straight on")
+            }
+        }
+        let toSource = image.toSource
+        guard let sourceToWorking = toSource.inverse, let sourceToFace = oriented.after(sourceToWorking).normalized else { throw noFace() }
+        let c = image.sourcePoint(centre.x, centre.y)
+        let face = TargetFace(centerX: c.x, centerY: c.y, radiusPx: radius * Double(image.scale), ringsFound: ringsFound,
+                              homography: sourceToFace.h, fitErrorPx: fit.rmsPx * Double(image.scale))
+        return Found(face: face, workingToFace: oriented, faceToWorking: inverse, radiusWorkingPx: radius)
+    }
+
+    static func noFace() -> ReelworkError { .needsPerson(ArcheryAnalyzer.noFaceAdvice) }
+
+    /// Rotates (and if need be mirrors) the face coordinates so that a step straight up in the
+    /// image from the centre is +y on the face, and a step right is toward +x.
+    static func orient(_ map: Homography) -> Homography? {
+        guard let inverse = map.inverse, let centre = inverse.apply(0, 0) else { return nil }
+        let step = 1.0
+        guard let up = map.apply(centre.x, centre.y - step), let right = map.apply(centre.x + step, centre.y) else { return nil }
+        var m = map
+        // Counter-clockwise from `right` to `up` (y up) is the handedness we want.
+        if right.x * up.y - right.y * up.x < 0 { m = Homography(h: [-1, 0, 0, 0, 1, 0, 0, 0, 1]).after(m) }
+        guard let upAgain = m.apply(centre.x, centre.y - step) else { return nil }
+        let turn = .pi / 2 - atan2(upAgain.y, upAgain.x)
+        let rotation = Homography(h: [cos(turn), -sin(turn), 0, sin(turn), cos(turn), 0, 0, 0, 1])
+        return rotation.after(m).normalized
+    }
+
+    /// √(area of the unit circle's image / π), in the inverse map's pixels.
+    static func projectedRadius(_ faceToImage: Homography) -> Double {
+        var points = [(x: Double, y: Double)]()
+        for step in 0..<180 {
+            let angle = Double(step) * .pi / 90
+            guard let p = faceToImage.apply(cos(angle), sin(angle)) else { return 0 }
+            points.append(p)
+        }
+        var area = 0.0
+        for i in points.indices {
+            let p = points[i], q = points[(i + 1) % points.count]
+            area += p.x * q.y - q.x * p.y
+        }
+        return (abs(area) / 2 / .pi).squareRoot()
+    }
+}
