@@ -54,14 +54,16 @@ extension CoordinatorServer {
         jobs.register(on: api)
         let batches = BatchRoutes(backends: backends, jobs: jobs)
         batches.register(on: api)
-        ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage).register(on: api)
+        let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage)
+        reports.register(on: api)
         ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
         control.register(on: api)
         let events = EventRoutes(backends: backends)
         events.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, storage: storage, renderer: try DashboardRenderer()).register(on: router)
+        DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, reports: reports, storage: storage,
+                        renderer: try DashboardRenderer()).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

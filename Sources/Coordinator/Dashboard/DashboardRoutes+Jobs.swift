@@ -147,7 +147,7 @@ extension DashboardRoutes {
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
             context["hasCSV"] = Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
-            let source = ResultPicture.Source(frameHref: base + "/frame.png", video: video?.video.facts)
+            let source = ResultPicture.Source(frameHref: base + "/frame.png", pictureHref: base + "/picture.png", video: video?.video.facts)
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]
             }

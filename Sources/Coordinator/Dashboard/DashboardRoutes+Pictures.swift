@@ -6,7 +6,7 @@ import ReelworkCore
 import Store
 
 /// Stills of a job's video for its result picture: the frame a bowling shot's path is drawn over,
-/// a tennis swing's keyframes as thumbnails. Decoded on demand from the stored video (seek to the
+/// a tennis swing's keyframes as thumbnails; and the sport's own PNG (archery, basketball). Decoded on demand from the stored video (seek to the
 /// key frame before the time, decode forward), never kept: the video is the source of truth.
 extension DashboardRoutes {
     /// Widths a still may be asked for: a thumbnail up to a full page.
@@ -36,6 +36,10 @@ extension DashboardRoutes {
             // The same job, time and width always give the same picture.
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=86400"],
                             body: .init(byteBuffer: ByteBuffer(bytes: still.png)))
+        }
+        // The sport's picture as `GET /v1/jobs/{id}/picture` draws it, for the session's key.
+        page(router, "/dashboard/jobs/:id/picture.png") { _, context, visitor in
+            try await reports.picture(try Self.jobID(context), visitor.caller)
         }
     }
 

@@ -14,6 +14,8 @@ struct DashboardRoutes {
     let jobs: JobRoutes
     let control: ControlRoutes
     let events: EventRoutes
+    /// The sports' own pictures (archery's face, basketball's shot chart), drawn as the API draws them.
+    let reports: ReportRoutes
     let storage: VideoStorage
     let renderer: DashboardRenderer
     var signIn: DashboardSignIn { DashboardSignIn(backends: backends) }

@@ -4,8 +4,10 @@ import ReelworkCore
 /// A succeeded job's result as a picture, where people would rather look than read: bowling shots
 /// drawn over a frame of their own video (the path with launch, arrows, breakpoint and pocket marked,
 /// each shot's speed and boards beside it) and as paths on a top-down lane; tennis swings as their
-/// keyframes' thumbnails and on the clip's time line. HTML with SVG drawn on the server; stills come
-/// from `frameHref` (`?t=SECONDS&w=PIXELS`). Nil for a result with nothing to draw.
+/// keyframes' thumbnails and on the clip's time line; an archery end and a basketball session as
+/// the sport's own PNG (the face rectified with each arrow's score; the shot chart), from
+/// `pictureHref`. HTML with SVG drawn on the server; stills come from `frameHref`
+/// (`?t=SECONDS&w=PIXELS`). Nil for a result with nothing to draw.
 enum ResultPicture {
     struct Picture {
         var html: String
@@ -16,6 +18,8 @@ enum ResultPicture {
     struct Source {
         /// The job's still route, e.g. `/dashboard/jobs/ID/frame.png`.
         var frameHref: String
+        /// The job's picture route, e.g. `/dashboard/jobs/ID/picture.png`.
+        var pictureHref: String
         var video: VideoFacts?
     }
 
@@ -23,8 +27,31 @@ enum ResultPicture {
         switch sport {
         case "bowling": bowling(result, source)
         case "tennis": tennis(result, source)
+        case "archery": archery(result, source)
+        case "basketball": basketball(result, source)
         default: nil
         }
+    }
+
+    // MARK: archery and basketball: the sport's own PNG
+
+    static func archery(_ result: JSONValue, _ source: Source) -> Picture? {
+        guard case .array(let arrows)? = result["arrows"], !arrows.isEmpty, let total = result["total"]?.number else { return nil }
+        let scores = arrows.map { $0["isXRing"] == .bool(true) ? "X" : $0["score"]?.number.map { $0 == 0 ? "M" : "\(Int($0))" } ?? "?" }
+        return sportPicture(source, alt: "the target face with each arrow and its score",
+                            caption: "End: \(arrows.count) arrow\(arrows.count == 1 ? "" : "s"), total \(Int(total)) (\(scores.joined(separator: " ")))")
+    }
+
+    static func basketball(_ result: JSONValue, _ source: Source) -> Picture? {
+        guard case .array(let shots)? = result["shots"], !shots.isEmpty else { return nil }
+        let stats = result["stats"]
+        let made = stats?["fieldGoalsMade"]?.number.map { Int($0) } ?? 0, points = stats?["points"]?.number.map { Int($0) } ?? 0
+        return sportPicture(source, alt: "each shot's flight over a frame of the video, and the shot chart by distance",
+                            caption: "\(shots.count) shot\(shots.count == 1 ? "" : "s"), \(made) made, \(points) points")
+    }
+
+    static func sportPicture(_ source: Source, alt: String, caption: String) -> Picture {
+        Picture(html: #"<img src="\#(source.pictureHref)" alt="\#(alt)" id="result-picture" class="sport-picture">"#, caption: caption)
     }
 
     // MARK: bowling
