@@ -8,10 +8,18 @@ import Foundation
 /// foreign pixels grouped 8-connected are shafts with their fletchings, or holes. A shaft narrows
 /// toward the face (perspective) and carries its fletching at the far end, so its narrower end
 /// is the impact; a round group is a hole, whose centre is the impact.
+///
+/// A 4:2:0 photo (every phone's JPEG, H.264 video) keeps its colour at half resolution, so beside
+/// each ring's edge the colour is a mix of both sides while the brightness is sharp: that smear is
+/// measured in the photo, and where there is one, a pixel within it is judged by its brightness
+/// (the zone's, or at the line the zones' and the line's) and its colour (any mix of theirs) apart.
 enum ArrowFinder {
     /// RGB distance beyond which a pixel is not the colour expected there: at least this, more where
     /// a zone's own colour spreads (uneven light, noise), 4 × its spread.
     static let foreignDistance = 40.0
+    /// The least brightness (BT.601 luma) difference that makes a pixel foreign where only its
+    /// brightness is trusted (beside a ring's edge in a 4:2:0 photo).
+    static let minimumLumaDistance = 15.0
     /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room.
     static let searchRadius = 2.0
     /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
@@ -47,6 +55,7 @@ enum ArrowFinder {
 
         // Each zone's colour: per-channel medians of pixels away from every line.
         var histograms = [[Int]](repeating: [Int](repeating: 0, count: 768), count: 6)
+        var lumaHistograms = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 6)
         for i in stride(from: 0, to: width * height, by: 2) {
             let rho = Double(rhos[i])
             guard rho <= 1.5 else { continue }
@@ -56,6 +65,8 @@ enum ArrowFinder {
             histograms[zone][Int(image.rgb[i * 3])] += 1
             histograms[zone][256 + Int(image.rgb[i * 3 + 1])] += 1
             histograms[zone][512 + Int(image.rgb[i * 3 + 2])] += 1
+            let y = lumaChroma(SIMD3(Double(image.rgb[i * 3]), Double(image.rgb[i * 3 + 1]), Double(image.rgb[i * 3 + 2]))).x
+            lumaHistograms[zone][max(0, min(255, Int(y.rounded())))] += 1
         }
         let colours = histograms.map { h -> SIMD3<Double> in
             SIMD3(quantile(h, 0, 0.5), quantile(h, 256, 0.5), quantile(h, 512, 0.5))
@@ -65,7 +76,39 @@ enum ArrowFinder {
             let spread = [0, 256, 512].map { (quantile(h, $0, 0.75) - quantile(h, $0, 0.25)) / 1.349 }
             return max(foreignDistance, 4 * (spread.map { $0 * $0 }.reduce(0, +)).squareRoot())
         }
+        // How far a pixel's brightness alone may stray from its zone's: 4 σ of the zone's brightness.
+        let lumaLimits = lumaHistograms.map { h in max(minimumLumaDistance, 4 * (quantile(h, 0, 0.75) - quantile(h, 0, 0.25)) / 1.349) }
         let black = colours[RingColor.black.rawValue.int], white = colours[RingColor.white.rawValue.int]
+
+        // A 4:2:0 photo (JPEG, H.264) keeps its colour at half resolution: past a ring's edge the
+        // colour is smeared over a pixel or two more than the blur, the brightness is not. How far,
+        // measured in this photo: outside each of the lines at 0.1…0.5 (black, neutral) the zone is
+        // coloured, so the share of its colour a pixel holds says how far the line's greyness reaches.
+        let smearBins = 16
+        var smearSum = [Double](repeating: 0, count: smearBins), smearCount = [Int](repeating: 0, count: smearBins)
+        for i in 0..<(width * height) {
+            let rho = Double(rhos[i])
+            guard rho > 0.1, rho < 0.6 else { continue }
+            let nearest = (rho * 10).rounded(.down) / 10
+            let bin = Int((rho - nearest) * radiusPx * 4)
+            guard bin < smearBins else { continue }
+            let zone = lumaChroma(colours[zoneOf(nearest + 1e-6)])
+            let norm = zone.y * zone.y + zone.z * zone.z
+            guard norm > 400 else { continue }
+            let q = lumaChroma(SIMD3(Double(image.rgb[i * 3]), Double(image.rgb[i * 3 + 1]), Double(image.rgb[i * 3 + 2])))
+            smearSum[bin] += (q.y * zone.y + q.z * zone.z) / norm
+            smearCount[bin] += 1
+        }
+        var smearPx = 0.0
+        for bin in (0..<smearBins).reversed() where smearCount[bin] > 0 && smearSum[bin] / Double(smearCount[bin]) < 0.9 {
+            smearPx = Double(bin + 1) / 4
+            break
+        }
+        // A lossless or 4:4:4 photo's colour is whole up to the edge (≥ 0.9 within the first half
+        // pixel, steep perspective included); a 4:2:0 photo's reaches 0.9 about a pixel out, and is
+        // mixed up to three times that far. Only then is a pixel's colour judged apart from its brightness.
+        let smear = smearPx > 0.5 ? 3 * smearPx / radiusPx : 0
+        let chromaBand = lineAllowance + smear, chromaReach = smear
 
         // Foreign pixels.
         var mask = [Bool](repeating: false, count: width * height)
@@ -81,13 +124,34 @@ enum ArrowFinder {
             let nearest = abs(rho - 0.05) < abs(rho - nearestTenth) ? 0.05 : nearestTenth
             // The line lies inside its ring, so only a pixel or so of blur and fit error reaches
             // past the ring's edge: a shaft's tip just outside a ring (a line cutter's) stays foreign.
-            if rho >= nearest - band, rho <= nearest + edgeBlur, nearest > 0 {
+            if rho >= nearest - max(band, chromaBand), rho <= nearest + max(edgeBlur, chromaReach), nearest > 0 {
                 // Near a line: the line (black; white between 4 and 3, inside the black zone), the
                 // zones on both sides, and any mix of them explain the pixel.
                 let inner = colours[zoneOf(nearest - band - 1e-6)], outer = colours[zoneOf(nearest + band + 1e-6)]
                 let line = abs(nearest - 0.7) < 1e-9 ? white : black
-                distance = min(segmentDistance(p, inner, outer), segmentDistance(p, inner, line), segmentDistance(p, line, outer))
                 limit = max(limits[zoneOf(nearest - band - 1e-6)], limits[zoneOf(nearest + band + 1e-6)])
+                if rho >= nearest - band, rho <= nearest + edgeBlur {
+                    distance = min(segmentDistance(p, inner, outer), segmentDistance(p, inner, line), segmentDistance(p, line, outer))
+                }
+                guard distance > limit, smear > 0 else { mask[i] = distance > limit; continue }
+                // 4:2:0 (JPEG, H.264): the colour is kept at half resolution and smeared over about
+                // two pixels each side of an edge, the brightness stays sharp. The brightness must be
+                // the zones' or the line's (only the zone's own past the ring's edge, so a line
+                // cutter's tip stays foreign), the colour any mix of theirs.
+                let q = lumaChroma(p)
+                let (a, b, c) = (lumaChroma(inner), lumaChroma(outer), lumaChroma(line))
+                // Outside the line's band the brightness is one zone's alone, held to that zone's own
+                // spread of brightness: a grey shaft's brightness may lie near a zone's.
+                var lumaDistance = max(0, q.x - max(a.x, b.x, c.x), min(a.x, b.x, c.x) - q.x)
+                if rho > nearest + edgeBlur {
+                    lumaDistance = abs(q.x - b.x) * limit / lumaLimits[zoneOf(nearest + band + 1e-6)]
+                } else if rho < nearest - band {
+                    lumaDistance = abs(q.x - a.x) * limit / lumaLimits[zoneOf(nearest - band - 1e-6)]
+                }
+                let chroma = { (v: SIMD3<Double>) in SIMD3(0, v.y, v.z) }
+                let chromaDistance = min(segmentDistance(chroma(q), chroma(a), chroma(b)), segmentDistance(chroma(q), chroma(a), chroma(c)),
+                                         segmentDistance(chroma(q), chroma(c), chroma(b)))
+                if lumaDistance <= limit, chromaDistance <= limit { continue }
             }
             mask[i] = distance > limit
         }
@@ -293,6 +357,11 @@ enum ArrowFinder {
             if Double(seen) >= q * Double(total) { return Double(v) }
         }
         return 255
+    }
+
+    /// BT.601 luma and colour differences (full range, as JPEG): Y, Cb, Cr.
+    @inline(__always) static func lumaChroma(_ p: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(0.299 * p.x + 0.587 * p.y + 0.114 * p.z, -0.168736 * p.x - 0.331264 * p.y + 0.5 * p.z, 0.5 * p.x - 0.418688 * p.y - 0.081312 * p.z)
     }
 
     @inline(__always) private static func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
