@@ -98,10 +98,9 @@ archery="$root/.local/samples-archery/end-20deg.jpg"
 if [ ! -s "$archery" ] || [ ! -s "$archery.truth.json" ]; then
   mkdir -p "$(dirname "$archery")"
   swift build -c release --product archery-bench
-  # A binary PPM from the renderer, then a JPEG made by ffmpeg (4:4:4, ffmpeg's choice from RGB:
-  # a phone's 4:2:0 JPEG is not scored right yet, docs/DOMAIN.md "Archery").
+  # A binary PPM from the renderer, then a JPEG made by ffmpeg with 4:2:0 chroma, as phones store them.
   "$bin_dir/archery-bench" render "$archery.ppm" | tee "$archery.truth.txt"
-  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$archery.ppm" -q:v 2 "$archery.tmp.jpg"
+  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$archery.ppm" -pix_fmt yuvj420p -q:v 2 "$archery.tmp.jpg"
   mv "$archery.ppm.truth.json" "$archery.truth.json"
   mv "$archery.tmp.jpg" "$archery"
   rm -f "$archery.ppm"
