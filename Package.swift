@@ -77,8 +77,8 @@ let package = Package(
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
         // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
         .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
-        // Basketball: the rim, the ball tracked on every frame (colour and motion, detector boxes as
-        // extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
+        // Basketball: the rim, the ball tracked on every frame (colour and motion, the detector's
+        // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
         // Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit, Media and Pictures; the core files use ReelworkCore only.
         .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
@@ -185,7 +185,7 @@ let package = Package(
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
         .target(name: "BasketballScenes"),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
-        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"]),
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation only.
         .target(name: "ArcheryScenes"),

@@ -7,6 +7,9 @@
 # Target: tracking costs less than decoding: tracker ms/frame ÷ decode ms/frame < 1.
 # PACKAGE_PATH=DIR builds the benchmark from another package holding the same targets (a small one
 # with only Basketball, BasketballScenes, BowlingScenes and ReelworkCore builds in a minute).
+# REELWORK=PATH (a release `reelwork`) also times the whole job pass per run, `reelwork analyze
+# --sport basketball`: one decode, RGB for every frame, the detector on 10 frames a second, the
+# tracker; reported in frames/s beside ffmpeg's decode alone.
 set -euo pipefail
 RUNS=${1:-5}
 SECONDS_LONG=${2:-20}
@@ -27,7 +30,7 @@ echo "file: $FILE ($(du -h "$FILE" | cut -f1), $FRAMES frames), runs: $RUNS" >&2
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
 
-declare -a decode_wall decode_cpu track ratio_wall ratio_cpu
+declare -a decode_wall decode_cpu track ratio_wall ratio_cpu job_fps job_ratio
 for run in $(seq "$RUNS"); do
     # Decode alone, every frame, FFmpeg's own threads; `bench:` gives wall (rtime) and CPU (utime + stime).
     bench=$(ffmpeg -hide_banner -nostdin -benchmark -i "$FILE" -f null - 2>&1 | grep -o 'bench: utime=.*' | tail -1)
@@ -39,9 +42,22 @@ for run in $(seq "$RUNS"); do
     echo "run $run: decode ${dw} ms/frame wall, ${dc} ms/frame CPU; tracker: $line"
     decode_wall+=("$dw"); decode_cpu+=("$dc"); track+=("$tm")
     ratio_wall+=("$(python3 -c "print($tm / $dw)")"); ratio_cpu+=("$(python3 -c "print($tm / $dc)")")
+    if [ -n "${REELWORK:-}" ]; then
+        start=$(date +%s.%N)
+        attempts=$("$REELWORK" analyze "$FILE" --sport basketball --options "$FILE.options.json" --compact 2>/dev/null |
+            python3 -c "import json,sys; r=json.load(sys.stdin)['result']; print(r['stats']['fieldGoalsAttempted'], 'attempts,', r['framesSampled'], 'frames to the detector')")
+        end=$(date +%s.%N)
+        fps=$(python3 -c "print(round($FRAMES / ($end - $start), 1))")
+        echo "run $run: job pass $(python3 -c "print(round($end - $start, 2))") s wall, $fps frames/s ($attempts); decode alone $(python3 -c "print(round(1000 / $dw, 1))") frames/s"
+        job_fps+=("$fps"); job_ratio+=("$(python3 -c "print(round(1000 / $dw / $fps, 2))")")
+    fi
 done
 echo "median decode ms/frame (wall):        $(printf '%s\n' "${decode_wall[@]}" | median)"
 echo "median decode ms/frame (CPU, all threads): $(printf '%s\n' "${decode_cpu[@]}" | median)"
 echo "median tracker ms/frame (one thread): $(printf '%s\n' "${track[@]}" | median)"
 echo "median tracker ÷ decode (wall):       $(printf '%s\n' "${ratio_wall[@]}" | median)   (target < 1)"
 echo "median tracker ÷ decode (CPU):        $(printf '%s\n' "${ratio_cpu[@]}" | median)"
+if [ -n "${REELWORK:-}" ]; then
+    echo "median job pass frames/s (wall):      $(printf '%s\n' "${job_fps[@]}" | median)"
+    echo "median job pass time ÷ decode time:   $(printf '%s\n' "${job_ratio[@]}" | median)"
+fi

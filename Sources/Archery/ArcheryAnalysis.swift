@@ -35,7 +35,7 @@ final class ArcheryAnalysis: SportAnalysis, FrameConsumer {
         self
     }
 
-    func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws {
+    func consume(_ image: RGBImage, time: Double, frameIndex: Int, detections: FrameDetections?) throws {
         // The first frame always; then the first frame at or after each tick of a fixed grid (0,
         // 0.25, 0.5 … s), so the ticks do not drift with the frame rate. A frame without a usable
         // time is skipped.

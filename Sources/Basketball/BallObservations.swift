@@ -23,6 +23,8 @@ struct BallObservations {
 
     private(set) var points: [BallPoint] = []
     private(set) var framesWithBall = 0
+    /// Frames in which only a detector box showed the ball.
+    private(set) var framesWithBallFromDetector = 0
 
     mutating func add(candidates: [BallCandidate], boxes: [BallBox], time: Double, frameIndex: Int, expectedRadius: Double?) {
         let usableBoxes = boxes.filter { box in
@@ -58,6 +60,7 @@ struct BallObservations {
         guard let best else { return }
         points.append(best.point)
         framesWithBall += 1
+        if best.point.fromDetector { framesWithBallFromDetector += 1 }
     }
 
     /// Re-times every point with `clock(frameIndex)` (the tracker switched to the frame clock).

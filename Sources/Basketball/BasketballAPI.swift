@@ -153,6 +153,7 @@ public final class BasketballTracker {
             .shots(in: observations.points)
         return BasketballResult(hoop: hoop, hoopSource: hoopSource, shots: shots, stats: ShootingStats(shots: shots),
                                 framesSeen: framesSeen, framesWithBall: observations.framesWithBall,
+                                framesWithBallFromDetector: observations.framesWithBallFromDetector,
                                 threePointDistanceFt: options.threePointDistanceFt)
     }
 
@@ -184,10 +185,13 @@ public struct BasketballResult: Sendable {
     public var framesSeen: Int
     /// Frames in which a ball was tracked (colour, or a detector box).
     public var framesWithBall: Int
+    /// Of those, frames in which only the detector's sports-ball box showed it (no blob of the
+    /// ball's colour agreed): a ball against something of its colour, or of another colour.
+    public var framesWithBallFromDetector: Int
     public var threePointDistanceFt: Double
 
     /// `result`: `hoop` {rimLeft, rimRight, source, pixelsPerFoot}, `shots[]`, `stats`,
-    /// `framesSeen`, `framesWithBall`, `threePointDistanceFt`.
+    /// `framesSeen`, `framesWithBall`, `framesWithBallFromDetector`, `threePointDistanceFt`.
     public func json() -> JSONValue { BasketballJSON.result(self) }
 
     /// One row per shot, with `csvHeader` as its first row.

@@ -6,8 +6,12 @@ import SportKit
 /// step, without a copy (the conformance is a view; no pointer leaves `withRow`).
 extension RGBImage: RGBFrameRows {}
 
-/// One run of basketball: the `shots` stage's tracker fed every decoded frame.
+/// One run of basketball: the `shots` stage's tracker fed every decoded frame, with the detector's
+/// sports-ball boxes on the frames the models looked at.
 final class BasketballAnalysis: SportAnalysis, FrameConsumer {
+    /// COCO's name for a ball (a custom detector names no classes: its boxes are not used).
+    static let ballClass = "sports ball"
+
     let options: BasketballOptions
     private var tracker: BasketballTracker?
 
@@ -21,11 +25,14 @@ final class BasketballAnalysis: SportAnalysis, FrameConsumer {
         return self
     }
 
-    func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws {
-        try tracker!.process(image, time: time, frameIndex: frameIndex)
+    func consume(_ image: RGBImage, time: Double, frameIndex: Int, detections: FrameDetections?) throws {
+        let boxes = detections.map { frame in
+            frame.boxes(named: Self.ballClass).map { BallBox(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2, confidence: $0.confidence) }
+        }
+        try tracker!.process(image, time: time, frameIndex: frameIndex, ballBoxes: boxes)
     }
 
-    /// `result.hoop`, `result.shots`, `result.stats`, `framesSeen`, `framesWithBall`,
+    /// `result.hoop`, `result.shots`, `result.stats`, `framesSeen`, `framesWithBall`, `framesWithBallFromDetector`,
     /// `threePointDistanceFt`. A video in which no ball was ever seen needs a person (a blank
     /// video, or a ball of another colour): no made-up "0 attempts".
     func finish() throws -> [String: JSONValue] {

@@ -14,6 +14,7 @@ enum BasketballJSON {
             "stats": r.stats.json(),
             "framesSeen": .number(Double(r.framesSeen)),
             "framesWithBall": .number(Double(r.framesWithBall)),
+            "framesWithBallFromDetector": .number(Double(r.framesWithBallFromDetector)),
             "threePointDistanceFt": .number(r.threePointDistanceFt),
         ])
     }

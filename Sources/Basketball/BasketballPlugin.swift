@@ -2,18 +2,17 @@ import Pictures
 import ReelworkCore
 import SportKit
 
-/// Basketball (seed 001) as a plug-in: `shots` sees every decoded frame during the decode (the rim,
-/// the ball by colour and motion, each attempt made or missed) and sets `result.hoop`,
-/// `result.shots`, `result.stats`. No detector or pose model runs: the every-frame consumer is handed
-/// each frame before the detector would see it, and on 2 cores the detector costs more than the
-/// decode and the tracker together (BENCHMARKS.md), so its sports-ball boxes are not used here.
+/// Basketball (seed 001) as a plug-in: `objects` runs the detector on the sampled frames, and
+/// `shots` sees every decoded frame during the decode (the rim; the ball by its colour, its motion
+/// and, on the sampled frames, the detector's sports-ball boxes; each attempt made or missed) and
+/// sets `result.hoop`, `result.shots`, `result.stats`. No pose model runs.
 public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
     public init() {}
 
     public var sport: Sport { .basketball }
 
     public func plan(options: JSONValue) -> SportPlan {
-        SportPlan(sampled: .none, everyFrameStage: .shots)
+        SportPlan(sampled: .objects, everyFrameStage: .shots)
     }
 
     public func analysis(options: JSONValue) throws -> any SportAnalysis {

@@ -18,7 +18,7 @@ final class BowlingAnalysis: SportAnalysis, FrameConsumer {
         return self
     }
 
-    func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws {
+    func consume(_ image: RGBImage, time: Double, frameIndex: Int, detections: FrameDetections?) throws {
         try tracker!.process(image, time: time, frameIndex: frameIndex)
     }
 

@@ -48,13 +48,22 @@ struct ReportRoutes {
         var fileName: String?
     }
 
+    /// A stored sport's name as a `Sport`; a name this coordinator does not know (a row written by a
+    /// newer release, during a rolling upgrade) is a clear 422, never drawn as another sport.
+    static func sport(_ name: String, of what: String) throws -> Sport {
+        guard let sport = Sport(rawValue: name) else {
+            throw APIError(.unprocessableContent, "unknown_sport", "\(what) is for the sport \"\(name)\", which this coordinator does not know (\(SportRegistry.names { _ in true }) here): upgrade it")
+        }
+        return sport
+    }
+
     func drawable(_ job: JobView, club: String?) async throws -> Drawable {
         let storage = self.storage
         let (result, video) = try await backends.sql { db -> (JSONValue?, (video: VideoView, storageKey: String)?) in
             let document = job.status == .succeeded ? try JobRepository(db).result(jobId: job.id) : nil
             return (document?.result, try VideoRepository(db).find(id: job.videoId, club: club))
         }
-        return Drawable(job: job, sport: Sport(rawValue: job.sport) ?? .tennis, result: result,
+        return Drawable(job: job, sport: try Self.sport(job.sport, of: "job \(job.id.uuidString.lowercased())"), result: result,
                         videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: video?.video.originalName)
     }
 
@@ -131,7 +140,7 @@ struct ReportRoutes {
         for job in page.jobs.reversed() { items.append(try await drawable(job, club: club)) }
         let omitted = max(0, batch.total - items.count)
         let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
-        let header = BatchReport.Batch(id: batch.id, club: batch.club, sport: Sport(rawValue: batch.sport) ?? .tennis, label: batch.label,
+        let header = BatchReport.Batch(id: batch.id, club: batch.club, sport: try Self.sport(batch.sport, of: "batch \(id.uuidString.lowercased())"), label: batch.label,
                                        createdAt: batch.createdAt, counts: batch.counts)
         let report = SportReports.forSport(header.sport)
         let pdf = try await NIOThreadPool.singleton.runIfActive { [items] in
@@ -151,7 +160,7 @@ struct ReportRoutes {
     /// batch report's "Stats by session", for its newest `maxBatchJobs` jobs.
     func batchStats(_ id: UUID, _ caller: Caller) async throws -> Response {
         let batch = try await batches.batch(id, caller)
-        let sport = Sport(rawValue: batch.sport) ?? .tennis
+        let sport = try Self.sport(batch.sport, of: "batch \(id.uuidString.lowercased())")
         guard let report = SportReports.forSport(sport), let table = report as? any SessionStatsTable else {
             throw APIError(.unprocessableContent, "no_stats", "stats tables are added up for basketball batches; \(batch.sport) batches have none")
         }

@@ -138,16 +138,21 @@ struct StreamedStages {
         do {
             let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
             if let consumer, let everyFrameStage {
-                // Every frame goes to the sport; the vision sampler picks the model's frames.
+                // Every frame goes to the sport; the vision sampler picks the model's frames, and
+                // the sport gets the detector's boxes with each of those (the models read the
+                // frame first: neither changes it).
                 var visionFrames = FrameSampler(pipeline.sampling)
                 report = try decoder.decodeAll(sampling: .everyFrame, progress: decodeProgress, onSample: { frame in
-                    do { try consumer.consume(frame.image, time: frame.time, frameIndex: frame.frameIndex) } catch {
+                    var detections: FrameDetections?
+                    if let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) {
+                        try pass!.handle(frame, with: models)
+                        detections = pass!.recorder.lastFrameDetections()
+                        try visionProgress(reporter, pass!.recorder.framesRecorded, planned.sampled)
+                    }
+                    do { try consumer.consume(frame.image, time: frame.time, frameIndex: frame.frameIndex, detections: detections) } catch {
                         throw StageError(stage: everyFrameStage, underlying: error)
                     }
                     try progress(reporter, everyFrameStage, frame.frameIndex + 1, planned.decode)
-                    guard let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) else { return }
-                    try pass!.handle(frame, with: models)
-                    try visionProgress(reporter, pass!.recorder.framesRecorded, planned.sampled)
                 })
             } else if let models {
                 report = try decoder.decodeAll(sampling: pipeline.sampling, progress: decodeProgress, onSample: { frame in

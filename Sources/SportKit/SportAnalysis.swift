@@ -25,8 +25,10 @@ extension SportAnalysis {
 /// Sees every decoded frame of the run in order, during the decode.
 public protocol FrameConsumer: AnyObject {
     /// One decoded frame (display orientation, converted to RGB in a reused buffer: read it now,
-    /// keep nothing of it), its time in seconds and its index.
-    func consume(_ image: RGBImage, time: Double, frameIndex: Int) throws
+    /// keep nothing of it), its time in seconds and its index; `detections`: the detector's boxes
+    /// on this frame when the plan samples objects and this frame was one the models looked at
+    /// (`vision.sampleFPS` a second), nil on the others.
+    func consume(_ image: RGBImage, time: Double, frameIndex: Int, detections: FrameDetections?) throws
 
     /// After the last frame: the result document's fields the every-frame stage sets.
     func finish() throws -> [String: JSONValue]

@@ -10,12 +10,12 @@ import Sports
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze", abstract: "Run a job's stages on one file in this process, no services needed.",
-        discussion: "Prints one JSON document to stdout (or, with --format csv, the bowling shots, tennis swings or archery arrows as CSV); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
+        discussion: "Prints one JSON document to stdout (or, with --format csv, its rows as CSV: bowling or basketball shots, tennis swings, archery arrows); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
 
     @Argument(help: "The video file (or an http(s) URL libavformat can read).") var file: String
     @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
-    @Option(help: "Output format: json (the whole document) or csv (bowling shots / tennis swings / archery arrows, one row each).")
+    @Option(help: "Output format: json (the whole document) or csv (bowling or basketball shots / tennis swings / archery arrows, one row each).")
     var format: AnalyzeFormat = .json
     @Option(help: "Decoder threads (0 = FFmpeg's choice).") var threads: Int = 0
     @Option(name: .customLong("sample-fps"), help: "Frames per second the models look at (\(VisionSettings.Env.sampleFPS), default 10).")
@@ -25,9 +25,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .customLong("detector-model"), help: "YOLO ONNX file (\(VisionSettings.Env.detectorModel)).") var detectorModel: String?
     @Option(name: .customLong("pose-model"), help: "BlazePose ONNX file (\(VisionSettings.Env.poseModel)).") var poseModel: String?
     @Flag(name: .customLong("compact"), help: "Print the JSON on one line.") var compact = false
-    @Option(name: .customLong("picture"), help: "Also draw the result over frames of the video into this PNG file (bowling, tennis).")
+    @Option(name: .customLong("picture"), help: "Also draw the result over frames of the video into this PNG file (every sport: the lane, the swings, the face, the shot chart).")
     var pictureFile: String?
-    @Option(name: .customLong("report"), help: "Also write a session report (totals, the picture, a table of shots or swings) to this PDF file (bowling, tennis).")
+    @Option(name: .customLong("report"), help: "Also write a session report (totals, the picture, a table of shots, swings or arrows) to this PDF file (every sport).")
     var reportFile: String?
 
     enum AnalyzeFormat: String, ExpressibleByArgument, CaseIterable { case json, csv }

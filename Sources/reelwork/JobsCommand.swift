@@ -174,7 +174,7 @@ extension JobsCommand {
             abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings/arrows as CSV).")
         @OptionGroup var client: ClientOptions
         @Argument var ids: [String]
-        @Option(help: "text, json, or csv (one bowling, tennis or archery job: its shots, swings or arrows, one row each).") var format: ResultsFormat = .text
+        @Option(help: "text, json, or csv (one job of a sport with rows: its shots, swings or arrows, one row each).") var format: ResultsFormat = .text
 
         enum ResultsFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv }
 

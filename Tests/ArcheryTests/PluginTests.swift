@@ -13,7 +13,7 @@ final class PluginTests: XCTestCase {
 
     func feed(_ consumer: any FrameConsumer, _ photo: RenderedPhoto, time: Double, index: Int) throws {
         try RGBImage.withPackedPixels(photo.pixels, width: photo.width, height: photo.height) {
-            try consumer.consume($0, time: time, frameIndex: index)
+            try consumer.consume($0, time: time, frameIndex: index, detections: nil)
         }
     }
 

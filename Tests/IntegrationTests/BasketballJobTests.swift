@@ -72,7 +72,7 @@ final class BasketballJobTests: CoordinatorTestCase {
 
         // The result against the truth: every attempt, made or missed, 2PT or 3PT, release within 0.4 s.
         let document = try awaitSync { try await client.results(job.id) }
-        XCTAssertEqual(document.stages.map(\.name), ["probe", "decode", "shots"])
+        XCTAssertEqual(document.stages.map(\.name), ["probe", "decode", "objects", "shots"])
         let shots = try XCTUnwrap(document.result["shots"].flatMap { if case .array(let a) = $0 { a } else { nil } })
         XCTAssertEqual(shots.count, scene.truth.count, "\(shots)")
         for (shot, truth) in zip(shots, scene.truth) {

@@ -18,7 +18,7 @@ final class BasketballRegistryTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("hoop.rimRight"), "\(error)")
         }
         XCTAssertNoThrow(try SportRegistry.checkOptions(Self.hoop, sport: .tennis, frameWidth: 64, frameHeight: 36), "tennis names no pixels")
-        XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .shots])
+        XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .objects, .shots])
         XCTAssertEqual(ResultTable.forSport(.basketball)?.sqlTable, "basketball_shots")
     }
 }

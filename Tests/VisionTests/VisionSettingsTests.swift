@@ -48,7 +48,7 @@ final class VisionSettingsTests: XCTestCase {
         XCTAssertEqual(StageName.plan(for: .bowling, options: .object(["pose": .bool(true)])),
                        [.probe, .decode, .objects, .pose, .ball, .shotMetrics])
         XCTAssertEqual(StageName.plan(for: .archery), [.probe, .decode, .scoring])
-        XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .shots])
+        XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .objects, .shots])
         XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
         XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose, .ball, .scoring, .shots])
     }
