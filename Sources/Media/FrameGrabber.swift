@@ -50,7 +50,7 @@ public final class FrameGrabber {
     public init(location: String, guards: MediaGuards = MediaGuards()) throws {
         demuxer = try Demuxer(location: MediaLocation(location), guards: guards)
         streamIndex = try demuxer.bestVideoStreamIndex()
-        facts = VideoFacts(demuxer, streamIndex: streamIndex)
+        facts = PhotoOrientation.apply(to: VideoFacts(demuxer, streamIndex: streamIndex), location: location, guards: guards)
         demuxer.discardAllStreams(except: streamIndex)
         decoder = try StreamDecoder(demuxer, streamIndex: streamIndex, threads: 1, guards: guards)
         packet = try Packet()

@@ -20,7 +20,7 @@ public enum MediaProbe {
     /// - durationSeconds: the container's duration, else the stream's.
     /// - fps: avg_frame_rate, else r_frame_rate.
     /// - rotation: clockwise degrees (0, 90, 180, 270) a player turns the picture, from the
-    ///   display matrix.
+    ///   display matrix (a still JPEG's from its EXIF orientation, `PhotoOrientation`).
     ///
     /// An index that points past the end of the file is always reported as truncated (that
     /// check costs no I/O). With `verifyPackets`, every packet is also demuxed (not decoded)
@@ -35,7 +35,7 @@ public enum MediaProbe {
     public static func probe(_ location: String, verifyPackets: Bool = false, guards: MediaGuards = MediaGuards()) throws -> VideoFacts {
         let demuxer = try Demuxer(location: MediaLocation(location), guards: guards)
         let index = try demuxer.bestVideoStreamIndex()
-        let facts = VideoFacts(demuxer, streamIndex: index)
+        let facts = PhotoOrientation.apply(to: VideoFacts(demuxer, streamIndex: index), location: location, guards: guards)
         try demuxer.checkIndexFitsInFile()
         if verifyPackets { try PacketVerifier.verify(demuxer, videoStream: index) }
         return facts

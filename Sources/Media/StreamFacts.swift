@@ -36,8 +36,13 @@ extension VideoFacts {
     /// (ffmpeg's own autorotate included) turn the picture by its negation, clockwise.
     private static func clockwiseRotation(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
         var size = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
-              size >= 9 * MemoryLayout<Int32>.size else { return 0 }
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }
+        return clockwiseRotation(displayMatrix: data, size: size)
+    }
+
+    /// A display matrix of `size` bytes at `data` as clockwise degrees; 0 when it is too short or degenerate.
+    static func clockwiseRotation(displayMatrix data: UnsafeMutablePointer<UInt8>, size: Int) -> Int {
+        guard size >= 9 * MemoryLayout<Int32>.size else { return 0 }
         let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
         guard counterclockwise.isFinite else { return 0 } // a degenerate matrix gives NaN
         // Snap to the nearest quarter turn and fold into 0..<360 (the angle is within ±180°).

@@ -29,7 +29,7 @@ public final class VideoDecoder {
         rgb = RGBConverter(flags: options.colorConversion.swscaleFlags)
         demuxer = try Demuxer(location: MediaLocation(location), guards: options.guards)
         streamIndex = try demuxer.bestVideoStreamIndex()
-        facts = VideoFacts(demuxer, streamIndex: streamIndex)
+        facts = PhotoOrientation.apply(to: VideoFacts(demuxer, streamIndex: streamIndex), location: location, guards: options.guards)
         // A file cut short after its index would otherwise decode "successfully" with fewer frames.
         try demuxer.checkIndexFitsInFile()
         // Audio and other packets are never needed; where the container allows it, they are not even read.

@@ -19,7 +19,9 @@ import ReelworkCore
 ///
 /// How each shape of sport fits:
 /// - every decoded frame (bowling's ball tracker; basketball): `everyFrameStage` set, its
-///   `FrameConsumer` fed each frame as RGB; `sampled` `.none` unless it also wants people.
+///   `FrameConsumer` fed each frame as RGB; with `sampled` `.objects` (basketball) the frames the
+///   models look at come with the detector's boxes on them (`FrameDetections`), `.none` (bowling,
+///   unless it wants people) for none.
 /// - sampled frames with detections and poses (tennis): `sampled` `.objectsAndPoses`, the stages
 ///   after the decode read `DecodedInput.sampled`.
 /// - a still image or a few steady frames (archery): a photo is decoded by FFmpeg as a one-frame
