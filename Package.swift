@@ -65,10 +65,13 @@ let package = Package(
         // What a sport is to the rest of Reelwork (`SportPlugin`): its plan, options, analysis, rows
         // and drawing. No model runtime, so the coordinator checks options without linking one.
         .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
+        // The math more than one sport uses, in one place: plane-to-plane maps (homographies), small
+        // linear solves, the options' HSV colour and its match, a seeded generator. No I/O.
+        .target(name: "SportMath", dependencies: ["ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
         .target(name: "Sports", dependencies: ["SportKit", "Archery", "Basketball", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
-        .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
+        .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
         // session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
@@ -76,11 +79,12 @@ let package = Package(
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
         // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
-        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
+        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, the detector's
-        // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's shooting stats. No I/O.
-        // Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit, Media and Pictures; the core files use ReelworkCore only.
-        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
+        // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's
+        // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit,
+        // Media and Pictures; the core files use ReelworkCore and SportMath only.
+        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
         .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
@@ -147,12 +151,14 @@ let package = Package(
         .executableTarget(name: "media-fuzz", dependencies: ["FuzzSupport", "Media", "ReelworkCore",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "loadtest/media-fuzz"),
-        .executableTarget(name: "bowling-bench", dependencies: ["Bowling", "BowlingScenes", "Media", "ReelworkCore"],
+        // The `MODE FILE [--flag VALUE]...` command line the sport benches share, and `Duration.seconds`. Foundation only.
+        .target(name: "BenchSupport", path: "loadtest/BenchSupport"),
+        .executableTarget(name: "bowling-bench", dependencies: ["BenchSupport", "Bowling", "BowlingScenes", "Media", "ReelworkCore"],
                           path: "loadtest/bowling-bench"),
         // Archery on a 12-megapixel photo (loadtest/archery-bench.sh).
         .executableTarget(name: "archery-bench", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"],
                           path: "loadtest/archery-bench"),
-        .executableTarget(name: "basketball-bench", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
+        .executableTarget(name: "basketball-bench", dependencies: ["BenchSupport", "Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
                           path: "loadtest/basketball-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
@@ -172,23 +178,27 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "TestSupport",
-                                                         "FuzzSupport"]),
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
+                                                         "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
-        // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation only.
-        .target(name: "BowlingScenes"),
+        // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
+        // seeded generator for the camera noise.
+        .target(name: "BowlingScenes", dependencies: ["SportMath"]),
         // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
-        // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation only.
-        .target(name: "BasketballScenes"),
+        // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation, and SportMath's
+        // seeded generator for the camera noise.
+        .target(name: "BasketballScenes", dependencies: ["SportMath"]),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
-        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore", "TestSupport", "Vision"]),
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore",
+                                                           "SportMath", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
-        // for the archery tests and benchmark. Foundation only.
-        .target(name: "ArcheryScenes"),
+        // for the archery tests and benchmark. Foundation, and SportMath's seeded generator for the
+        // camera noise.
+        .target(name: "ArcheryScenes", dependencies: ["SportMath"]),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
                                                              "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks"]),

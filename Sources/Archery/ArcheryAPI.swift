@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 // The Archery module's surface as the pipeline uses it (the `target`, `arrows` and `scoring`
 // stages, the corrections call and the CSV). Implementation files beside this one fill it in;

@@ -1,4 +1,5 @@
 import Foundation
+import SportMath
 
 /// Finds arrows as the parts of the photo that do not look like the face should there.
 ///

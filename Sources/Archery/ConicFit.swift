@@ -1,4 +1,5 @@
 import Foundation
+import SportMath
 
 /// An ellipse fitted to points by algebraic least squares (A x² + B xy + C y² + D x + E y + F = 0
 /// with A + C = 1, in coordinates centred and scaled on the points so the 5 × 5 system is well

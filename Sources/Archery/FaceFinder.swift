@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportMath
 
 /// The face in a working image: rings traced, ellipses fitted, one homography to all of them,
 /// its rotation fixed so the face's "up" looks straight up in the photo at the centre.

@@ -1,3 +1,5 @@
+import SportMath
+
 /// Fits one homography, image → face, to the boundary points of all rings at once: each point's
 /// distance from the face centre after the map must be its ring's radius. Concentric circles fix
 /// the centre, the tilt and the scale, but not the face's rotation about its centre, which

@@ -1,3 +1,5 @@
+import SportMath
+
 extension Homography {
     /// `self` after `other`: the map x ↦ self(other(x)).
     func after(_ other: Homography) -> Homography {

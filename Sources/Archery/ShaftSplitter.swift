@@ -1,4 +1,5 @@
 import Foundation
+import SportMath
 
 /// Separates the shafts in one group of foreign pixels: arrows in a tight group, seen from the side,
 /// cross and touch each other, and their pixels make one group. Straight lines are taken out one
@@ -29,7 +30,8 @@ enum ShaftSplitter {
         let maximumGap = ArrowFinder.collinearGap * radiusPx
         var remaining = members
         var found = [Shaft]()
-        var random = SplitMix(seed: UInt64(members.count))
+        // The same tries on every run, so a photo always scores the same.
+        var random = SeededRandom(seed: UInt64(members.count))
         while found.count < maximumShafts, Double(remaining.count) >= minimumRun {
             guard let line = bestLine(remaining, tolerance: tolerance, minimumSpan: minimumRun / 2, random: &random) else { break }
             // Inliers sorted along the line; the longest run without a wide gap.
@@ -80,7 +82,7 @@ enum ShaftSplitter {
         func point(_ t: Double) -> (x: Double, y: Double) { (ox + t * dx, oy + t * dy) }
     }
 
-    static func bestLine(_ points: [(x: Double, y: Double)], tolerance: Double, minimumSpan: Double, random: inout SplitMix) -> Line? {
+    static func bestLine(_ points: [(x: Double, y: Double)], tolerance: Double, minimumSpan: Double, random: inout SeededRandom) -> Line? {
         var best: (line: Line, count: Int)?
         let n = points.count
         guard n >= 2 else { return nil }
@@ -102,18 +104,5 @@ enum ShaftSplitter {
         for p in inliers { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
         let theta = 0.5 * atan2(2 * sxy, sxx - syy)
         return Line(ox: mx, oy: my, dx: cos(theta), dy: sin(theta))
-    }
-}
-
-/// SplitMix64: the same tries on every run, so a photo always scores the same.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

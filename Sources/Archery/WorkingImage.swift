@@ -1,3 +1,5 @@
+import SportMath
+
 /// The photo at the resolution the face finder works at: box-averaged by a whole factor so the
 /// long side is at most `maxSide` (a 12 MP photo becomes about 1.3 MP), each pixel's RGB and colour
 /// class kept. Working pixel (i, j) is the mean of the source's k × k block starting at (k·i, k·j),

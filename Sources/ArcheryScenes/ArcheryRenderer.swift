@@ -1,4 +1,5 @@
 import Foundation
+import SportMath
 
 /// An RGB24 photo of a scene.
 public struct RenderedPhoto: Sendable {

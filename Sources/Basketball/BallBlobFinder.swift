@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 /// One round, moving, ball-coloured blob in a frame, in pixels.
 struct BallCandidate: Sendable, Equatable {
@@ -35,7 +36,7 @@ final class BallBlobFinder {
     private var radiusRange = 2.5...Double.infinity
     private(set) var candidates: [BallCandidate] = []
 
-    init(width: Int, height: Int, color: BallColor, hueTolerance: Double, frameRate: Double) {
+    init(width: Int, height: Int, color: HSVColor, hueTolerance: Double, frameRate: Double) {
         (self.width, self.height) = (width, height)
         grid = CellGrid(width: width, height: height)
         table = ColorTable(ball: color, hueTolerance: hueTolerance)

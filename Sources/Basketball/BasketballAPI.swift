@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 // The Basketball module's surface as the pipeline will use it: one `BasketballTracker` fed every
 // decoded frame of one streamed decode, then `finish()` for the shots and the stats.
@@ -67,15 +68,15 @@ public struct BallBox: Sendable, Equatable {
 /// first frames when absent), `ballColor` {h 0–360, s 0–100, v 0–100} (default an orange ball),
 /// `ballColorTolerance` (hue degrees, default 15), `threePointDistanceFt` (default 22.15, FIBA).
 public struct BasketballOptions: Sendable, Equatable {
-    public static let defaultBallColor = BallColor(h: 22, s: 80, v: 80)
+    public static let defaultBallColor = HSVColor(h: 22, s: 80, v: 80)
     public static let defaultThreePointDistanceFt = 22.15
 
     public var hoop: RimLine?
-    public var ballColor: BallColor
+    public var ballColor: HSVColor
     public var ballColorTolerance: Double
     public var threePointDistanceFt: Double
 
-    public init(hoop: RimLine? = nil, ballColor: BallColor = defaultBallColor, ballColorTolerance: Double = 15,
+    public init(hoop: RimLine? = nil, ballColor: HSVColor = defaultBallColor, ballColorTolerance: Double = 15,
                 threePointDistanceFt: Double = defaultThreePointDistanceFt) {
         (self.hoop, self.ballColor, self.ballColorTolerance, self.threePointDistanceFt) =
             (hoop, ballColor, ballColorTolerance, threePointDistanceFt)

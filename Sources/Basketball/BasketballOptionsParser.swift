@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 /// Reads and checks the job options the basketball stages use (TennisOptionsParser's conventions:
 /// every number finite and in range, every message naming the option).
@@ -13,7 +14,7 @@ enum BasketballOptionsParser {
         }
         var parsed = BasketballOptions()
         if let hoop = options["hoop"], hoop != .null { parsed.hoop = try parseHoop(hoop) }
-        if let color = options["ballColor"], color != .null { parsed.ballColor = try BallColor.parse(color, name: "ballColor") }
+        if let color = options["ballColor"], color != .null { parsed.ballColor = try HSVColor.parse(color, name: "ballColor") }
         if let tolerance = options["ballColorTolerance"], tolerance != .null {
             // Beyond 90° the rim's orange, the skin and the wood all match.
             parsed.ballColorTolerance = try OptionReader.number(tolerance, name: "ballColorTolerance", in: 1...90)

@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 /// Which 8-bit RGB colours are ball, rim orange or backboard white, computed once per job so the
 /// per-pixel test is one table load instead of an HSV conversion (Bowling's ColorLookupTable:
@@ -9,14 +10,14 @@ final class ColorTable {
     static var whiteBit: UInt8 { 4 }
     static var entries: Int { 1 << 18 }
     /// Rims are painted orange; the finder looks for this whatever the ball's colour is.
-    static let rimOrange = BallColor(h: 18, s: 80, v: 75)
+    static let rimOrange = HSVColor(h: 18, s: 80, v: 75)
 
     let bits = FixedBuffer<UInt8>(count: ColorTable.entries, repeating: 0)
 
-    init(ball: BallColor, hueTolerance: Double) {
+    init(ball: HSVColor, hueTolerance: Double) {
         for index in 0..<Self.entries {
-            let color = BallColor(red: UInt8(((index >> 12) & 63) << 2 | 2), green: UInt8(((index >> 6) & 63) << 2 | 2),
-                                  blue: UInt8((index & 63) << 2 | 2))
+            let color = HSVColor(red: UInt8(((index >> 12) & 63) << 2 | 2), green: UInt8(((index >> 6) & 63) << 2 | 2),
+                                 blue: UInt8((index & 63) << 2 | 2))
             var value: UInt8 = 0
             if color.matches(ball, hueTolerance: hueTolerance) { value |= Self.ballBit }
             if color.matches(Self.rimOrange, hueTolerance: 20) { value |= Self.rimBit }
@@ -30,4 +31,9 @@ final class ColorTable {
         bits[Int(truncatingIfNeeded: pixel[0] &>> 2) &<< 12 | Int(truncatingIfNeeded: pixel[1] &>> 2) &<< 6
             | Int(truncatingIfNeeded: pixel[2] &>> 2)]
     }
+}
+
+private extension HSVColor {
+    /// The backboard: bright and nearly grey.
+    var isWhite: Bool { s <= 25 && v >= 70 }
 }

@@ -1,3 +1,5 @@
+import SportMath
+
 /// Draws a scene's frames as packed RGB24 (width × height × 3 bytes): the still backdrop once, then
 /// per frame the player, the ball and the net in front of it.
 public final class ShootingSceneRenderer {

@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 /// Seed 000's `BallProfile`, the part detection needs: the ball's colour, how far pixels may stray
 /// from it in hue, and the PAP marker's colour for rev rate.

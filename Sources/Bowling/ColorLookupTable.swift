@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 /// Which 8-bit RGB colours count as ball or marker, precomputed once per job so the per-pixel test
 /// is one table load instead of an HSV conversion.

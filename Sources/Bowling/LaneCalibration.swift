@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportMath
 
 /// Image pixels ↔ lane coordinates: boards (DOMAIN: right edge 0.5, left edge 39.5, counted from the
 /// right gutter as a right-hander sees it from behind) and feet past the foul line.

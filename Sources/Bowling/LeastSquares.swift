@@ -1,3 +1,5 @@
+import SportMath
+
 /// Straight-line and parabola fits for the metrics (DOMAIN defines speeds and entry angle as
 /// least-squares slopes).
 enum LeastSquares {

@@ -1,4 +1,5 @@
 import Foundation
+import SportMath
 
 /// Renders a `BowlingScene` to rgb24 frames (deterministic: the same scene gives the same bytes) and
 /// to an H.264 clip, and gives the ground truth of every shot in it.

@@ -1,3 +1,5 @@
+import SportMath
+
 /// The static part of every frame: masking, approach, gutters, lane, foul line, arrows, pin deck and
 /// pins, drawn once per clip (the renderer copies it per frame and only draws the ball).
 enum LaneBackdrop {

@@ -1,3 +1,5 @@
+import SportMath
+
 /// An rgb24 image with the few fills the bowling scene needs. A pixel is covered when its centre
 /// (integer coordinates, see `ImagePoint`) is inside the shape: crisp edges, no randomness.
 struct RGBCanvas {

@@ -15,7 +15,7 @@ public struct RGBColor: Equatable, Hashable, Sendable {
 
 /// A colour of the rendered scene in HSV as the bowling options give it: hue 0–360, saturation and
 /// value 0–100. Encodes as `{"h", "s", "v"}`, the shape of `ballProfile.color`. (Not named HSVColor:
-/// the Bowling module has one, and BowlingTests imports both modules.)
+/// SportMath has one, and BowlingTests imports both modules.)
 public struct SceneColor: Equatable, Sendable, Codable {
     public var h: Double
     public var s: Double

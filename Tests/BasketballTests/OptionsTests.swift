@@ -1,5 +1,6 @@
 import Basketball
 import ReelworkCore
+import SportMath
 import XCTest
 
 /// Bad options are refused before any frame is decoded, each message naming the option.
@@ -21,7 +22,7 @@ final class OptionsTests: XCTestCase {
         // The ends are put in order left to right whichever way round they came.
         XCTAssertEqual(options.hoop, RimLine(left: FramePoint(x: 810, y: 302), right: FramePoint(x: 900, y: 300)))
         XCTAssertEqual(options.hoop?.left.x, 810)
-        XCTAssertEqual(options.ballColor, BallColor(h: 30, s: 70, v: 90))
+        XCTAssertEqual(options.ballColor, HSVColor(h: 30, s: 70, v: 90))
         XCTAssertEqual(options.threePointDistanceFt, 23.75)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import ReelworkCore
+import SportMath
 import XCTest
 @testable import Bowling
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportMath
 import XCTest
 @testable import Bowling
 

@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 import XCTest
 @testable import Bowling
 

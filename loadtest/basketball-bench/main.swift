@@ -9,35 +9,17 @@
 // clip and reports medians and the ratio tracking ÷ decoding (target < 1).
 import Basketball
 import BasketballScenes
+import BenchSupport
 import BowlingScenes
 import Foundation
 import ReelworkCore
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("basketball-bench: \(message)\n".utf8))
-    exit(2)
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else { fail("usage: basketball-bench render FILE [--seconds S] [--fps F] [--height H] | track FILE --options JSON") }
-let mode = arguments.removeFirst(), file = arguments.removeFirst()
-var seconds = 20.0, fps = 60, height = 1080, optionsPath: String?
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    guard let value = arguments.first else { fail("\(flag) needs a value") }
-    arguments.removeFirst()
-    switch flag {
-    case "--seconds": seconds = Double(value) ?? seconds
-    case "--fps": fps = Int(value) ?? fps
-    case "--height": height = Int(value) ?? height
-    case "--options": optionsPath = value
-    default: fail("unknown flag \(flag)")
-    }
-}
+let arguments = BenchArguments(name: "basketball-bench",
+                               usage: "usage: basketball-bench render FILE [--seconds S] [--fps F] [--height H] | track FILE --options JSON",
+                               flags: ["--seconds", "--fps", "--height", "--options"])
+let mode = arguments.mode, file = arguments.file
+let seconds = arguments["--seconds"].flatMap { Double($0) } ?? 20, optionsPath = arguments["--options"]
+let fps = arguments["--fps"].flatMap { Int($0) } ?? 60, height = arguments["--height"].flatMap { Int($0) } ?? 1080
 let width = height * 16 / 9
 
 @MainActor func render() throws {
@@ -90,7 +72,7 @@ let width = height * 16 / 9
 }
 
 @MainActor func track() throws {
-    guard let optionsPath else { fail("track needs --options FILE (basketball-bench render writes FILE.options.json)") }
+    guard let optionsPath else { arguments.fail("track needs --options FILE (basketball-bench render writes FILE.options.json)") }
     let options = try BasketballOptions.parse(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: optionsPath))))
     let tracker = try BasketballTracker(options: options, frameWidth: width, frameHeight: height, frameRate: Double(fps))
     let decoder = try RawVideoDecoder(input: URL(fileURLWithPath: file), width: width, height: height)
@@ -102,7 +84,7 @@ let width = height * 16 / 9
         batch.removeAll(keepingCapacity: true)
         while batch.count < 30 {
             guard let pixels = decoder.next() else { finished = true; break }
-            guard let frame = PackedRGBFrame(width: width, height: height, pixels: pixels) else { fail("bad frame size") }
+            guard let frame = PackedRGBFrame(width: width, height: height, pixels: pixels) else { arguments.fail("bad frame size") }
             batch.append(frame)
         }
         for frame in batch {
@@ -130,8 +112,8 @@ do {
     switch mode {
     case "render": try render()
     case "track": try track()
-    default: fail("unknown mode \(mode)")
+    default: arguments.fail("unknown mode \(mode)")
     }
 } catch {
-    fail("\(error)")
+    arguments.fail("\(error)")
 }

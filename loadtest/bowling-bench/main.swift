@@ -6,37 +6,20 @@
 // `decode` + `ball`), with the time spent inside BallTracker.process summed separately. Prints one
 // JSON line. loadtest/bowling-bench.sh repeats it and reports medians and the ratio
 // tracking ÷ decoding (target < 1: tracking costs less than decoding).
+import BenchSupport
 import Bowling
 import BowlingScenes
 import Foundation
 import Media
 import ReelworkCore
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("bowling-bench: \(message)\n".utf8))
-    exit(2)
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else { fail("usage: bowling-bench render FILE [--seconds S] | ball FILE --options JSON [--threads T]") }
-let mode = arguments.removeFirst(), file = arguments.removeFirst()
-var seconds = 30.0, optionsPath: String?, threads = 0, camera = LaneCamera.behindBowler1080p
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    guard let value = arguments.first else { fail("\(flag) needs a value") }
-    arguments.removeFirst()
-    switch flag {
-    case "--seconds": seconds = Double(value) ?? seconds
-    case "--options": optionsPath = value
-    case "--threads": threads = Int(value) ?? 0
-    case "--camera": camera = value == "720p" ? .behindBowler720p : .behindBowler1080p
-    default: fail("unknown flag \(flag)")
-    }
-}
+let arguments = BenchArguments(name: "bowling-bench",
+                               usage: "usage: bowling-bench render FILE [--seconds S] | ball FILE --options JSON [--threads T]",
+                               flags: ["--seconds", "--options", "--threads", "--camera"])
+let mode = arguments.mode, file = arguments.file
+let seconds = arguments["--seconds"].flatMap { Double($0) } ?? 30, optionsPath = arguments["--options"]
+let threads = arguments["--threads"].flatMap { Int($0) } ?? 0
+let camera = arguments["--camera"] == "720p" ? LaneCamera.behindBowler720p : .behindBowler1080p
 
 @MainActor func render() throws {
     // Shots of both kinds, left and right of the lane, until the clip is `seconds` long.
@@ -61,7 +44,7 @@ while !arguments.isEmpty {
 }
 
 @MainActor func ball() throws {
-    guard let optionsPath else { fail("ball needs --options FILE (bowling-bench render writes FILE.options.json)") }
+    guard let optionsPath else { arguments.fail("ball needs --options FILE (bowling-bench render writes FILE.options.json)") }
     let options = try BowlingOptions.parse(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: optionsPath))))
     let clock = ContinuousClock()
     let decodeOptions = DecodeOptions(threads: threads)
@@ -97,8 +80,8 @@ do {
     switch mode {
     case "render": try render()
     case "ball": try ball()
-    default: fail("unknown mode \(mode)")
+    default: arguments.fail("unknown mode \(mode)")
     }
 } catch {
-    fail("\(error)")
+    arguments.fail("\(error)")
 }

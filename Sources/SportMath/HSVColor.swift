@@ -1,6 +1,8 @@
 import ReelworkCore
 
-/// Seed 000's colour: hue 0–360, saturation and value 0–100.
+/// A colour as the options give one (seed 000): hue 0–360, saturation and value 0–100. Bowling's
+/// ball profile and basketball's ball colour use the same scales, conversion and match, so a colour
+/// means the same in both sports' options.
 public struct HSVColor: Sendable, Equatable {
     public var h: Double
     public var s: Double
@@ -26,17 +28,18 @@ public struct HSVColor: Sendable, Equatable {
 
     /// Seed 003's match: hue within `hueTolerance` degrees (the short way round the circle, so 355
     /// matches 5), saturation and value within 30 points.
-    func matches(_ other: HSVColor, hueTolerance: Double) -> Bool {
+    public func matches(_ other: HSVColor, hueTolerance: Double) -> Bool {
         let rawHue = abs(h - other.h).truncatingRemainder(dividingBy: 360)
         let hueDistance = min(rawHue, 360 - rawHue)
         return hueDistance <= hueTolerance && abs(s - other.s) <= Self.saturationValueTolerance
             && abs(v - other.v) <= Self.saturationValueTolerance
     }
 
-    static let saturationValueTolerance = 30.0
+    /// How far saturation and value may differ in a match (seed 003), in points of 0–100.
+    public static let saturationValueTolerance = 30.0
 
     /// Reads `{h, s, v}` at option path `name`, or throws `.invalidInput` naming the bad part.
-    static func parse(_ value: JSONValue?, name: String) throws -> HSVColor {
+    public static func parse(_ value: JSONValue?, name: String) throws -> HSVColor {
         guard case .object? = value, let value else {
             throw ReelworkError.invalidInput("option \(name) must be an object {\"h\": 0-360, \"s\": 0-100, \"v\": 0-100}")
         }

@@ -1,10 +1,10 @@
-// Copied from Sources/Bowling (Archery must not depend on Bowling); if a third sport needs it, move it to a shared module.
-/// Solves small dense linear systems A·x = b (homographies: 8×8; parabola fits: 3×3).
-enum LinearSolver {
+/// Solves small dense linear systems A·x = b (homographies: 8×8; parabola and conic fits, Gauss–Newton
+/// steps: a few unknowns). Shared by the sports so a degenerate fit fails the same way everywhere.
+public enum LinearSolver {
     /// Gaussian elimination with partial pivoting. `a` is row-major n×n. Returns nil when the
     /// system is singular or nearly so (a pivot below `1e-12` × the largest entry), so degenerate
     /// calibration points fail instead of producing a wild transform.
-    static func solve(_ a: [Double], _ b: [Double]) -> [Double]? {
+    public static func solve(_ a: [Double], _ b: [Double]) -> [Double]? {
         let n = b.count
         guard n > 0, a.count == n * n, a.allSatisfy(\.isFinite), b.allSatisfy(\.isFinite) else { return nil }
         var m = a, rhs = b
