@@ -6,7 +6,8 @@
 # usage: loadtest/basketball-bench.sh [RUNS] [SECONDS]     (defaults: 5 runs, a 20 s clip)
 # Target: tracking costs less than decoding: tracker ms/frame ÷ decode ms/frame < 1.
 # PACKAGE_PATH=DIR builds the benchmark from another package holding the same targets (a small one
-# with only Basketball, BasketballScenes, BowlingScenes and ReelworkCore builds in a minute).
+# with only Basketball, BasketballScenes, BowlingScenes, SportMath, BenchSupport, Media, Pictures,
+# SportKit and ReelworkCore builds in a few minutes).
 # REELWORK=PATH (a release `reelwork`) also times the whole job pass per run, `reelwork analyze
 # --sport basketball`: one decode, RGB for every frame, the detector on 10 frames a second, the
 # tracker; reported in frames/s beside ffmpeg's decode alone.
