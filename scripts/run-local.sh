@@ -132,12 +132,6 @@ python3 scripts/lib/sample-truth.py "$stack/job-clips.txt" "$stack/results.json"
 echo
 echo "==> the bowling job's shots (CSV)"
 "$bin" jobs results "$(cat "$stack/bowling-job.txt")" --format csv
-echo
-"$bin" submit "$basketball" --sport basketball >"$stack/basketball-job.txt"
-"$bin" submit "$archery" --sport archery >"$stack/archery-job.txt"
-cat "$stack/tennis-jobs.txt" "$stack/bowling-job.txt" "$stack/basketball-job.txt" "$stack/archery-job.txt" >"$stack/job-ids.txt"
-# Which job is which clip (submit prints one id per file, in order), for the truth beside each result.
-paste -d ' ' "$stack/job-ids.txt" <(printf '%s\n' "${tennis_samples[@]}" "$bowling" "$basketball" "$archery") >"$stack/job-clips.txt"
 
 cat <<MSG
 

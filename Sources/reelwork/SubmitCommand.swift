@@ -28,6 +28,16 @@ struct SubmitCommand: AsyncParsableCommand {
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be from 1 to 16") }
     }
 
+    /// Whether the caller can see batch `id` there: false on its 404, any other failure thrown.
+    static func coordinator(_ client: CoordinatorClient, hasBatch id: UUID) async throws -> Bool {
+        do {
+            _ = try await client.batch(id)
+            return true
+        } catch ClientError.api(status: 404, _, _) {
+            return false
+        }
+    }
+
     func run() async throws {
         let client = try connection.client()
         let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
@@ -52,6 +62,13 @@ struct SubmitCommand: AsyncParsableCommand {
         try journal.save(key: key)
 
         // 2. The batch (the journal key is its Idempotency-Key, so a lost journal finds it again).
+        // A journal whose batch the coordinator does not have is from another database (a local
+        // stack started afresh, another coordinator at the same address): its ids mean nothing there.
+        if let known = journal.batchId, try await !Self.coordinator(client, hasBatch: known) {
+            Terminal.writeErr("the coordinator has no batch \(known.uuidString.lowercased()) from this command's last run (a new database?): sending afresh\n")
+            journal.forgetCoordinatorState()
+            try journal.save(key: key)
+        }
         if journal.batchId == nil {
             journal.batchId = try await client.createBatch(CreateBatchRequest(sport: sport, options: options, label: label, club: club),
                                                            idempotencyKey: "submit-\(key)").id

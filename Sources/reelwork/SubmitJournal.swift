@@ -44,6 +44,14 @@ struct SubmitJournal: Codable {
         return try? ReelworkJSON.decoder.decode(SubmitJournal.self, from: data)
     }
 
+    /// Forgets what the coordinator held (the batch, each file's video, the jobs) and keeps the
+    /// hashes: for a coordinator that no longer has the batch (its database was reset).
+    mutating func forgetCoordinatorState() {
+        batchId = nil
+        jobs = [:]
+        for path in files.keys { files[path]?.videoId = nil }
+    }
+
     func save(key: String) throws {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         try ReelworkJSON.encoder.encode(self).write(to: Self.url(for: key), options: .atomic)

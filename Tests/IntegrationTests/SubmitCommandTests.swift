@@ -73,6 +73,27 @@ final class SubmitCommandTests: XCTestCase {
         XCTAssertEqual(try count("SELECT count(*) AS n FROM videos"), 4)
     }
 
+    /// A coordinator whose database was reset (a local stack started afresh) has none of the
+    /// journal's ids: the command sends everything again into a new batch instead of failing on a
+    /// batch that is gone.
+    func test_AJournalFromADatabaseSinceResetIsSentAfresh() throws {
+        let first = try submit()
+        XCTAssertEqual(first.status, 0, first.output)
+        let oldJobs = Set(first.stdout.split(separator: "\n").map(String.init))
+        XCTAssertEqual(oldJobs.count, 4, first.output)
+        try stack.db().execute("TRUNCATE jobs, batches, videos CASCADE")
+
+        let again = try submit()
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertTrue(again.output.contains("the coordinator has no batch"), again.output)
+        let newJobs = Set(again.stdout.split(separator: "\n").map(String.init))
+        XCTAssertEqual(newJobs.count, 4, again.output)
+        XCTAssertTrue(newJobs.isDisjoint(with: oldJobs), "new jobs, not the forgotten ids")
+        XCTAssertEqual(try count("SELECT count(*) AS n FROM batches WHERE club = 'north' AND label = 'season'"), 1)
+        XCTAssertEqual(try count("SELECT count(*) AS n FROM jobs WHERE club = 'north' AND batch_id IS NOT NULL"), 4)
+        XCTAssertEqual(try count("SELECT count(*) AS n FROM videos WHERE club = 'north'"), 4)
+    }
+
     func test_AFolderWithoutRecursiveIsRefusedWithTheFix() throws {
         let result = try stack.run(["submit", folder.path, "--sport", "tennis"], extraEnvironment: environment)
         XCTAssertNotEqual(result.status, 0)
