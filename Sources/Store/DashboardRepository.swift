@@ -63,8 +63,8 @@ public struct DashboardRepository {
     /// How to match `pattern` when `rowsWanted` matches are needed (nil: every one). For a few
     /// matches: row by row when the planner's statistics say the text is common enough that reading
     /// rows in order finds them within `textScanLimit` rows, and sooner than the indexes would list
-    /// all its matches (a row read and tested costs about a third of a match listed by the
-    /// indexes). For every match: row by row when the indexes would list more than
+    /// all its matches (a row read and tested costs about a quarter of a match listed by the
+    /// indexes: `rowsReadPerMatchListed`). For every match: row by row when the indexes would list more than
     /// `textScanLimit`. Both ways give the same jobs; this only chooses the faster.
     func textMatch(_ pattern: String, rowsWanted: Int?) throws -> JobSearch.TextMatch {
         let sizes = try db.query("""
@@ -79,8 +79,14 @@ public struct DashboardRepository {
         let matches = share * jobs
         guard let rowsWanted else { return matches > Double(textScanLimit) ? .eachRow : .trigramIndexes }
         let rowsToRead = Double(rowsWanted) / max(share, 1e-9)
-        return rowsToRead <= Double(textScanLimit) && rowsToRead <= 3 * matches ? .eachRow : .trigramIndexes
+        return rowsToRead <= Double(textScanLimit) && rowsToRead <= Self.rowsReadPerMatchListed * matches ? .eachRow : .trigramIndexes
     }
+
+    /// How many rows reading in order tests in the time the trigram indexes list one match
+    /// (dashboard-bench's EXPLAIN ANALYZE and page timings on a million jobs, BENCHMARKS.md). The
+    /// estimate of a text's share can be off by a third or more, so a choice near the boundary
+    /// leans to reading in order, whose cost `textScanLimit` bounds.
+    static let rowsReadPerMatchListed = 4.0
 
     /// The planner's estimate of how many rows of `from` (a table and a condition on `$1`) the
     /// condition keeps. `ALTER … SET STATISTICS` in migration 0010 makes the text columns' samples
