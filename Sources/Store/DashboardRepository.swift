@@ -106,11 +106,13 @@ public struct DashboardRepository {
         var (conditions, params) = rest.conditions()
         Self.addCursor(cursor, to: &conditions, &params)
         let candidates = "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(textScanLimit)"
-        // The candidates come newest first and the join keeps their order, so PostgreSQL stops
-        // reading them at the page's last match.
+        // The candidates come newest first and each one's video is looked up in turn (LATERAL with
+        // LIMIT 1, so the planner cannot turn it into a hash join that reads every video first when
+        // it expects few matches), so PostgreSQL stops reading them at the page's last match.
         let textParam = params.count + 1
         let rows = try db.query("""
-            SELECT j.*, v.original_name FROM (\(candidates)) j JOIN videos v ON v.id = j.video_id
+            SELECT j.*, v.original_name FROM (\(candidates)) j
+            CROSS JOIN LATERAL (SELECT original_name FROM videos WHERE videos.id = j.video_id LIMIT 1) v
             WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
             """, params + [pattern as (any PGParam)?, limit + 1]).rows
         if rows.count <= limit, try db.query("SELECT count(*) AS n FROM (\(candidates)) j", params).rows[0].int("n") == textScanLimit {
