@@ -5,7 +5,8 @@ import ReelworkCore
 ///
 /// Containers give a video's rotation on the stream (`VideoFacts.rotation`); FFmpeg's JPEG decoder
 /// gives a photo's only on the decoded picture (a display matrix on the frame), so a still JPEG's
-/// first picture is decoded once, with the same guards, to read it. A mirrored orientation (EXIF
+/// first picture is decoded once more, with the same guards, to read it: at an eighth of its size
+/// (FFmpeg's lowres), since only the EXIF it carries is wanted. A mirrored orientation (EXIF
 /// 2, 4, 5, 7: rare from cameras) counts by its rotation alone.
 enum PhotoOrientation {
     /// The containers FFmpeg opens a single JPEG with (a file with its extension, or a pipe).
@@ -30,7 +31,7 @@ enum PhotoOrientation {
         let demuxer = try Demuxer(location: MediaLocation(location), guards: guards)
         let index = try demuxer.bestVideoStreamIndex()
         demuxer.discardAllStreams(except: index)
-        let decoder = try StreamDecoder(demuxer, streamIndex: index, threads: 1, guards: guards)
+        let decoder = try StreamDecoder(demuxer, streamIndex: index, threads: 1, guards: guards, reducedScale: 3)
         let packet = try Packet()
         let frame = try Frame()
         var draining = false

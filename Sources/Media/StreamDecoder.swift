@@ -26,7 +26,9 @@ final class StreamDecoder {
     /// one per core plus one), using frame and slice threading where the codec supports them.
     /// Frames larger than `guards.maxPixels` are refused by the decoder (counted as damaged), so a
     /// stream that switches to a huge picture mid-way cannot take the memory for it.
-    init(_ demuxer: Demuxer, streamIndex: Int32, threads: Int, guards: MediaGuards) throws {
+    /// `reducedScale`: decode at 1/2^n of the size where the codec can (FFmpeg's `lowres`, 0–3 for
+    /// JPEG), for a decode that only needs the picture's headers and side data.
+    init(_ demuxer: Demuxer, streamIndex: Int32, threads: Int, guards: MediaGuards, reducedScale: Int = 0) throws {
         let stream = demuxer.stream(streamIndex)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -46,6 +48,7 @@ final class StreamDecoder {
 
         var options = guards.decoderOptions()
         defer { av_dict_free(&options) }
+        if reducedScale > 0 { av_dict_set(&options, "lowres", String(min(reducedScale, Int(codec.pointee.max_lowres))), 0) }
         let opened = avcodec_open2(context, codec, &options)
         if opened < 0 {
             throw MediaError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", at: demuxer.location)
