@@ -14,6 +14,8 @@ public enum CoordinatorServer {
                                        exporter: MetricsExporter = MetricsExporter()) throws -> some ApplicationProtocol {
         let (host, port) = try config.bindAddress()
         let backends = try Backends(config: config, logger: logger)
+        // A webhook address block that cannot be read stops the start, naming the setting.
+        _ = try config.webhooks.urlPolicy()
         let storage = VideoStorage(root: config.storageDir)
         try storage.prepare()
         // Uploads a coordinator was receiving when it died leave their temporary files behind.

@@ -107,8 +107,7 @@ final class WebhookDispatchWork: @unchecked Sendable {
             let claims = try repo.claimDue(limit: WebhookDispatcher.batchSize, lease: leaseSeconds)
             round.claimed = claims.count
             guard !claims.isEmpty else { return round }
-            let sender = self.sender ?? WebhookSender(policy: WebhookURLPolicy(allowPrivate: config.webhooks.allowPrivate),
-                                                      timeout: config.webhooks.timeoutSeconds)
+            let sender = try self.sender ?? WebhookSender(policy: config.webhooks.urlPolicy(), timeout: config.webhooks.timeoutSeconds)
             self.sender = sender
             let results = send(claims, with: sender)
             for (claim, result) in zip(claims, results) {
@@ -161,7 +160,7 @@ final class WebhookDispatchWork: @unchecked Sendable {
             round.retried += 1
         case .abandon:
             round.abandoned += 1
-            logger.warning("webhook \(claim.id) to \(claim.url) abandoned after \(claim.attempts + 1) attempts: \(result.outcome.error ?? "")")
+            logger.warning("webhook \(claim.id) to \(WebhookURLPolicy.forLogs(claim.url)) abandoned after \(claim.attempts + 1) attempts: \(result.outcome.error ?? "")")
         case .disableEndpoint(let reason):
             round.disabled += 1
             logger.warning("webhook endpoint \(claim.endpointId) disabled: \(reason)")

@@ -65,7 +65,7 @@ struct WebhookRoutes {
         do { events = try WebhookEventType.parseList(body.events) } catch let error as ReelworkError {
             throw APIError(.badRequest, "invalid_events", error.message)
         }
-        let policy = WebhookURLPolicy(allowPrivate: backends.config.webhooks.allowPrivate)
+        let policy = try backends.config.webhooks.urlPolicy()
         let url = body.url
         do {
             // Resolving the host blocks: on NIO's blocking pool, not an event loop or a database thread.

@@ -15,6 +15,10 @@ public struct WebhookSettings: Sendable, Equatable {
     /// addresses (tests and local stacks). Off in production: a club could otherwise make the
     /// coordinator call services on its own network.
     public var allowPrivate = false
+    /// Internal address blocks (CIDR, e.g. `10.20.0.5/32`) that endpoints may resolve to although
+    /// `allowPrivate` is off: an operator's own receiver, with every other internal address still
+    /// refused. Parsed and checked by the Webhooks module when the coordinator starts.
+    public var allowAddresses: [String] = []
     /// The wait before each attempt of a delivery, the first being 0; when it runs out the delivery
     /// is abandoned.
     public var retrySchedule = standardRetrySchedule
@@ -31,6 +35,7 @@ public struct WebhookSettings: Sendable, Equatable {
 
     public enum Env {
         public static let allowPrivate = "REELWORK_WEBHOOK_ALLOW_PRIVATE"
+        public static let allowAddresses = "REELWORK_WEBHOOK_ALLOW_ADDRESSES"
         public static let retrySchedule = "REELWORK_WEBHOOK_RETRY_SCHEDULE"
         public static let timeoutSeconds = "REELWORK_WEBHOOK_TIMEOUT_SECONDS"
         public static let maxRetryAfterSeconds = "REELWORK_WEBHOOK_MAX_RETRY_AFTER_SECONDS"
@@ -49,6 +54,9 @@ public struct WebhookSettings: Sendable, Equatable {
             value = v
         }
         s.allowPrivate = try ReelworkConfig.flag(Env.allowPrivate, env[Env.allowPrivate])
+        if let text = env[Env.allowAddresses] {
+            s.allowAddresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         if let text = env[Env.retrySchedule], !text.isEmpty { s.retrySchedule = try parseSchedule(text) }
         try seconds(Env.timeoutSeconds, &s.timeoutSeconds, in: 0.1...600)
         try seconds(Env.maxRetryAfterSeconds, &s.maxRetryAfterSeconds, in: 0...maxRetryStepSeconds)

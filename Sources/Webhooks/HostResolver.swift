@@ -25,6 +25,18 @@ public enum HostResolver {
         return addresses
     }
 
+    /// The address an IP literal (`192.0.2.7`, `::1`) stands for, or nil for anything else; never
+    /// asks a resolver.
+    public static func literal(_ text: String) -> IPAddress? {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_flags = AI_NUMERICHOST
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard !text.isEmpty, getaddrinfo(text, nil, &hints, &list) == 0 else { return nil }
+        defer { freeaddrinfo(list) }
+        return list?.pointee.ai_addr.flatMap(Self.address)
+    }
+
     private static func address(_ socket: UnsafeMutablePointer<sockaddr>) -> IPAddress? {
         switch Int32(socket.pointee.sa_family) {
         case AF_INET:

@@ -5,8 +5,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     case v6([UInt8])
 
     /// Why this address is internal, or nil for an ordinary public address. IPv6 forms that carry
-    /// an IPv4 address (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`)
-    /// are judged by the IPv4 address inside, so `::ffff:127.0.0.1` is loopback too.
+    /// an IPv4 address (`embeddedV4`) are judged by the IPv4 address inside, so `::ffff:127.0.0.1`
+    /// and `2002:7f00:1::` are loopback too.
     public var internalRange: String? {
         switch self {
         case let .v4(a, b, c, d):
@@ -36,15 +36,31 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The IPv4 address an IPv6 address carries in one of the forms that route to it.
+    /// The IPv4 address an IPv6 address carries in one of the forms that route or translate to it:
+    /// mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d` (RFC 2765), NAT64
+    /// `64:ff9b::/96` (RFC 6052) and its local-use `64:ff9b:1::/48` (RFC 8215, the address in the last
+    /// 32 bits), and 6to4 `2002:AABB:CCDD::/48` (RFC 3056, the address in bytes 2 to 5).
     var embeddedV4: IPAddress? {
         guard case .v6(let b) = self, b.count == 16 else { return nil }
         let tail = IPAddress.v4(b[12], b[13], b[14], b[15])
         let zeros = b[0..<10].allSatisfy { $0 == 0 }
         if zeros && b[10] == 0xff && b[11] == 0xff { return tail }                    // ::ffff:a.b.c.d (mapped)
         if zeros && b[10] == 0 && b[11] == 0 && !(b[12] == 0 && b[13] == 0 && b[14] == 0) { return tail }  // ::a.b.c.d (compatible), not ::1 or ::
-        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b && b[4..<12].allSatisfy({ $0 == 0 }) { return tail }  // 64:ff9b::/96
+        if b[0..<8].allSatisfy({ $0 == 0 }) && b[8] == 0xff && b[9] == 0xff && b[10] == 0 && b[11] == 0 { return tail }  // ::ffff:0:a.b.c.d (SIIT)
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b {
+            if b[4..<12].allSatisfy({ $0 == 0 }) { return tail }                       // 64:ff9b::/96
+            if b[4] == 0x00 && b[5] == 0x01 { return tail }                             // 64:ff9b:1::/48
+        }
+        if b[0] == 0x20 && b[1] == 0x02 { return .v4(b[2], b[3], b[4], b[5]) }          // 2002::/16 (6to4)
         return nil
+    }
+
+    /// The address's bytes in network order (4 or 16).
+    public var bytes: [UInt8] {
+        switch self {
+        case let .v4(a, b, c, d): return [a, b, c, d]
+        case .v6(let bytes): return bytes
+        }
     }
 
     public var description: String {

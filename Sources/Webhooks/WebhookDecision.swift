@@ -18,7 +18,7 @@ public enum WebhookDecision: Sendable, Equatable {
             self = .delivered
         case .gone:
             self = .disableEndpoint(reason: "the endpoint answered 410 Gone")
-        case .rejected(_, let retryAfter, _):
+        case .rejected(_, let retryAfter):
             self = schedule.delay(afterAttempts: attemptsMade, retryAfter: retryAfter).map { .retry(after: $0) } ?? .abandon
         case .failed:
             self = schedule.delay(afterAttempts: attemptsMade).map { .retry(after: $0) } ?? .abandon

@@ -9,18 +9,19 @@ import NIOPosix
 /// (a receiver cannot make the coordinator hold a large body). Redirects are not followed: a
 /// redirect could lead to an address the URL policy refuses.
 ///
-/// The URL is checked against the policy before every attempt, on a thread of NIO's blocking
-/// pool (name resolution blocks). The HTTP client resolves the name again when it connects, so
-/// a host that changes its answer within that moment is not caught; a proxy that pins the
-/// checked address would close that window.
+/// Before every attempt the URL's host is resolved once and every address checked against the
+/// policy (`WebhookURLPolicy.target`, on NIO's blocking pool: name resolution blocks); the
+/// attempt's client then connects to exactly the address that was checked (AsyncHTTPClient's
+/// `dnsOverride`, so the `Host` header and the TLS server name and certificate check still use the
+/// URL's host). A DNS answer that changes between the check and the connection cannot lead the
+/// request inside the network. Nothing of the answer but its status is kept: the body of a
+/// foreign server is read up to the cap and dropped.
 public final class WebhookSender: Sendable {
     /// Bytes of an answer's body that are read (the rest is dropped with the connection).
     public static let maxResponseBytes = 4_096
-    /// Characters of the body kept in the attempt's error.
-    public static let excerptLength = 200
     public static let userAgent = "Reelwork-Webhooks/1"
 
-    private let client: HTTPClient
+    private let configuration: HTTPClient.Configuration
     private let policy: WebhookURLPolicy
     private let timeout: TimeInterval
 
@@ -30,10 +31,9 @@ public final class WebhookSender: Sendable {
         // A refused connection fails the attempt at once instead of being retried until the deadline:
         // the retry schedule is the one place that decides when to try again.
         pool.retryConnectionEstablishment = false
-        let configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: Self.amount(timeout), read: Self.amount(timeout)),
-                                                     connectionPool: pool, decompression: .disabled)
-        self.client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        self.configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                      timeout: .init(connect: Self.amount(timeout), read: Self.amount(timeout)),
+                                                      connectionPool: pool, decompression: .disabled)
         self.policy = policy
         self.timeout = timeout
     }
@@ -41,25 +41,25 @@ public final class WebhookSender: Sendable {
     /// Sends `message` signed at `now`. Never throws: every way an attempt can go is an outcome.
     public func send(_ message: WebhookMessage, now: Date = Date()) async -> WebhookSendResult {
         let started = ContinuousClock.now
-        let outcome = await attempt(message, timestamp: WebhookSendResult.timestamp(now))
+        let (outcome, bytesRead) = await attempt(message, timestamp: WebhookSendResult.timestamp(now))
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        return WebhookSendResult(outcome: outcome, sentAt: now, latencyMs: Int(max(0, ms)))
+        return WebhookSendResult(outcome: outcome, sentAt: now, latencyMs: Int(max(0, ms)), answerBytesRead: bytesRead)
     }
 
-    /// Closes the client's connections; call once, when no send is in progress.
-    public func shutdown() async throws {
-        try await client.shutdown()
-    }
+    /// Nothing to close: each attempt's client is shut down as the attempt ends. Kept so callers
+    /// need not know that.
+    public func shutdown() async throws {}
 
-    private func attempt(_ message: WebhookMessage, timestamp: Int) async -> WebhookSendOutcome {
+    private func attempt(_ message: WebhookMessage, timestamp: Int) async -> (WebhookSendOutcome, Int) {
+        let target: WebhookTarget
         do {
             let policy = self.policy
-            _ = try await NIOThreadPool.singleton.runIfActive { try policy.check(message.url) }
+            target = try await NIOThreadPool.singleton.runIfActive { try policy.target(message.url) }
         } catch WebhookURLError.unresolvable(let host, let reason) {
-            return .failed(.dns("\(host): \(reason)"))
+            return (.failed(.dns("\(host): \(reason)")), 0)
         } catch {
-            return .failed(.refusedURL("\(error)"))
+            return (.failed(.refusedURL("\(error)")), 0)
         }
         var request = HTTPClientRequest(url: message.url)
         request.method = .POST
@@ -71,32 +71,47 @@ public final class WebhookSender: Sendable {
             ("webhook-signature", WebhookSignature.header(id: message.id, timestamp: timestamp, body: message.body, secrets: message.secrets)),
         ])
         request.body = .bytes(ByteBuffer(bytes: message.body))
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: pinned(to: target))
+        let result: (WebhookSendOutcome, Int)
         do {
             let response = try await client.execute(request, deadline: .now() + Self.amount(timeout))
             let status = Int(response.status.code)
-            let excerpt = try await Self.excerpt(of: response.body)
+            let bytesRead = try await Self.drain(response.body)
             switch status {
-            case 200..<300: return .delivered(status: status)
-            case 410: return .gone
+            case 200..<300: result = (.delivered(status: status), bytesRead)
+            case 410: result = (.gone, bytesRead)
             default:
                 let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryAfter.seconds($0) }
-                return .rejected(status: status, retryAfter: retryAfter, excerpt: excerpt)
+                result = (.rejected(status: status, retryAfter: retryAfter), bytesRead)
             }
         } catch {
-            return .failed(classify(error, url: message.url))
+            result = (.failed(classify(error, url: message.url)), 0)
         }
+        // Closes the connection, and with it whatever of the answer was not read.
+        try? await client.shutdown()
+        return result
     }
 
-    /// The start of the body, as text (at most `excerptLength` characters, one line).
-    private static func excerpt(of body: HTTPClientResponse.Body) async throws -> String {
-        var bytes: [UInt8] = []
-        for try await chunk in body {
-            bytes += chunk.readableBytesView.prefix(maxResponseBytes - bytes.count)
-            if bytes.count >= maxResponseBytes { break }
+    /// The configuration for one attempt: the URL's host maps to the checked address.
+    private func pinned(to target: WebhookTarget) -> HTTPClient.Configuration {
+        var configuration = self.configuration
+        if !target.hostIsAddress {
+            let address = target.address.description
+            // The client looks the override up by the host as the URL spells it; both spellings are there.
+            configuration.dnsOverride[target.host] = address
+            configuration.dnsOverride[target.host.lowercased()] = address
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let line = text.unicodeScalars.prefix(excerptLength).map { $0.properties.generalCategory == .control ? " " : Character($0) }
-        return String(line).trimmingCharacters(in: .whitespaces)
+        return configuration
+    }
+
+    /// Reads at most `maxResponseBytes` of the body and drops them; returns how many were read.
+    private static func drain(_ body: HTTPClientResponse.Body) async throws -> Int {
+        var read = 0
+        for try await chunk in body {
+            read += min(chunk.readableBytes, maxResponseBytes - read)
+            if read >= maxResponseBytes { break }
+        }
+        return read
     }
 
     private func classify(_ error: any Error, url: String) -> WebhookSendFailure {
@@ -110,7 +125,7 @@ public final class WebhookSender: Sendable {
                 return .connectionRefused("\(connection.host):\(connection.port)")
             }
         }
-        if Self.isRefused(error) { return .connectionRefused(URLComponents(string: url)?.host ?? url) }
+        if Self.isRefused(error) { return .connectionRefused(URLComponents(string: url)?.host ?? WebhookURLPolicy.forLogs(url)) }
         return .other(String("\(error)".prefix(500)))
     }
 

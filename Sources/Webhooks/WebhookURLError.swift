@@ -29,10 +29,11 @@ public enum WebhookURLError: Error, Equatable, CustomStringConvertible {
         case let .internalAddress(host, address, range):
             let resolved = host == address.description ? "" : " resolves to \(address), which"
             return "the webhook URL's host \(host)\(resolved) is \(range); webhooks go only to public addresses "
-                + "(\(WebhookURLError.allowPrivateSetting)=1 allows internal ones, for tests and local stacks)"
+                + "(\(WebhookURLError.allowAddressesSetting) names internal blocks to allow, \(WebhookURLError.allowPrivateSetting)=1 allows them all, for tests and local stacks)"
         }
     }
 
     /// The setting that lifts the address check (named here so the message and the settings agree).
     static let allowPrivateSetting = "REELWORK_WEBHOOK_ALLOW_PRIVATE"
+    static let allowAddressesSetting = "REELWORK_WEBHOOK_ALLOW_ADDRESSES"
 }

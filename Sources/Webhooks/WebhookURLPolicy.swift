@@ -5,17 +5,24 @@ import Foundation
 /// network (metadata services, databases, admin pages) and read their answers in the attempt log.
 ///
 /// The form is checked when an endpoint is registered; where the host resolves is checked then
-/// and again before every attempt, since DNS answers can change after registration.
+/// and again before every attempt, since DNS answers can change after registration, and the
+/// attempt connects to the address that was checked (`target`).
 public struct WebhookURLPolicy: Sendable {
     public static let maxLength = 2048
 
     /// Accept hosts that resolve to internal addresses (tests, local stacks).
     public var allowPrivate: Bool
+    /// Internal addresses accepted all the same (an operator's own receiver on the local network).
+    public var allowedRanges: [IPRange]
     private let resolve: @Sendable (String) throws -> [IPAddress]
 
-    /// - Parameter resolve: the resolver (tests pass their own); every address the host has is checked.
-    public init(allowPrivate: Bool, resolve: @escaping @Sendable (String) throws -> [IPAddress] = HostResolver.resolve) {
+    /// - Parameters:
+    ///   - allowedRanges: internal blocks webhooks may reach although `allowPrivate` is off.
+    ///   - resolve: the resolver (tests pass their own); every address the host has is checked.
+    public init(allowPrivate: Bool, allowedRanges: [IPRange] = [],
+                resolve: @escaping @Sendable (String) throws -> [IPAddress] = HostResolver.resolve) {
         self.allowPrivate = allowPrivate
+        self.allowedRanges = allowedRanges
         self.resolve = resolve
     }
 
@@ -47,15 +54,39 @@ public struct WebhookURLPolicy: Sendable {
     }
 
     /// `checkForm`, then every address the host resolves to is checked (unless `allowPrivate`).
+    /// For registering an endpoint; a send uses `target`, which also says where to connect.
     /// - Throws: `WebhookURLError`.
     public func check(_ text: String) throws -> URL {
         let url = try Self.checkForm(text)
         guard !allowPrivate else { return url }
-        let host = Self.bareHost(url)
-        for address in try resolve(host) {
-            if let range = address.internalRange { throw WebhookURLError.internalAddress(host: host, address: address, range: range) }
-        }
+        _ = try target(text)
         return url
+    }
+
+    /// Where a request to `text` must go: `checkForm`, then the host resolved once and every
+    /// address of the answer checked, and the first of them to connect to. The sender connects to
+    /// exactly that address, never resolving the name again: a DNS answer that changes between the
+    /// check and the connection (rebinding) cannot lead a request inside the network.
+    /// - Throws: `WebhookURLError`.
+    public func target(_ text: String) throws -> WebhookTarget {
+        let url = try Self.checkForm(text)
+        let host = Self.bareHost(url)
+        let addresses = try resolve(host)
+        guard let first = addresses.first else { throw WebhookURLError.unresolvable(host: host, reason: "no IPv4 or IPv6 address") }
+        if !allowPrivate {
+            for address in addresses {
+                if let range = address.internalRange, !allowedRanges.contains(where: { $0.contains(address) }) {
+                    throw WebhookURLError.internalAddress(host: host, address: address, range: range)
+                }
+            }
+        }
+        return WebhookTarget(url: url, host: host, address: first)
+    }
+
+    /// The URL as logs may show it: without its query and fragment, where receivers often put a
+    /// token of their own.
+    public static func forLogs(_ text: String) -> String {
+        String(text.prefix { $0 != "?" && $0 != "#" })
     }
 
     /// The host without the brackets of an IPv6 literal.

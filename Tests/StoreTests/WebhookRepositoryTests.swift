@@ -95,7 +95,7 @@ final class WebhookRepositoryTests: MigratedDatabaseTestCase {
         let created = try endpoint()
         try enqueue()
         let claim = try XCTUnwrap(hooks.claimDue(limit: 10, lease: 60).first)
-        XCTAssertTrue(try hooks.record(claim, result: result(.rejected(status: 500, retryAfter: nil, excerpt: "")), decision: .retry(after: 0)))
+        XCTAssertTrue(try hooks.record(claim, result: result(.rejected(status: 500, retryAfter: nil)), decision: .retry(after: 0)))
         try hooks.delete(id: created.endpoint.id, club: "eagles")
         XCTAssertEqual([try count("webhook_endpoints"), try count("webhook_deliveries"), try count("webhook_attempts")], [0, 0, 0])
     }

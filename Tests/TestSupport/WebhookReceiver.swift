@@ -22,20 +22,25 @@ public final class WebhookReceiver {
         public var error: String?
     }
 
+    public let host: String
     public let port: Int
     private let process: Process
     private let input: Pipe
     private let directory: ScratchDirectory
 
     /// `http://127.0.0.1:PORT` + `path` (a mode: `/ok`, `/fail-twice`, `/gone`, `/slow/5`, `/retry-after/2`, …).
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
 
-    public init() throws {
+    /// - Parameters:
+    ///   - host: the loopback address to listen on (127.0.0.2 lets a test play a second host).
+    ///   - port: 0 for any free one.
+    public init(host: String = "127.0.0.1", port: Int = 0) throws {
         try Tool.run(ProjectPaths.inRoot("scripts/setup-webhook-receiver.sh"), [])
         directory = try ScratchDirectory(prefix: "webhook-receiver")
         process = Process()
         process.executableURL = URL(fileURLWithPath: ProjectPaths.inRoot(".local/webhook-receiver/bin/python"))
-        process.arguments = [ProjectPaths.inRoot("tools/webhook-receiver/receiver.py"), "--dir", directory.url.path]
+        process.arguments = [ProjectPaths.inRoot("tools/webhook-receiver/receiver.py"), "--dir", directory.url.path,
+                             "--host", host, "--port", String(port)]
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -53,6 +58,7 @@ public final class WebhookReceiver {
             process.terminate()
             throw TestSetupError(description: "the webhook receiver did not start (it printed '\(text)')")
         }
+        self.host = host
         self.port = port
     }
 

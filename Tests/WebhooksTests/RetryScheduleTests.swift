@@ -41,11 +41,11 @@ final class RetryScheduleTests: XCTestCase {
         let s = RetrySchedule(delays: [0, 5, 300], maxRetryAfter: 100)
         XCTAssertEqual(WebhookDecision(after: .delivered(status: 204), attemptsMade: 1, schedule: s), .delivered)
         XCTAssertEqual(WebhookDecision(after: .gone, attemptsMade: 1, schedule: s), .disableEndpoint(reason: "the endpoint answered 410 Gone"))
-        XCTAssertEqual(WebhookDecision(after: .rejected(status: 500, retryAfter: nil, excerpt: ""), attemptsMade: 1, schedule: s), .retry(after: 5))
-        XCTAssertEqual(WebhookDecision(after: .rejected(status: 429, retryAfter: 60, excerpt: ""), attemptsMade: 1, schedule: s), .retry(after: 60))
+        XCTAssertEqual(WebhookDecision(after: .rejected(status: 500, retryAfter: nil), attemptsMade: 1, schedule: s), .retry(after: 5))
+        XCTAssertEqual(WebhookDecision(after: .rejected(status: 429, retryAfter: 60), attemptsMade: 1, schedule: s), .retry(after: 60))
         XCTAssertEqual(WebhookDecision(after: .failed(.timeout(seconds: 15)), attemptsMade: 2, schedule: s), .retry(after: 300))
         XCTAssertEqual(WebhookDecision(after: .failed(.connectionRefused("x")), attemptsMade: 3, schedule: s), .abandon)
-        XCTAssertEqual(WebhookDecision(after: .rejected(status: 301, retryAfter: nil, excerpt: ""), attemptsMade: 3, schedule: s), .abandon)
+        XCTAssertEqual(WebhookDecision(after: .rejected(status: 301, retryAfter: nil), attemptsMade: 3, schedule: s), .abandon)
     }
 
     func testSettingsAreReadAndEveryBadValueIsNamed() throws {

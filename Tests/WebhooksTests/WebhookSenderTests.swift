@@ -54,24 +54,68 @@ final class WebhookSenderTests: XCTestCase {
         let id = "msg_failtwice0000000000"
         var outcomes: [WebhookSendOutcome] = []
         for _ in 0..<3 { outcomes.append(await sender.send(message("/fail-twice", id: id)).outcome) }
-        XCTAssertEqual(outcomes, [.rejected(status: 500, retryAfter: nil, excerpt: "not yet"), .rejected(status: 500, retryAfter: nil, excerpt: "not yet"),
-                                  .delivered(status: 200)])
+        XCTAssertEqual(outcomes, [.rejected(status: 500, retryAfter: nil), .rejected(status: 500, retryAfter: nil), .delivered(status: 200)])
         let gone = await sender.send(message("/gone")).outcome
         XCTAssertEqual(gone, .gone)
         let busy = await sender.send(message("/retry-after/7")).outcome
-        XCTAssertEqual(busy, .rejected(status: 503, retryAfter: 7, excerpt: "busy"))
-        guard case .rejected(503, let fromDate?, "busy") = await sender.send(message("/retry-after-date/120")).outcome else {
+        XCTAssertEqual(busy, .rejected(status: 503, retryAfter: 7))
+        guard case .rejected(503, let fromDate?) = await sender.send(message("/retry-after-date/120")).outcome else {
             return XCTFail("a Retry-After date was not read")
         }
         XCTAssertEqual(fromDate, 120, accuracy: 2)
         let unknown = await sender.send(message("/no-such-mode")).outcome
-        XCTAssertEqual(unknown.error, "HTTP 404: no such mode")
+        // The status line's standard words, never the receiver's own text ("no such mode").
+        XCTAssertEqual(unknown.error, "HTTP 404 Not Found")
         XCTAssertEqual(try receiver.requests().map(\.verified), Array(repeating: [true], count: 7))
     }
 
-    func testALargeAnswerIsReadOnlyInPart() async throws {
+    /// A 1 MB answer: the sender reads the cap's worth and drops the connection with the rest.
+    func testALargeAnswerIsReadOnlyUpToTheCap() async throws {
         let result = await sender.send(message("/big"))
         XCTAssertEqual(result.outcome, .delivered(status: 200))
+        XCTAssertEqual(result.answerBytesRead, WebhookSender.maxResponseBytes)
+        let failing = await sender.send(message("/fail"))
+        XCTAssertEqual(failing.outcome.error, "HTTP 500 Internal Server Error", "nothing of a foreign server's answer is kept")
+        XCTAssertEqual(failing.answerBytesRead, "always failing".utf8.count)
+    }
+
+    /// Redirects are never followed, even to an address the policy would allow: the attempt ends
+    /// with the redirect's status and its target gets nothing.
+    func testARedirectIsNotFollowed() async throws {
+        let target = try WebhookReceiver()
+        defer { target.stop() }
+        let result = await sender.send(message("/redirect/\(target.port)"))
+        XCTAssertEqual(result.outcome, .rejected(status: 307, retryAfter: nil))
+        XCTAssertEqual(result.outcome.error, "HTTP 307 Temporary Redirect")
+        XCTAssertEqual(try receiver.requests().map(\.status), [307])
+        XCTAssertEqual(try target.requests().count, 0, "the redirect's target was called")
+    }
+
+    /// DNS rebinding: the club's name answers a public address when it is checked and an internal
+    /// one the next time (TTL 0). The attempt connects to the address that was checked and never
+    /// resolves the name again. The name is `localhost`, so a client that resolved it itself would
+    /// reach the internal receiver on 127.0.0.1; 127.0.0.2, let through by an allowed block, plays
+    /// the public address. The next attempt gets the internal answer and is refused before connecting.
+    func testANameThatAnswersInternallyAfterTheCheckCannotLeadTheRequestInside() async throws {
+        let outside = try WebhookReceiver(host: "127.0.0.2")
+        defer { outside.stop() }
+        let inside = try WebhookReceiver(host: "127.0.0.1", port: outside.port)
+        defer { inside.stop() }
+        let dns = ChangingAnswers([[.v4(127, 0, 0, 2)], [.v4(127, 0, 0, 1)], [.v4(127, 0, 0, 2), .v4(127, 0, 0, 1)]])
+        let policy = WebhookURLPolicy(allowPrivate: false, allowedRanges: [try IPRange(parsing: "127.0.0.2/32")], resolve: { _ in dns.next() })
+        let rebound = WebhookSender(policy: policy, timeout: 2)
+        let url = "http://localhost:\(outside.port)/ok"
+        let first = await rebound.send(WebhookMessage(id: "msg_rebind1", url: url, secrets: [secret], body: Data("{}".utf8)))
+        XCTAssertEqual(first.outcome, .delivered(status: 200))
+        XCTAssertEqual(try outside.requests().map(\.id), ["msg_rebind1"], "the checked address got the request")
+        for id in ["msg_rebind2", "msg_rebind3"] {
+            let next = await rebound.send(WebhookMessage(id: id, url: url, secrets: [secret], body: Data("{}".utf8)))
+            guard case .failed(.refusedURL(let reason)) = next.outcome else { return XCTFail("\(id): \(next.outcome)") }
+            XCTAssertTrue(reason.contains("127.0.0.1"), reason)
+        }
+        XCTAssertEqual(dns.asked, 3, "one lookup per attempt")
+        XCTAssertEqual(try inside.requests().count, 0, "a request reached the internal address")
+        XCTAssertEqual(try outside.requests().count, 1)
     }
 
     func testAReceiverThatDoesNotAnswerInTimeIsATimeout() async throws {
@@ -105,4 +149,24 @@ final class WebhookSenderTests: XCTestCase {
         XCTAssertTrue(reason.contains("loopback"), reason)
         XCTAssertEqual(try receiver.requests().count, 0)
     }
+}
+
+/// A name server whose answers change from one question to the next, as a club's own DNS with
+/// TTL 0 can; the last answer repeats.
+private final class ChangingAnswers: @unchecked Sendable {
+    // Safe: `lock` guards `index`.
+    private let answers: [[IPAddress]]
+    private let lock = NSLock()
+    private var index = 0
+
+    init(_ answers: [[IPAddress]]) { self.answers = answers }
+
+    func next() -> [IPAddress] {
+        lock.withLock {
+            defer { index += 1 }
+            return answers[min(index, answers.count - 1)]
+        }
+    }
+
+    var asked: Int { lock.withLock { index } }
 }

@@ -59,6 +59,10 @@ final class WebhookURLPolicyTests: XCTestCase {
             (v6("::ffff:127.0.0.1"), "loopback (127.0.0.0/8), inside the IPv6 address"),
             (v6("::ffff:10.0.0.1"), "private (10.0.0.0/8), inside"), (v6("::ffff:169.254.169.254"), "link-local"),
             (v6("::127.0.0.1"), "loopback"), (v6("64:ff9b::a9fe:a9fe"), "link-local"),
+            // NAT64 local use (RFC 8215), 6to4 (RFC 3056) and SIIT (RFC 2765) carry an IPv4 address too.
+            (v6("64:ff9b:1::7f00:1"), "loopback (127.0.0.0/8), inside"), (v6("64:ff9b:1:abcd::a00:5"), "private (10.0.0.0/8), inside"),
+            (v6("2002:7f00:1::"), "loopback (127.0.0.0/8), inside"), (v6("2002:a9fe:a9fe::1"), "link-local (169.254.0.0/16), inside"),
+            (v6("::ffff:0:7f00:1"), "loopback (127.0.0.0/8), inside"), (v6("::ffff:0:c0a8:101"), "private (192.168.0.0/16), inside"),
         ]
         for (address, range) in internalAddresses {
             XCTAssertThrowsError(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)") { error in
@@ -68,7 +72,8 @@ final class WebhookURLPolicyTests: XCTestCase {
             XCTAssertNoThrow(try policy(resolvingTo: [address], allowPrivate: true).check("https://hooks.example.org/x"), "\(address)")
         }
         for address in [IPAddress.v4(93, 184, 216, 34), .v4(100, 63, 255, 255), .v4(100, 128, 0, 0), .v4(172, 32, 0, 1), .v4(8, 8, 8, 8),
-                        v6("2606:2800:220:1::1"), v6("::ffff:93.184.216.34")] {
+                        v6("2606:2800:220:1::1"), v6("::ffff:93.184.216.34"), v6("64:ff9b:1::5db8:d822"), v6("2002:5db8:d822::1"),
+                        v6("::ffff:0:5db8:d822")] {
             XCTAssertNoThrow(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)")
         }
     }
@@ -94,5 +99,39 @@ final class WebhookURLPolicyTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cannot be resolved"), "\(error)")
         }
         XCTAssertNoThrow(try WebhookURLPolicy(allowPrivate: true).check("http://localhost:8080/x"))
+    }
+
+    /// An operator's blocks let exactly those internal addresses through; every other one stays refused.
+    func testAllowedBlocksLetThoseAddressesThroughAndNoOthers() throws {
+        let ranges = try IPRange.list("127.0.0.2/32, 10.20.0.0/16 ,fd00:1::/32")
+        XCTAssertEqual(ranges.map(\.description), ["127.0.0.2/32", "10.20.0.0/16", "fd00:1:0:0:0:0:0:0/32"])
+        func check(_ address: IPAddress) throws -> WebhookTarget {
+            try WebhookURLPolicy(allowPrivate: false, allowedRanges: ranges, resolve: { _ in [address] }).target("https://hooks.example.org/x")
+        }
+        for allowed in [IPAddress.v4(127, 0, 0, 2), .v4(10, 20, 255, 1), v6("fd00:1:ffff::9")] {
+            XCTAssertEqual(try check(allowed).address, allowed)
+        }
+        for refused in [IPAddress.v4(127, 0, 0, 1), .v4(127, 0, 0, 3), .v4(10, 21, 0, 1), v6("fd00:2::1"), v6("::ffff:127.0.0.1")] {
+            XCTAssertThrowsError(try check(refused), "\(refused)") { error in
+                XCTAssertTrue("\(error)".contains("REELWORK_WEBHOOK_ALLOW_ADDRESSES"), "\(error)")
+            }
+        }
+        for bad in ["127.0.0.1/33", "fd00::/129", "10.0.0.0/x", "example.org/32", "10.0.0.0/-1", "/8"] {
+            XCTAssertThrowsError(try IPRange(parsing: bad), bad) { error in
+                XCTAssertTrue("\(error)".contains("is not an address range"), "\(bad): \(error)")
+            }
+        }
+        XCTAssertEqual(try IPRange(parsing: "192.0.2.7").prefixLength, 32, "a bare address is a block of one")
+    }
+
+    /// A send resolves once and names the address it will connect to: the first of the answer.
+    func testTheTargetIsTheFirstCheckedAddressAndLogsDropTheQuery() throws {
+        let target = try policy(resolvingTo: [.v4(93, 184, 216, 34), .v4(93, 184, 216, 35)]).target("https://Hooks.Example.org:8443/x?token=s3cret")
+        XCTAssertEqual(target.address, .v4(93, 184, 216, 34))
+        XCTAssertEqual(target.host, "Hooks.Example.org")
+        XCTAssertFalse(target.hostIsAddress)
+        XCTAssertTrue(try policy(resolvingTo: [.v4(93, 184, 216, 34)]).target("http://93.184.216.34/x").hostIsAddress)
+        XCTAssertEqual(WebhookURLPolicy.forLogs("https://h.example.org/x?token=s3cret#frag"), "https://h.example.org/x")
+        XCTAssertEqual(WebhookURLPolicy.forLogs("https://h.example.org/x#a?b"), "https://h.example.org/x")
     }
 }

@@ -21,6 +21,7 @@ The path chooses how it answers (per `webhook-id`, counting that delivery's requ
     /retry-after/N        503 with `Retry-After: N` the first time, then 200
     /retry-after-date/N   the same with an HTTP date N seconds ahead
     /big                  200 with a 1 MB body
+    /redirect/PORT        307 to http://127.0.0.1:PORT/ok (a sender must not follow it)
 """
 
 import argparse
@@ -115,6 +116,8 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "retry-after-date":
             when = email.utils.formatdate(time.time() + float(arg), usegmt=True)
             return (503, [("Retry-After", when)], b"busy") if count == 1 else (200, (), b"ok")
+        if mode == "redirect":
+            return 307, [("Location", f"http://127.0.0.1:{int(arg)}/ok")], b"moved"
         if mode == "big":
             return 200, (), b"x" * 1_000_000
         return 404, (), b"no such mode"
