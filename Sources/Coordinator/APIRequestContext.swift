@@ -5,9 +5,13 @@ import Hummingbird
 struct APIRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var caller: Caller?
+    /// The peer's IP address as text (the connection's, never a header a client can write), or
+    /// "unknown"; the per-address limit counts by it.
+    let clientAddress: String
 
     init(source: Source) {
         coreContext = .init(source: source)
         caller = nil
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }

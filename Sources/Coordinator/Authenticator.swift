@@ -21,14 +21,23 @@ struct Authenticator: Sendable {
         guard let presented = BearerCredential.parse(header) else {
             throw Self.refusal("the Authorization header must be 'Bearer KEY'")
         }
+        guard let record = try await lookUp(presented) else { throw Self.refusal("the API key is not valid (unknown, or revoked)") }
+        return Caller(record)
+    }
+
+    /// The key's record, or nil for one that is unknown or revoked (remembered for a moment in
+    /// `Backends.unknownKeys`, so repeating it costs no lookup).
+    /// - Throws: 401 for a malformed key.
+    func lookUp(_ presented: String) async throws -> APIKeyRecord? {
+        if backends.unknownKeys.contains(presented) { return nil }
         let record: APIKeyRecord?
         do {
             record = try await backends.sql { try APIKeyRepository($0).lookup(presented: presented) }
         } catch let error as APIKeyFormatError {
             throw Self.refusal("the API key is malformed: \(error.description)")
         }
-        guard let record else { throw Self.refusal("the API key is not valid (unknown, or revoked)") }
-        return Caller(record)
+        if record == nil { backends.unknownKeys.insert(presented) }
+        return record
     }
 
     static func refusal(_ message: String) -> APIError {

@@ -15,6 +15,8 @@ public final class Backends: Sendable {
     /// This process's fan-out of live events (`GET /v1/events`, the dashboard's stream).
     public let events: EventFeed
     let publisher: EventPublisher
+    /// Keys just found unknown or revoked: refused again without a database lookup.
+    let unknownKeys = UnknownKeyCache()
 
     public init(config: ReelworkConfig, logger: Logger) throws {
         self.config = config

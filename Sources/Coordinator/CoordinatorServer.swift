@@ -38,13 +38,15 @@ public enum CoordinatorServer {
 }
 
 extension CoordinatorServer {
-    /// Every route, timed, behind the error and authentication middleware. Routes outside `/v1` are
+    /// Every route, timed, behind the error middleware and the per-address limit, and `/v1` behind
+    /// authentication too. Routes outside `/v1` are
     /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
     /// `/v1` route is registered through `APIRouter` with the keys it allows.
     static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter) throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AddressLimitMiddleware(limiter: AddressRateLimiter(ratePerSecond: backends.config.clubLimits.requestsPerSecondPerAddress)))
         HealthRoutes(backends: backends).register(on: router)
         APIDocumentRoutes().register(on: router)
         MetricsRoute(exporter: exporter, access: ScrapeAccess(token: backends.config.metrics.scrapeToken, keys: backends.db))

@@ -7,12 +7,22 @@ public struct ClubLimits: Sendable, Equatable {
     /// Requests one key may make per second, counted across coordinators in Redis; more get 429
     /// with `Retry-After`. Protects the coordinators and PostgreSQL from one runaway client.
     public var requestsPerSecondPerKey = 100
+    /// Requests one client address may make per second to one coordinator (a burst of twice that),
+    /// counted before the key is looked up; more get 429 with `Retry-After`. Protects the key
+    /// lookup's database pool, the dashboard and `/metrics` from a client sending forged keys or none.
+    public var requestsPerSecondPerAddress = 200
+    /// Uploads one club may send to one coordinator at once (at most the coordinator's
+    /// `REELWORK_MAX_CONCURRENT_UPLOADS`); more get 503 with `Retry-After`. One club's slow uploads
+    /// cannot take every slot.
+    public var uploadsPerClub = 4
 
     public init() {}
 
     public enum Env {
         public static let maxWaitingJobsPerClub = "REELWORK_MAX_WAITING_JOBS_PER_CLUB"
         public static let requestsPerSecondPerKey = "REELWORK_RATE_LIMIT_PER_SECOND"
+        public static let requestsPerSecondPerAddress = "REELWORK_RATE_LIMIT_PER_ADDRESS"
+        public static let uploadsPerClub = "REELWORK_MAX_UPLOADS_PER_CLUB"
     }
 
     /// Reads the environment; a value that is not a whole number from 1 up is an error naming the variable.
@@ -27,6 +37,8 @@ public struct ClubLimits: Sendable, Equatable {
         }
         try whole(Env.maxWaitingJobsPerClub, &limits.maxWaitingJobsPerClub)
         try whole(Env.requestsPerSecondPerKey, &limits.requestsPerSecondPerKey)
+        try whole(Env.requestsPerSecondPerAddress, &limits.requestsPerSecondPerAddress)
+        try whole(Env.uploadsPerClub, &limits.uploadsPerClub)
         return limits
     }
 }

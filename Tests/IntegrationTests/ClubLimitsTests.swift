@@ -2,6 +2,7 @@ import Foundation
 import ReelworkClient
 import ReelworkCore
 import Store
+import TestSupport
 import Threading
 import XCTest
 
@@ -75,5 +76,60 @@ final class ClubLimitsTests: XCTestCase {
         XCTAssertEqual(status, 401)
         XCTAssertEqual(HTTP.apiError(data)?.code, "unauthorized")
         XCTAssertEqual(headers["Www-Authenticate"] ?? headers["WWW-Authenticate"], "Bearer")
+    }
+
+    /// The per-address limit comes before anything that costs: from one address, a flood of well-formed
+    /// keys that do not exist meets 429 on the API, on the dashboard's sign-in form and on `/metrics`
+    /// alike, while a client at another address goes on as before.
+    func test_AnAddressOverItsRateGets429OnEveryRouteAndOtherAddressesDoNot() throws {
+        stack = try TestStack(settings: ["REELWORK_RATE_LIMIT_PER_ADDRESS": "5"])
+        let forged = try revokedKey("forged")
+        let calm = try stack.createKey(["--club", "south"])
+        try stack.startCoordinator()
+        for (index, path) in ["/v1/jobs", "/dashboard/login", "/metrics"].enumerated() {
+            let flooder = "127.0.0.\(10 + index)"
+            let started = Date()
+            let answers = try (0..<30).map { _ in try curl(path, from: flooder, key: forged) }
+            let seconds = Date().timeIntervalSince(started)
+            let statuses = answers.map(\.status)
+            let limited = try XCTUnwrap(answers.first { $0.status == 429 },
+                                        "\(path): 30 requests in \(seconds) s from one address must meet a limit of 5/s: \(statuses)")
+            XCTAssertLessThanOrEqual(Double(statuses.filter { $0 != 429 }.count), 10 + 5 * seconds.rounded(.up),
+                                     "\(path): a burst of 10, then 5 a second: \(statuses)")
+            XCTAssertTrue(limited.body.contains("REELWORK_RATE_LIMIT_PER_ADDRESS"), limited.body)
+        }
+        XCTAssertEqual(try curl("/v1/jobs", from: "127.0.0.2", key: calm).status, 200, "another address has its own share")
+    }
+
+    /// A key PostgreSQL just said is unknown is refused again without asking it: with PostgreSQL
+    /// stopped, that key still gets 401, while a key never seen needs the lookup and gets 503.
+    func test_AnUnknownKeyIsRefusedAgainWithoutALookup() throws {
+        stack = try TestStack()
+        let seen = try revokedKey("seen"), unseen = try revokedKey("unseen")
+        try stack.startCoordinator()
+        let url = URL(string: "\(stack.coordinatorURL)/v1/jobs")!
+        XCTAssertEqual(try HTTP.get(url, key: seen).1, 401)
+        try stack.services(#"rw_stop_postgres "$REELWORK_TEST_PG_DIR""#)
+        defer { try? stack.services(#"RW_PG_FAST=1 rw_start_postgres "$REELWORK_TEST_PG_DIR" "$REELWORK_TEST_PG_PORT" postgres"#) }
+        let again = try HTTP.get(url, key: seen)
+        XCTAssertEqual(again.1, 401, "answered from the cache: \(String(decoding: again.0, as: UTF8.self))")
+        XCTAssertEqual(HTTP.apiError(again.0)?.code, "unauthorized")
+        XCTAssertEqual(try HTTP.get(url, key: unseen).1, 503, "a key never seen is looked up, and PostgreSQL is away")
+    }
+
+    /// A well-formed key that no longer exists: made, then revoked.
+    private func revokedKey(_ label: String) throws -> String {
+        let key = try stack.createKey(["--club", "north", "--label", label])
+        let id = try XCTUnwrap(try APIKeyRepository(stack.db()).list().first { $0.label == label }?.id)
+        XCTAssertEqual(try stack.run(["keys", "revoke", id.uuidString]).status, 0)
+        return key
+    }
+
+    /// One request with curl from a chosen loopback address (the server sees it as the client's).
+    private func curl(_ path: String, from address: String, key: String) throws -> (status: Int, body: String) {
+        let output = String(decoding: try Tool.run("/usr/bin/curl", ["-s", "--interface", address, "-H", "Authorization: Bearer \(key)",
+                                                    "-w", "\n%{http_code}", stack.coordinatorURL + path]), as: UTF8.self)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? -1, lines.dropLast().joined(separator: "\n"))
     }
 }

@@ -91,6 +91,8 @@ final class TestStack {
         if !operatorKey.isEmpty { env["REELWORK_API_KEY"] = operatorKey }
         // Tests send hundreds of requests a second from one key; the limit has its own test.
         env["REELWORK_RATE_LIMIT_PER_SECOND"] = "1000000"
+        // Every test's client is 127.0.0.1: the per-address limit is tested on its own (ClubLimitsTests).
+        env["REELWORK_RATE_LIMIT_PER_ADDRESS"] = "1000000"
         return env.merging(settings) { $1 }
     }
 

@@ -26,8 +26,8 @@ struct DashboardSignIn: Sendable {
         let trimmed = presented.trimmingCharacters(in: .whitespacesAndNewlines)
         let record: APIKeyRecord?
         do {
-            record = try await backends.sql { try APIKeyRepository($0).lookup(presented: trimmed) }
-        } catch is APIKeyFormatError {
+            record = try await Authenticator(backends: backends).lookUp(trimmed)
+        } catch is APIError {
             throw DashboardProblem(.unauthorized, "That is not an API key: keys start with rw_ and come from `reelwork keys create`.")
         }
         guard let record else { throw DashboardProblem(.unauthorized, "That key is not valid (unknown, or revoked).") }
