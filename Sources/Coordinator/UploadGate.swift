@@ -1,25 +1,47 @@
 import Foundation
 import Threading
 
-/// Counts the uploads this coordinator is receiving; past `limit` a new one is turned away at once
-/// (503 with Retry-After) instead of queueing on the disk and the probe's CPU.
+/// Counts the uploads this coordinator is receiving, in all and per club; past either limit a new
+/// one is turned away at once (503 with Retry-After) instead of queueing on the disk and the
+/// probe's CPU. The per-club share keeps one club's slow or many uploads from taking every slot.
 final class UploadGate: Sendable {
     let limit: Int
-    private let inFlight = LockedValue(0)
+    let perClub: Int
+    private let inFlight = LockedValue(Counts())
 
-    init(limit: Int) { self.limit = limit }
+    private struct Counts {
+        var total = 0
+        var byClub: [String: Int] = [:]
+    }
 
-    /// Takes a place if one is free.
-    func enter() -> Bool {
-        inFlight.withLock {
-            guard $0 < limit else { return false }
-            $0 += 1
-            return true
+    /// Why an upload was turned away.
+    enum Refusal: Equatable {
+        case coordinatorFull
+        case clubFull
+    }
+
+    init(limit: Int, perClub: Int) {
+        self.limit = limit
+        self.perClub = perClub
+    }
+
+    /// Takes a place for `club` if one is free; otherwise says which limit was reached.
+    func enter(club: String) -> Refusal? {
+        inFlight.withLock { counts in
+            guard counts.total < limit else { return .coordinatorFull }
+            guard counts.byClub[club, default: 0] < perClub else { return .clubFull }
+            counts.total += 1
+            counts.byClub[club, default: 0] += 1
+            return nil
         }
     }
 
-    func leave() {
-        inFlight.withLock { $0 -= 1 }
+    func leave(club: String) {
+        inFlight.withLock { counts in
+            counts.total -= 1
+            let left = counts.byClub[club, default: 1] - 1
+            counts.byClub[club] = left > 0 ? left : nil
+        }
     }
 }
 

@@ -5,18 +5,21 @@ import Metrics
 import NIOCore
 import ReelworkCore
 import Store
+import Threading
 
 /// Streams a request body to a temporary file, hashing it on the way, never holding more than one
-/// chunk in memory. Enforces the size limit while streaming. Every byte received counts in
+/// chunk in memory. Enforces the size limit and the pace (`UploadPace`) while streaming. Every byte received counts in
 /// `reelwork_upload_bytes_total`, also those of uploads refused or broken off (they cost as much).
 struct UploadReceiver {
     let storage: VideoStorage
     let limit: Int64
+    let pace: UploadPace
     private let uploadBytes = Counter(label: MetricName.uploadBytes)
 
-    init(storage: VideoStorage, limit: Int64) {
+    init(storage: VideoStorage, limit: Int64, pace: UploadPace) {
         self.storage = storage
         self.limit = limit
+        self.pace = pace
     }
 
     struct Received {
@@ -32,24 +35,42 @@ struct UploadReceiver {
             throw APIError(.internalServerError, "storage", "cannot create an upload file in \(storage.tempDirectory.path)")
         }
         do {
-            let handle = try FileHandle(forWritingTo: file)
-            defer { try? handle.close() }
-            let hasher = ContentHasher()
-            var size: Int64 = 0
-            for try await chunk in body {
-                uploadBytes.increment(by: chunk.readableBytes)
-                size += Int64(chunk.readableBytes)
-                if size > limit {
-                    throw APIError(.contentTooLarge, "too_large",
-                                   "the upload is larger than the limit of \(limit) bytes (\(ReelworkConfig.Env.maxUploadBytes))")
+            let received = LockedValue<Int64>(0)
+            return try await withThrowingTaskGroup(of: Received?.self) { group in
+                group.addTask { try await self.write(body, to: file, received: received) }
+                group.addTask {
+                    try await self.pace.watch(received)
+                    return nil
                 }
-                chunk.withUnsafeReadableBytes { hasher.update($0) }
-                try handle.write(contentsOf: chunk.readableBytesView)
+                // The first to end decides: the whole body written, or the pace broken (which
+                // cancels the writing, and the body's reading with it).
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                guard let first else { throw CancellationError() }
+                return first
             }
-            return Received(file: file, size: size, sha256: hasher.finalize())
         } catch {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
+    }
+
+    private func write(_ body: RequestBody, to file: URL, received: LockedValue<Int64>) async throws -> Received {
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let hasher = ContentHasher()
+        var size: Int64 = 0
+        for try await chunk in body {
+            uploadBytes.increment(by: chunk.readableBytes)
+            size += Int64(chunk.readableBytes)
+            received.withLock { $0 = size }
+            if size > limit {
+                throw APIError(.contentTooLarge, "too_large",
+                               "the upload is larger than the limit of \(limit) bytes (\(ReelworkConfig.Env.maxUploadBytes))")
+            }
+            chunk.withUnsafeReadableBytes { hasher.update($0) }
+            try handle.write(contentsOf: chunk.readableBytesView)
+        }
+        return Received(file: file, size: size, sha256: hasher.finalize())
     }
 }

@@ -18,7 +18,8 @@ struct VideoRoutes {
     init(backends: Backends, storage: VideoStorage) {
         self.backends = backends
         self.storage = storage
-        self.gate = UploadGate(limit: backends.config.limits.maxConcurrentUploads)
+        self.gate = UploadGate(limit: backends.config.limits.maxConcurrentUploads,
+                               perClub: min(backends.config.clubLimits.uploadsPerClub, backends.config.limits.maxConcurrentUploads))
     }
 
     /// Seconds a client turned away for too many uploads is asked to wait.
@@ -66,19 +67,27 @@ struct VideoRoutes {
     func upload(_ request: Request, _ caller: Caller) async throws -> Response {
         let club = try caller.owningClub(requested: request.uri.queryParameters.get("club"), defaultClub: JobRoutes.defaultClub)
         let limits = backends.config.limits
-        guard gate.enter() else {
+        switch gate.enter(club: club) {
+        case .coordinatorFull?:
             throw APIError.busy(.serviceUnavailable, "too_many_uploads",
                                 "this coordinator is receiving \(gate.limit) uploads already (\(InputLimits.Env.maxConcurrentUploads)); try again shortly",
                                 retryAfterSeconds: Self.busyRetryAfterSeconds)
+        case .clubFull?:
+            throw APIError.busy(.serviceUnavailable, "too_many_uploads",
+                                "club \(club) is sending \(gate.perClub) uploads to this coordinator already (\(ClubLimits.Env.uploadsPerClub)); "
+                                    + "send the next when one has finished",
+                                retryAfterSeconds: Self.busyRetryAfterSeconds)
+        case nil:
+            break
         }
-        defer { gate.leave() }
+        defer { gate.leave(club: club) }
         let limit = backends.config.maxUploadBytes
         if let declared = request.headers[.contentLength].flatMap({ Int64($0) }) {
             if declared > limit {
                 throw APIError(.contentTooLarge, "too_large", "the upload (\(declared) bytes) is larger than the limit of \(limit) bytes")
             }
         }
-        let received = try await UploadReceiver(storage: storage, limit: limit).receive(request.body)
+        let received = try await UploadReceiver(storage: storage, limit: limit, pace: UploadPace(limits: limits)).receive(request.body)
         // Whatever happens, the temporary file goes (once moved into place, there is nothing left to remove).
         defer { try? FileManager.default.removeItem(at: received.file) }
         guard received.size > 0 else {

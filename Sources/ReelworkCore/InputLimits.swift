@@ -20,6 +20,13 @@ public struct InputLimits: Sendable, Equatable {
     /// A connection that sends nothing for this long is closed (a half-sent upload is deleted).
     /// Protects connections and temporary disk from clients that stall.
     public var idleTimeoutSeconds = 30.0
+    /// An upload must arrive at this many bytes a second on average once `uploadRateGraceSeconds`
+    /// have passed (128 kbit/s: a phone on a poor uplink keeps it), and all of it within
+    /// `maxUploadSeconds` (500 MiB takes about 70 minutes at 1 Mbit/s); past either it is cut with
+    /// 408 and its partial file deleted. Protects upload slots from clients that send a byte now and then.
+    public var minUploadBytesPerSecond = 16 * 1024
+    public var uploadRateGraceSeconds = 30.0
+    public var maxUploadSeconds = 7200.0
     /// Largest result document a run may store. Protects PostgreSQL (a jsonb value must stay far
     /// below its 255 MB limit) and every reader of the result.
     public var maxResultBytes = 64 * 1024 * 1024
@@ -34,6 +41,9 @@ public struct InputLimits: Sendable, Equatable {
         public static let maxPageSize = "REELWORK_MAX_PAGE_SIZE"
         public static let maxConcurrentUploads = "REELWORK_MAX_CONCURRENT_UPLOADS"
         public static let idleTimeoutSeconds = "REELWORK_IDLE_TIMEOUT_SECONDS"
+        public static let minUploadBytesPerSecond = "REELWORK_MIN_UPLOAD_BYTES_PER_SECOND"
+        public static let uploadRateGraceSeconds = "REELWORK_UPLOAD_RATE_GRACE_SECONDS"
+        public static let maxUploadSeconds = "REELWORK_MAX_UPLOAD_SECONDS"
         public static let maxResultBytes = "REELWORK_MAX_RESULT_BYTES"
     }
 
@@ -69,6 +79,16 @@ public struct InputLimits: Sendable, Equatable {
         try whole(Env.maxPageSize, &limits.maxPageSize, max: 10_000)
         try whole(Env.maxConcurrentUploads, &limits.maxConcurrentUploads, max: 10_000)
         try whole(Env.maxResultBytes, &limits.maxResultBytes, max: 200 << 20)
+        try whole(Env.minUploadBytesPerSecond, &limits.minUploadBytesPerSecond, max: 1 << 30)
+        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
+            guard let text = env[name], !text.isEmpty else { return }
+            guard let v = Double(text), v.isFinite, range.contains(v) else {
+                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
+            value = v
+        }
+        try seconds(Env.uploadRateGraceSeconds, &limits.uploadRateGraceSeconds, in: 0...86_400)
+        try seconds(Env.maxUploadSeconds, &limits.maxUploadSeconds, in: 1...604_800)
         if let text = env[Env.idleTimeoutSeconds], !text.isEmpty {
             guard let v = Double(text), v.isFinite, v > 0, v <= 86_400 else {
                 throw ReelworkError.configuration("\(Env.idleTimeoutSeconds)='\(text)' must be a number of seconds from 0 to 86400")

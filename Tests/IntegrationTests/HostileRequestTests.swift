@@ -5,6 +5,7 @@ import ReelworkClient
 import ReelworkCore
 import Store
 import TestSupport
+import Threading
 import XCTest
 
 /// What a stranger can send the coordinator: each request gets a clear 4xx (or a 503 telling it
@@ -215,6 +216,62 @@ final class HostileRequestTests: CoordinatorTestCase {
         let (response, _) = first.readUntilClosed(timeout: 20)
         XCTAssertTrue(String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 201"), String(decoding: response, as: UTF8.self))
         XCTAssertTrue(try stack.waitUntil(timeout: 10) { try self.upload(clip).status == 200 }, "a place is free again")
+    }
+
+    /// Each club has its own share of the upload slots: club north's slow uploads hold both of its
+    /// places, its third is turned away naming the share, and club south still uploads.
+    func testOneClubsSlowUploadsHoldOnlyItsOwnShareOfTheSlots() throws {
+        try restartCoordinator([InputLimits.Env.maxConcurrentUploads: "4", ClubLimits.Env.uploadsPerClub: "2"])
+        let north = try stack.createKey(["--club", "north"]), south = try stack.createKey(["--club", "south"])
+        let clip = try Data(contentsOf: try stack.makeClip("ok.mp4", "testsrc2=size=160x120:rate=10", seconds: 1))
+        let slow = try (0..<2).map { _ in
+            let connection = try RawConnection(port: stack.port)
+            try connection.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(north)\r\nContent-Length: \(clip.count)\r\n\r\n")
+            try connection.send(clip.prefix(100))
+            return connection
+        }
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { temporaryFiles().count == 2 }, "north's two uploads are being received")
+        let (data, status, headers) = try HTTP.request("POST", uploadURL, key: north, body: clip, headers: ["Content-Type": "application/octet-stream"])
+        XCTAssertEqual(status, 503, String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(HTTP.apiError(data)?.code, "too_many_uploads")
+        XCTAssertTrue(HTTP.apiError(data)?.message.contains("REELWORK_MAX_UPLOADS_PER_CLUB") ?? false, String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(headers.first { $0.key.lowercased() == "retry-after" }?.value, "5")
+        let other = try HTTP.request("POST", uploadURL, key: south, body: clip, headers: ["Content-Type": "application/octet-stream"])
+        XCTAssertEqual(other.1, 201, "another club uploads while north holds its share: \(String(decoding: other.0, as: UTF8.self))")
+        withExtendedLifetime(slow) {}
+    }
+
+    /// A client that sends a byte now and then is cut by the pace rule (too slow on average after
+    /// the grace period) or by the deadline, long before the idle timeout would notice it, and its
+    /// partial file is deleted.
+    func testAnUploadThatTricklesIsCutByTheMinimumRateOrTheDeadline() throws {
+        for (settings, code) in [([InputLimits.Env.minUploadBytesPerSecond: "2000", InputLimits.Env.uploadRateGraceSeconds: "1"], "upload_too_slow"),
+                                 ([InputLimits.Env.minUploadBytesPerSecond: "1", InputLimits.Env.maxUploadSeconds: "2"], "upload_timeout")] {
+            try restartCoordinator(settings)
+            let trickle = try RawConnection(port: stack.port)
+            try trickle.send("POST /v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(stack.operatorKey)\r\nContent-Length: 10000000\r\n\r\n")
+            try trickle.send(Data(repeating: 7, count: 100))
+            XCTAssertTrue(stack.waitUntil(timeout: 10) { !temporaryFiles().isEmpty }, "the upload started")
+            // A byte every 0.2 s from another thread (well inside the 30 s idle timeout), until the
+            // coordinator answers and closes.
+            let stop = LockedValue(false)
+            let sender = Thread {
+                while !stop.withLock({ $0 }) {
+                    guard (try? trickle.send(Data([7]))) != nil else { return }
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+            }
+            sender.start()
+            let (response, closed) = trickle.readUntilClosed(timeout: 15)
+            stop.withLock { $0 = true }
+            let text = String(decoding: response, as: UTF8.self)
+            XCTAssertTrue(closed, "\(code): the trickling upload was cut")
+            XCTAssertTrue(text.hasPrefix("HTTP/1.1 408"), "\(code): \(text)")
+            XCTAssertTrue(text.contains(code), text)
+            XCTAssertTrue(stack.waitUntil(timeout: 10) { temporaryFiles().isEmpty }, "the partial upload was deleted: \(temporaryFiles())")
+            XCTAssertEqual(try count("videos"), 0)
+            try assertHealthy("after the trickling upload")
+        }
     }
 
     func testAClientThatStopsSendingLosesItsConnectionAndItsHalfUploadIsDeleted() throws {

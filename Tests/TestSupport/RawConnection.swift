@@ -2,7 +2,9 @@ import Foundation
 
 /// A plain TCP connection to 127.0.0.1, for tests that must send less than a whole request (a
 /// stalled upload) or see exactly when a server closes the connection. Closed in deinit.
-public final class RawConnection {
+public final class RawConnection: @unchecked Sendable {
+    // Safe: the only state is the descriptor, set once; send(2) and recv(2) may be called on it
+    // from two threads at once (a test trickles bytes on one and reads the answer on another).
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
