@@ -13,9 +13,12 @@ public struct EventSettings: Sendable, Equatable {
     /// Events one subscriber may have waiting to be written; a client that falls further behind is
     /// sent `reconnect` and disconnected (its memory is bounded by this, whatever it does).
     public var subscriberBuffer = 512
-    /// An events response ends (with `reconnect`) after this long; 0: never. For clients and
-    /// proxies that prefer bounded requests, and for the API fuzzer, whose requests must end.
-    public var maxStreamSeconds = 0.0
+    /// An events response ends (with `reconnect`) after this long; 0: never. Bounds what one
+    /// request holds; clients reconnect with `Last-Event-ID` and miss nothing (the browser's
+    /// `EventSource` does so by itself).
+    public var maxStreamSeconds = 1800.0
+    /// Event streams one API key may have open on one coordinator at once; more get 429.
+    public var maxStreamsPerKey = 8
 
     public init() {}
 
@@ -24,6 +27,7 @@ public struct EventSettings: Sendable, Equatable {
         public static let heartbeatSeconds = "REELWORK_EVENTS_HEARTBEAT_SECONDS"
         public static let subscriberBuffer = "REELWORK_EVENTS_CLIENT_BUFFER"
         public static let maxStreamSeconds = "REELWORK_EVENTS_MAX_STREAM_SECONDS"
+        public static let maxStreamsPerKey = "REELWORK_EVENTS_MAX_STREAMS_PER_KEY"
     }
 
     public static func fromEnvironment(_ env: [String: String]) throws -> EventSettings {
@@ -46,6 +50,7 @@ public struct EventSettings: Sendable, Equatable {
         try seconds(Env.heartbeatSeconds, &s.heartbeatSeconds, in: 0.05...3_600)
         try whole(Env.subscriberBuffer, &s.subscriberBuffer, in: 1...1_000_000)
         try seconds(Env.maxStreamSeconds, &s.maxStreamSeconds, in: 0...86_400)
+        try whole(Env.maxStreamsPerKey, &s.maxStreamsPerKey, in: 1...10_000)
         return s
     }
 }

@@ -13,8 +13,11 @@ import XCTest
 /// first; idle streams get heartbeats; `jobs watch` follows the events with plain lines in a pipe.
 final class LiveEventsTests: QueueStackTestCase {
     override var stackSettings: [String: String] {
-        TestStack.fastQueue.merging(["REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3"]) { $1 }
+        TestStack.fastQueue.merging(["REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3", "REELWORK_EVENTS_MAX_STREAMS_PER_KEY": "\(Self.streamCap)"]) { $1 }
     }
+
+    /// Streams per key: as many as one test here opens at once.
+    static let streamCap = 3
 
     func tap(key: String? = nil, job: UUID? = nil, batch: UUID? = nil, lastEventId: String? = nil) throws -> EventTap {
         let tap = EventTap(try stack.client(key: key), job: job, batch: batch, lastEventId: lastEventId)
@@ -156,6 +159,29 @@ final class LiveEventsTests: QueueStackTestCase {
             XCTAssertTrue(notice.message.contains(says), notice.message)
             XCTAssertEqual(tap.events.count, 0, "no event from before now")
         }
+    }
+
+    /// A key has at most its cap of streams open on a coordinator: the next is refused with 429
+    /// naming the setting, another key is not affected, and a stream that ends gives its place back.
+    func test_AKeyOverItsStreamCapGets429UntilOneOfItsStreamsEnds() throws {
+        let open = try (0..<Self.streamCap).map { _ in try tap() }
+        let refused = EventTap(try stack.client(key: nil))
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { refused.ended.withLock { $0 } != nil }, "one stream more than the cap was let open")
+        let why = refused.ended.withLock { $0 } ?? ""
+        XCTAssertTrue(why.contains("REELWORK_EVENTS_MAX_STREAMS_PER_KEY"), why)
+        XCTAssertFalse(refused.isConnected)
+        let other = try tap(key: try stack.createKey(["--club", "default"]))
+        XCTAssertTrue(other.isConnected, "another key has places of its own")
+        open[0].stop()
+        // The coordinator notices the closed connection at its next heartbeat (0.3 s here).
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) {
+            let again = EventTap(try self.stack.client(key: nil))
+            let connected = self.stack.waitUntil(timeout: 2) { again.isConnected || again.ended.withLock { $0 } != nil } && again.isConnected
+            again.stop()
+            return connected
+        }, "the ended stream's place was given back")
+        open.forEach { $0.stop() }
+        other.stop()
     }
 
     func test_AnIdleStreamGetsHeartbeatComments() throws {

@@ -123,6 +123,36 @@ final class InputLimitsTests: XCTestCase {
         }
     }
 
+    /// The starvation limits (issue 27): finite by default, read from their variables, and a bad
+    /// value names its variable.
+    func testTheStarvationLimitsAreOnByDefaultAndBadValuesNameTheVariable() throws {
+        let input = InputLimits(), club = ClubLimits(), events = EventSettings()
+        XCTAssertGreaterThan(input.minUploadBytesPerSecond, 0)
+        XCTAssertLessThan(input.maxUploadSeconds, .infinity)
+        XCTAssertLessThan(club.uploadsPerClub, input.maxConcurrentUploads, "one club cannot take every upload slot")
+        XCTAssertGreaterThan(events.maxStreamSeconds, 0, "event streams end by default")
+        XCTAssertGreaterThan(club.requestsPerSecondPerAddress, 0)
+        let read = try InputLimits.fromEnvironment(["REELWORK_MIN_UPLOAD_BYTES_PER_SECOND": "100", "REELWORK_UPLOAD_RATE_GRACE_SECONDS": "2",
+                                                    "REELWORK_MAX_UPLOAD_SECONDS": "60"])
+        XCTAssertEqual([Double(read.minUploadBytesPerSecond), read.uploadRateGraceSeconds, read.maxUploadSeconds], [100, 2, 60])
+        let readClub = try ClubLimits.fromEnvironment(["REELWORK_RATE_LIMIT_PER_ADDRESS": "7", "REELWORK_MAX_UPLOADS_PER_CLUB": "3"])
+        XCTAssertEqual([readClub.requestsPerSecondPerAddress, readClub.uploadsPerClub], [7, 3])
+        XCTAssertEqual(try EventSettings.fromEnvironment(["REELWORK_EVENTS_MAX_STREAMS_PER_KEY": "5"]).maxStreamsPerKey, 5)
+        let bad: [(String, String, (String, String) throws -> Void)] = [
+            ("REELWORK_MIN_UPLOAD_BYTES_PER_SECOND", "0", { _ = try InputLimits.fromEnvironment([$0: $1]) }),
+            ("REELWORK_MAX_UPLOAD_SECONDS", "-5", { _ = try InputLimits.fromEnvironment([$0: $1]) }),
+            ("REELWORK_UPLOAD_RATE_GRACE_SECONDS", "nan", { _ = try InputLimits.fromEnvironment([$0: $1]) }),
+            ("REELWORK_RATE_LIMIT_PER_ADDRESS", "0", { _ = try ClubLimits.fromEnvironment([$0: $1]) }),
+            ("REELWORK_MAX_UPLOADS_PER_CLUB", "many", { _ = try ClubLimits.fromEnvironment([$0: $1]) }),
+            ("REELWORK_EVENTS_MAX_STREAMS_PER_KEY", "0", { _ = try EventSettings.fromEnvironment([$0: $1]) }),
+        ]
+        for (name, value, read) in bad {
+            XCTAssertThrowsError(try read(name, value), "\(name)=\(value)") { error in
+                XCTAssertTrue("\(error)".contains(name), "\(error)")
+            }
+        }
+    }
+
     func testDiagnosticsAreOffUnlessAsked() throws {
         XCTAssertFalse(try ReelworkConfig.fromEnvironment([:]).diagnostics)
         XCTAssertTrue(try ReelworkConfig.fromEnvironment(["REELWORK_DIAGNOSTICS": "1"]).diagnostics)

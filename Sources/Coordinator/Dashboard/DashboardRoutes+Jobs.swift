@@ -57,7 +57,7 @@ extension DashboardRoutes {
         page(router, "/dashboard/jobs/:id/events") { request, context, visitor in
             let id = try Self.jobID(context)
             _ = try await findJob(id, visitor)
-            return try await events.stream(request, filter: EventFilter(club: visitor.caller.visibleClub, jobId: id))
+            return try await events.stream(request, filter: EventFilter(club: visitor.caller.visibleClub, jobId: id), key: visitor.caller.keyId)
         }
         page(router, "/dashboard/jobs/:id/result.json") { _, context, visitor in
             try await download(try Self.jobID(context), visitor, format: "json")

@@ -9,6 +9,13 @@ import Store
 /// headers) resumes after that event.
 struct EventRoutes {
     let backends: Backends
+    /// Streams open per key on this coordinator.
+    let quota: StreamQuota
+
+    init(backends: Backends) {
+        self.backends = backends
+        self.quota = StreamQuota(limit: backends.config.events.maxStreamsPerKey)
+    }
 
     func register(on api: APIRouter) {
         api.get("/v1/events", .clubData) { request, _, caller in
@@ -25,22 +32,31 @@ struct EventRoutes {
                 _ = try await backends.visible("batch", id: id, code: "batch_not_found", to: caller) { try BatchRepository($0).find(id: id, club: $1) }
                 filter.batchId = id
             }
-            return try await stream(request, filter: filter)
+            return try await stream(request, filter: filter, key: caller.keyId)
         }
     }
 
     /// The events matching `filter` as a server-sent events response, resuming after the request's
     /// `Last-Event-ID` header or `lastEventId` query parameter. The dashboard's stream calls this
-    /// with its session's club. Redis away: 503.
-    func stream(_ request: Request, filter: EventFilter) async throws -> Response {
+    /// with its session's club and key. A key with `maxStreamsPerKey` streams open here already: 429.
+    /// Redis away: 503.
+    func stream(_ request: Request, filter: EventFilter, key: UUID) async throws -> Response {
+        guard quota.enter(key) else {
+            throw APIError.busy(.tooManyRequests, "too_many_streams",
+                                "this key has \(quota.limit) event streams open on this coordinator already "
+                                    + "(\(EventSettings.Env.maxStreamsPerKey)); close one, then reconnect with Last-Event-ID to resume",
+                                retryAfterSeconds: 5)
+        }
         let after = Self.lastEventId(request)
         let subscription: EventSubscription
         do {
             subscription = try await backends.events.subscribe(filter: filter, after: after)
         } catch {
+            quota.leave(key)
             throw APIError(.serviceUnavailable, "events_unavailable", "the event stream cannot be read now: \(error)")
         }
-        return ServerSentEvents.response(subscription, settings: backends.config.events)
+        let quota = self.quota
+        return ServerSentEvents.response(subscription, settings: backends.config.events, onEnd: { quota.leave(key) })
     }
 
     /// The id to resume after: the header (what `EventSource` sends) wins over the query parameter.

@@ -11,12 +11,15 @@ import ServiceLifecycle
 /// ends when the feed ends the subscription, after `maxSeconds` (0: never), or when a write
 /// fails because the client went away (noticed at the next heartbeat at the latest).
 public enum ServerSentEvents {
-    public static func response(_ subscription: EventSubscription, settings: EventSettings) -> Response {
+    /// - Parameter onEnd: called once when the response has ended, however it ended.
+    public static func response(_ subscription: EventSubscription, settings: EventSettings,
+                                onEnd: @escaping @Sendable () -> Void = {}) -> Response {
         let heartbeat = Duration.seconds(settings.heartbeatSeconds)
         let limit: Duration? = settings.maxStreamSeconds > 0 ? .seconds(settings.maxStreamSeconds) : nil
         // No buffering by proxies (nginx honours X-Accel-Buffering), no caching.
         return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
                                                .init("X-Accel-Buffering")!: "no"], body: ResponseBody { writer in
+            defer { onEnd() }
             let started = ContinuousClock.now
             var lastWrite = started
             var lastId: EventID?
