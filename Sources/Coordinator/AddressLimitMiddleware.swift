@@ -1,11 +1,11 @@
 import Hummingbird
 import ReelworkCore
 
-/// The per-address limit in front of every route (`AddressRateLimiter`): over it, 429 with
+/// The per-address limit in front of every route (`RateBuckets`): over it, 429 with
 /// `Retry-After: 1` before the request costs a key lookup or a page.
 struct AddressLimitMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
-    let limiter: AddressRateLimiter
+    let limiter: RateBuckets
 
     func handle(_ request: Request, context: APIRequestContext,
                 next: (Request, APIRequestContext) async throws -> Response) async throws -> Response {

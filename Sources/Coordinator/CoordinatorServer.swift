@@ -46,7 +46,7 @@ extension CoordinatorServer {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: AddressLimitMiddleware(limiter: AddressRateLimiter(ratePerSecond: backends.config.clubLimits.requestsPerSecondPerAddress)))
+        router.add(middleware: AddressLimitMiddleware(limiter: RateBuckets(ratePerSecond: backends.config.clubLimits.requestsPerSecondPerAddress)))
         HealthRoutes(backends: backends).register(on: router)
         APIDocumentRoutes().register(on: router)
         MetricsRoute(exporter: exporter, access: ScrapeAccess(token: backends.config.metrics.scrapeToken, keys: backends.db))
@@ -67,7 +67,8 @@ extension CoordinatorServer {
         let events = EventRoutes(backends: backends)
         events.register(on: api)
         DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, reports: reports, storage: storage,
-                        renderer: try DashboardRenderer()).register(on: router)
+                        renderer: try DashboardRenderer(), stillCache: StillCache(),
+                        stillLimiter: RateBuckets(ratePerSecond: backends.config.clubLimits.stillsPerSecondPerKey)).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
         return router
     }

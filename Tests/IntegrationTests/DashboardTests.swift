@@ -13,6 +13,13 @@ final class DashboardTests: QueueStackTestCase {
     var betaKey = ""
     var dashboard: DashboardSession { DashboardSession(baseURL: stack.coordinatorURL) }
 
+    /// New stills a key may have decoded per second here (a burst of twice that).
+    static let stillsPerSecond = 2
+
+    override var stackSettings: [String: String] {
+        super.stackSettings.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
+    }
+
     override func setUpWithError() throws {
         try super.setUpWithError()
         alphaKey = try stack.createKey(["--club", "alpha"])
@@ -214,5 +221,32 @@ final class DashboardTests: QueueStackTestCase {
         }
         let beta = try signedIn(betaKey)
         XCTAssertEqual(try beta.get("/dashboard/jobs/\(id)/frame.png?t=0.5").status, 404, "another club's video is not shown")
+    }
+
+    /// Stills cost a decode each: a key asking for many new ones at once meets 429 naming the
+    /// setting, while a still already made is served from memory at once, also when asked for at a
+    /// time or width that differs only by rounding; another key has its own share.
+    func test_StillsAreCachedAndNewDecodesAreLimitedPerKey() throws {
+        let clip = try stack.makeTinyClip()
+        let client = try stack.client()
+        let upload = try awaitSync { try await client.uploadVideo(file: clip) }
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 8)
+        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        let id = job.id.uuidString.lowercased()
+        let alpha = try signedIn(alphaKey)
+        XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.5&w=200").status, 200)
+        let statuses = try (0..<20).map { try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.\($0 / 3)\($0 % 10)&w=\(100 + $0 * 40)").status }
+        let limited = statuses.filter { $0 == 429 }.count
+        XCTAssertGreaterThan(limited, 0, "20 new stills at once must meet a limit of \(Self.stillsPerSecond) a second: \(statuses)")
+        let refused = try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900")
+        XCTAssertEqual(refused.status, 429)
+        XCTAssertTrue(refused.body.contains("REELWORK_DASHBOARD_STILLS_PER_SECOND"), refused.body)
+        // Its bucket is empty now, yet the still made first is served, under any spelling that rounds to it.
+        for query in ["t=0.5&w=200", "t=0.5001&w=200", "t=0.499&w=210"] {
+            XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?\(query)").status, 200, "\(query): from the cache")
+        }
+        let other = try signedIn(try stack.createKey(["--club", "alpha"]))
+        XCTAssertEqual(try other.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900").status, 200, "another key has its own share")
     }
 }

@@ -7,7 +7,8 @@ import Store
 
 /// Stills of a job's video for its result picture: the frame a bowling shot's path is drawn over,
 /// a tennis swing's keyframes as thumbnails; and the sport's own PNG (archery, basketball). Decoded on demand from the stored video (seek to the
-/// key frame before the time, decode forward), never kept: the video is the source of truth.
+/// key frame before the time, decode forward), kept only in a bounded memory cache (`StillCache`):
+/// the video is the source of truth. New decodes are limited per key (`RateBuckets`).
 extension DashboardRoutes {
     /// Widths a still may be asked for: a thumbnail up to a full page.
     static let stillWidths = 32...1280
@@ -23,19 +24,30 @@ extension DashboardRoutes {
             guard seconds <= found.video.facts.durationSeconds + 1 else {
                 throw DashboardProblem(.badRequest, String(format: "t=%.3f is after the end of the video (%.3f s).", seconds, found.video.facts.durationSeconds))
             }
+            let (key, time, pixels) = StillCache.key(job: id, seconds: seconds, width: width)
+            // The same job, time and width always give the same picture.
+            let headers: HTTPFields = [.contentType: "image/png", .cacheControl: "private, max-age=86400"]
+            if let png = stillCache.picture(key) {
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            }
+            guard stillLimiter.admit(visitor.session.key.id.uuidString) else {
+                throw APIError.busy(.tooManyRequests, "rate_limited",
+                                    "this key asked for more than \(Int(stillLimiter.ratePerSecond)) new stills a second "
+                                        + "(\(ClubLimits.Env.stillsPerSecondPerKey)); slow down",
+                                    retryAfterSeconds: 1)
+            }
             let path = storage.path(forKey: found.storageKey)
             let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
             let still: StillFrame
             do {
                 still = try await NIOThreadPool.singleton.runIfActive {
-                    try FrameGrabber(location: path, guards: guards).still(atSeconds: seconds, maxWidth: width)
+                    try FrameGrabber(location: path, guards: guards).still(atSeconds: time, maxWidth: pixels)
                 }
             } catch let error as MediaError {
                 throw DashboardProblem(.unprocessableContent, "No still of this video: \(error.message)")
             }
-            // The same job, time and width always give the same picture.
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=86400"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: still.png)))
+            stillCache.store(key, still.png)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: still.png)))
         }
         // The sport's picture as `GET /v1/jobs/{id}/picture` draws it, for the session's key.
         page(router, "/dashboard/jobs/:id/picture.png") { _, context, visitor in

@@ -18,6 +18,9 @@ struct DashboardRoutes {
     let reports: ReportRoutes
     let storage: VideoStorage
     let renderer: DashboardRenderer
+    /// Stills of videos already decoded, and the per-key rate of new decodes.
+    let stillCache: StillCache
+    let stillLimiter: RateBuckets
     var signIn: DashboardSignIn { DashboardSignIn(backends: backends) }
 
     typealias PageHandler = @Sendable (Request, APIRequestContext, Visitor) async throws -> Response

@@ -1,15 +1,16 @@
 import Foundation
 import Threading
 
-/// Requests per second per client address, counted in this coordinator's memory with a token
-/// bucket (a burst of twice the rate, refilled continuously). It runs before anything that costs:
-/// the key lookup in PostgreSQL, Redis's per-key counter, a dashboard page. A client sending
-/// forged keys, or none, therefore spends only its own share of the coordinator.
+/// Requests per second per client (an address, a key), counted in this coordinator's memory with a
+/// token bucket each (a burst of twice the rate, refilled continuously). The per-address limit
+/// runs before anything that costs: the key lookup in PostgreSQL, Redis's per-key counter, a
+/// dashboard page; a client sending forged keys, or none, spends only its own share. The
+/// dashboard's stills use one per key.
 ///
 /// Memory is bounded: at `maxAddresses` the buckets that have refilled (their clients went quiet)
-/// are dropped, and if that frees nothing the oldest half goes; a flood from many addresses then
+/// are dropped, and if that frees nothing the oldest half goes; a flood from many clients then
 /// costs at most that many entries.
-final class AddressRateLimiter: Sendable {
+final class RateBuckets: Sendable {
     let ratePerSecond: Double
     let burst: Double
     let maxAddresses: Int
