@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import Queue
 import ReelworkCore
+import Store
 
 /// An error the API answers with: a status code and `{error: {code, message}}`.
 public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
@@ -52,9 +54,24 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
             return APIError(http.status, http.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"),
                             http.body ?? http.status.reasonPhrase)
         case let classified as any ClassifiedError where classified.kind == .transient:
-            return APIError(.serviceUnavailable, "unavailable", "a backing service is unavailable: \(classified.message)")
+            return unavailable("unavailable", "the request could not be completed", classified)
         default:
             return APIError(.internalServerError, "internal", "internal error; the coordinator's log has the details")
+        }
+    }
+
+    /// 503 naming the dependency that failed (`redis`, `postgres`) and nothing more: its address and
+    /// the driver's words stay in the log (the error middleware logs every 5xx with its cause).
+    static func unavailable(_ code: String, _ what: String, _ cause: any Error) -> APIError {
+        APIError(.serviceUnavailable, code, "\(what): \(dependency(of: cause)) is unavailable now; try again shortly")
+    }
+
+    /// Which backing service an error came from, by its type.
+    static func dependency(of error: any Error) -> String {
+        switch error {
+        case is RedisError: "redis"
+        case is PostgresError: "postgres"
+        default: "a backing service"
         }
     }
 

@@ -87,7 +87,8 @@ struct JobRoutes {
             _ = try await backends.redis { try queue.enqueue(job.id, club: club, priority: priority, on: $0) }
         } catch {
             try? await backends.sql { try JobRepository($0).deleteUnstarted(id: job.id) }
-            throw APIError(.serviceUnavailable, "queue_unavailable", "the job queue is unavailable, nothing was created: \(error)")
+            backends.logger.warning("job \(job.id) not created, the queue refused it: \(error)")
+            throw APIError.unavailable("queue_unavailable", "the job queue cannot take the job, nothing was created", error)
         }
         await backends.publish([JobEvent(type: .jobQueued, jobId: job.id, batchId: job.batchId, club: job.club, sport: job.sport,
                                          attempt: job.attempt)])

@@ -114,7 +114,14 @@ final class ClubLimitsTests: XCTestCase {
         let again = try HTTP.get(url, key: seen)
         XCTAssertEqual(again.1, 401, "answered from the cache: \(String(decoding: again.0, as: UTF8.self))")
         XCTAssertEqual(HTTP.apiError(again.0)?.code, "unauthorized")
-        XCTAssertEqual(try HTTP.get(url, key: unseen).1, 503, "a key never seen is looked up, and PostgreSQL is away")
+        let lookedUp = try HTTP.get(url, key: unseen)
+        XCTAssertEqual(lookedUp.1, 503, "a key never seen is looked up, and PostgreSQL is away")
+        // A 503 names the dependency, never its address or the driver's words.
+        let message = HTTP.apiError(lookedUp.0)?.message ?? ""
+        XCTAssertTrue(message.contains("postgres is unavailable"), message)
+        for detail in ["127.0.0.1", ProcessInfo.processInfo.environment["REELWORK_TEST_PG_PORT"] ?? "5432", "connection to server", "libpq"] {
+            XCTAssertFalse(message.contains(detail), "\(detail) in \(message)")
+        }
     }
 
     /// A well-formed key that no longer exists: made, then revoked.

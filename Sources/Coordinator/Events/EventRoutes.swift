@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import ReelworkCore
 import Store
 
@@ -53,7 +54,8 @@ struct EventRoutes {
             subscription = try await backends.events.subscribe(filter: filter, after: after)
         } catch {
             quota.leave(key)
-            throw APIError(.serviceUnavailable, "events_unavailable", "the event stream cannot be read now: \(error)")
+            backends.logger.warning("event stream not opened: \(error)")
+            throw APIError.unavailable("events_unavailable", "the event stream cannot be read", error)
         }
         let quota = self.quota
         return ServerSentEvents.response(subscription, settings: backends.config.events, onEnd: { quota.leave(key) })
