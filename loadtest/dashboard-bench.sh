@@ -104,9 +104,13 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 
-sign_in() {   # KEY; prints the session cookie
-  curl -sS -o /dev/null -D - --data-urlencode "key=$1" "$base/dashboard/login" | tr -d '\r' |
-    awk -F': ' 'tolower($1) == "set-cookie" { split($2, a, ";"); print a[1]; exit }'
+sign_in() {   # KEY; prints the session cookie (the form's login token and its cookie first, as a browser)
+  local form login token
+  form=$(curl -sS -D - "$base/dashboard/login" | tr -d '\r')
+  login=$(awk -F': ' 'tolower($1) == "set-cookie" { split($2, a, ";"); print a[1]; exit }' <<<"$form")
+  token=$(grep -o 'name="login_csrf" value="[^"]*"' <<<"$form" | head -1 | cut -d'"' -f4)
+  curl -sS -o /dev/null -D - -H "Cookie: $login" --data-urlencode "key=$1" --data-urlencode "login_csrf=$token" "$base/dashboard/login" |
+    tr -d '\r' | awk -F': ' 'tolower($1) == "set-cookie" { split($2, a, ";"); print a[1]; exit }'
 }
 operator_cookie=$(sign_in "$operator_key")
 club_cookie=$(sign_in "$club_key")

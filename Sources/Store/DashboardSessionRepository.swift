@@ -56,7 +56,7 @@ public struct DashboardSessionRepository {
     }
 
     /// 32 random bytes as 64 hex digits: safe in a cookie and a form field as they are.
-    static func randomToken() -> String {
+    public static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)

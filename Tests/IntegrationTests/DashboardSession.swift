@@ -14,6 +14,12 @@ struct DashboardSession {
         var headers: [String: String]
         var body: String
 
+        /// The sign-in form's hidden `login_csrf` value.
+        var loginToken: String? {
+            guard let range = body.range(of: #"name="login_csrf" value=""#) else { return nil }
+            return String(body[range.upperBound...].prefix { $0 != "\"" })
+        }
+
         /// The value of the first hidden `csrf` field on the page.
         var csrf: String? {
             guard let range = body.range(of: #"name="csrf" value=""#) else { return nil }
@@ -38,10 +44,14 @@ struct DashboardSession {
         return Int(status) ?? 0
     }
 
-    /// Signs in with `key` and keeps the session cookie.
+    /// Signs in with `key` through the form (its login token and cookie first, as a browser does)
+    /// and keeps the session cookie.
     mutating func signIn(_ key: String) throws -> Answer {
-        let answer = try post("/dashboard/login", [("key", key)])
-        if let setCookie = answer.headers["set-cookie"], let value = setCookie.split(separator: ";").first {
+        let form = try get("/dashboard/login")
+        var withLoginCookie = self
+        withLoginCookie.cookie = form.headers["set-cookie"]?.split(separator: ";").first.map(String.init)
+        let answer = try withLoginCookie.post("/dashboard/login", [("key", key), ("login_csrf", form.loginToken ?? "")])
+        if let setCookie = answer.headers["set-cookie"], setCookie.hasPrefix("reelwork_session="), let value = setCookie.split(separator: ";").first {
             cookie = String(value)
         }
         return answer

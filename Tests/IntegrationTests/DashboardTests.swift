@@ -249,4 +249,48 @@ final class DashboardTests: QueueStackTestCase {
         let other = try signedIn(try stack.createKey(["--club", "alpha"]))
         XCTAssertEqual(try other.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900").status, 200, "another key has its own share")
     }
+
+    /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
+    /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
+    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
+        func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
+            answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
+        }
+        let form = try dashboard.get("/dashboard/login")
+        let token = try XCTUnwrap(form.loginToken, form.body)
+        let loginCookie = try XCTUnwrap(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        XCTAssertTrue(loginCookie.hasPrefix("reelwork_login=\(token)"), loginCookie)
+        var withCookie = dashboard
+        withCookie.cookie = loginCookie
+        var otherCookie = dashboard
+        otherCookie.cookie = "reelwork_login=" + String(repeating: "0", count: 64)
+        for (label, client, fields) in [("no token at all", dashboard, [("key", alphaKey)]),
+                                        ("the field without its cookie", dashboard, [("key", alphaKey), ("login_csrf", token)]),
+                                        ("the cookie without the field", withCookie, [("key", alphaKey)]),
+                                        ("a field that is not the cookie's", otherCookie, [("key", alphaKey), ("login_csrf", token)])] {
+            let answer = try client.post("/dashboard/login", fields)
+            XCTAssertEqual(answer.status, 403, label)
+            XCTAssertTrue(answer.body.contains("security token"), "\(label): \(answer.body.prefix(500))")
+            XCTAssertNil(sessionCookie(answer), "\(label): a session was opened")
+        }
+        let signed = try withCookie.post("/dashboard/login", [("key", alphaKey), ("login_csrf", token)])
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(sessionCookie(signed))
+        XCTAssertFalse(cookie.contains("Secure"), "a plain-HTTP stack's cookie would never come back if it were Secure: \(cookie)")
+    }
+
+    /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
+    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
+        let https = try TestStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
+        defer { https.shutdown() }
+        let key = try https.createKey(["--club", "alpha"])
+        try https.startCoordinator()
+        var session = DashboardSession(baseURL: https.coordinatorURL)
+        let form = try session.get("/dashboard/login")
+        XCTAssertTrue(form.headers["set-cookie"]?.contains("; Secure") ?? false, "\(form.headers)")
+        let signed = try session.signIn(key)
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(signed.headers["set-cookie"])
+        XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
+    }
 }

@@ -48,6 +48,7 @@ struct DashboardRoutes {
         router.post("/dashboard/login") { request, _ in
             let form = try await DashboardForm(request: request)
             do {
+                try DashboardSignIn.checkLoginCSRF(form, request: request)
                 let cookie = try await signIn.signIn(key: form["key"] ?? "")
                 return DashboardRenderer.redirect("/dashboard", extraHeaders: [.setCookie: cookie])
             } catch let problem as DashboardProblem {
@@ -107,10 +108,12 @@ struct DashboardRoutes {
         }
     }
 
+    /// The sign-in form, with a fresh login token in a hidden field and its cookie.
     func loginPage(problem: String?, status: HTTPResponse.Status) -> Response {
-        var context: [String: Any] = ["title": "Sign in"]
+        let (token, setCookie) = signIn.newLoginToken()
+        var context: [String: Any] = ["title": "Sign in", "loginCsrf": token]
         if let problem { context["problem"] = problem }
-        return renderer.page("login", context, status: status)
+        return renderer.page("login", context, status: status, extraHeaders: [.setCookie: setCookie])
     }
 
     static func asset(_ bytes: [UInt8], type: String) -> Response {

@@ -6,12 +6,17 @@ import ReelworkCore
 import Store
 
 /// Dashboard sign-in: an API key exchanged for a session cookie (HttpOnly, SameSite=Strict, path
-/// `/dashboard`), and the checks each request makes of it. Every form carries the session's CSRF
-/// token; a POST without the right one changes nothing.
+/// `/dashboard`, and Secure when the public URL is https), and the checks each request makes of it.
+/// Every form carries the session's CSRF token; a POST without the right one changes nothing. The
+/// sign-in form has a token of its own before there is a session (login CSRF: another site must
+/// not sign a browser in with the attacker's key): a random value in a cookie scoped to the form
+/// and in a hidden field, which the POST must repeat (double submit).
 struct DashboardSignIn: Sendable {
     let backends: Backends
 
     static let cookieName = "reelwork_session"
+    static let loginCookieName = "reelwork_login"
+    static let loginFieldName = "login_csrf"
     /// A session lasts a working day; revoking its key ends it at once.
     static let lifetime: TimeInterval = 12 * 3600
 
@@ -36,7 +41,28 @@ struct DashboardSignIn: Sendable {
         }
         let (cookie, _) = try await backends.sql { try DashboardSessionRepository($0).open(keyId: record.id, lifetime: Self.lifetime) }
         backends.logger.info("dashboard sign-in with key \(record.prefix)")
-        return "\(Self.cookieName)=\(cookie); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(Self.lifetime))"
+        return "\(Self.cookieName)=\(cookie); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(Self.lifetime))\(secureAttribute)"
+    }
+
+    /// `; Secure` when browsers reach the dashboard over https (the public URL says so), so the
+    /// cookie is never sent over plain HTTP; nothing for a plain-HTTP local stack, where a Secure
+    /// cookie would never come back.
+    var secureAttribute: String {
+        backends.config.linkBaseURL.lowercased().hasPrefix("https://") ? "; Secure" : ""
+    }
+
+    /// A fresh sign-in form token and the Set-Cookie value that carries it.
+    func newLoginToken() -> (token: String, setCookie: String) {
+        let token = DashboardSessionRepository.randomToken()
+        return (token, "\(Self.loginCookieName)=\(token); Path=/dashboard/login; HttpOnly; SameSite=Strict; Max-Age=3600\(secureAttribute)")
+    }
+
+    /// Throws unless the sign-in form repeats the token of its cookie (compared in constant time).
+    static func checkLoginCSRF(_ form: DashboardForm, request: Request) throws {
+        guard let sent = form[loginFieldName], !sent.isEmpty, let expected = cookie(loginCookieName, in: request), !expected.isEmpty,
+              constantTimeEqual(Array(sent.utf8), Array(expected.utf8)) else {
+            throw DashboardProblem(.forbidden, "The sign-in form's security token was missing or did not match, so nobody was signed in. Try again on this page.")
+        }
     }
 
     /// Ends the request's session; returns the Set-Cookie value that clears the cookie.
@@ -44,7 +70,7 @@ struct DashboardSignIn: Sendable {
         if let cookie = Self.cookie(in: request) {
             try await backends.sql { try DashboardSessionRepository($0).close(cookie: cookie) }
         }
-        return "\(Self.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0"
+        return "\(Self.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0\(secureAttribute)"
     }
 
     /// Throws unless the form carries the session's CSRF token (compared in constant time).
@@ -64,11 +90,13 @@ struct DashboardSignIn: Sendable {
         return difference == 0
     }
 
-    static func cookie(in request: Request) -> String? {
+    static func cookie(in request: Request) -> String? { cookie(cookieName, in: request) }
+
+    static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for part in header.split(separator: ";") {
                 let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if pair.count == 2, pair[0] == cookieName { return String(pair[1]) }
+                if pair.count == 2, pair[0] == name { return String(pair[1]) }
             }
         }
         return nil
