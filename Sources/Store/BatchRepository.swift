@@ -74,7 +74,7 @@ public struct BatchRepository {
         let rows = try db.query(Self.summary(of: """
             (SELECT * FROM batches
              WHERE ($1::text IS NULL OR club = $1)
-               AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2))
+               AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
              ORDER BY created_at DESC, id DESC LIMIT $3) b
             """, frames: frames) + " ORDER BY b.created_at DESC, b.id DESC", [club, cursor, limit + 1]).rows
         let batches = try rows.prefix(limit).map(Self.view)

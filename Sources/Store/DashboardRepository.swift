@@ -51,7 +51,7 @@ public struct DashboardRepository {
             return page
         }
         var (conditions, params) = search.conditions(text: .trigramIndexes)
-        Self.addCursor(cursor, to: &conditions, &params)
+        JobRepository.addCursor(cursor, club: search.club, alias: "j.", to: &conditions, &params)
         params.append(limit + 1)
         let rows = try db.query("""
             SELECT j.*, v.original_name FROM jobs j JOIN videos v ON v.id = j.video_id
@@ -104,7 +104,7 @@ public struct DashboardRepository {
         var rest = search
         rest.text = nil
         var (conditions, params) = rest.conditions()
-        Self.addCursor(cursor, to: &conditions, &params)
+        JobRepository.addCursor(cursor, club: search.club, alias: "j.", to: &conditions, &params)
         let candidates = "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(textScanLimit)"
         // The candidates come newest first and each one's video is looked up in turn (LATERAL with
         // LIMIT 1, so the planner cannot turn it into a hash join that reads every video first when
@@ -126,12 +126,6 @@ public struct DashboardRepository {
     private func conditionsForEveryMatch(_ search: JobSearch) throws -> (sql: [String], params: [(any PGParam)?]) {
         guard let pattern = search.pattern else { return search.conditions() }
         return search.conditions(text: try textMatch(pattern, rowsWanted: nil))
-    }
-
-    static func addCursor(_ cursor: UUID?, to conditions: inout [String], _ params: inout [(any PGParam)?]) {
-        guard let cursor else { return }
-        params.append(cursor)
-        conditions.append("(j.created_at, j.id) < (SELECT created_at, id FROM jobs WHERE id = $\(params.count))")
     }
 
     static func page(_ rows: [PGRow], limit: Int) throws -> (jobs: [JobListing], more: Bool) {

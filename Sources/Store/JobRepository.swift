@@ -143,13 +143,27 @@ public struct JobRepository {
         if let s = filter.sport { add("sport = ?", s.rawValue) }
         if let c = filter.club { add("club = ?", c) }
         if let b = filter.batchId { add("batch_id = ?", b) }
-        if let cursor { add("(created_at, id) < (SELECT created_at, id FROM jobs WHERE id = ?)", cursor) }
+        Self.addCursor(cursor, club: filter.club, alias: "", to: &conditions, &params)
         params.append(limit + 1)
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try db.query("SELECT * FROM jobs \(whereClause) ORDER BY created_at DESC, id DESC LIMIT $\(params.count)",
                                 params).rows
         let jobs = try rows.prefix(limit).map { try Self.view($0) }
         return JobPage(jobs: jobs, nextCursor: rows.count > limit ? jobs.last?.id.uuidString.lowercased() : nil)
+    }
+
+    /// Continues after the job `cursor`, looked up among `club`'s jobs only (nil: every club's):
+    /// another club's job is an unknown cursor, an empty page, never a way to learn where it lies in
+    /// time. `alias` prefixes the listed table's columns (`j.`).
+    static func addCursor(_ cursor: UUID?, club: String?, alias: String, to conditions: inout [String], _ params: inout [(any PGParam)?]) {
+        guard let cursor else { return }
+        params.append(cursor)
+        var lookup = "SELECT created_at, id FROM jobs WHERE id = $\(params.count)"
+        if let club {
+            params.append(club)
+            lookup += " AND club = $\(params.count)"
+        }
+        conditions.append("(\(alias)created_at, \(alias)id) < (\(lookup))")
     }
 
     /// Puts a failed or cancelled job back in the queue with a fresh error and stall budget; its

@@ -63,7 +63,7 @@ public struct WebhookRepository {
         let rows = try db.query("""
             SELECT * FROM webhook_endpoints
             WHERE ($1::text IS NULL OR club = $1)
-              AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_endpoints WHERE id = $2))
+              AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_endpoints WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
             ORDER BY created_at DESC, id DESC LIMIT $3
             """, [club, cursor, limit + 1]).rows
         let endpoints = try rows.prefix(limit).map(Self.endpoint)

@@ -185,6 +185,37 @@ final class ClubIsolationTests: XCTestCase {
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM videos WHERE club = 'beta'").rows[0].int("n"), 0)
     }
 
+    /// A list's cursor is looked up within the caller's club: beta naming alpha's newest job, batch or
+    /// endpoint as its cursor gets what an unknown cursor gets (an empty page), never its own records
+    /// older than alpha's, which would tell when alpha made them.
+    func test_AnotherClubsIdAsACursorAnswersAsAnUnknownOne() throws {
+        let beta = try stack.client(key: betaKey), alpha = try stack.client(key: alphaKey)
+        let betaVideo = try awaitSync { try await beta.uploadVideo(file: try self.stack.makeTinyClip()) }
+        _ = try awaitSync { try await beta.createJob(CreateJobRequest(videoId: betaVideo.id, sport: "tennis", options: .object(["noop": .object([:])]))) }
+        _ = try awaitSync { try await beta.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]))) }
+        _ = try awaitSync { try await beta.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/beta", events: ["job.succeeded"])) }
+        // Alpha's records made after beta's: as cursors they would page to beta's older ones.
+        let later = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
+                                                                                  options: .object(["noop": .object(["tag": .number(9)])]))) }
+        let laterBatch = try awaitSync { try await alpha.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]))) }
+        let laterHook = try awaitSync { try await alpha.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/later", events: ["job.failed"])) }.webhook
+        for (path, field, alphaId) in [("/v1/jobs", "jobs", later.id), ("/v1/batches", "batches", laterBatch.id), ("/v1/webhooks", "webhooks", laterHook.id)] {
+            let own = try send("GET", path, key: betaKey)
+            XCTAssertFalse(try items(own.data, field).isEmpty, "\(path): beta has records of its own")
+            let asAlpha = try send("GET", "\(path)?cursor=\(alphaId.uuidString.lowercased())", key: betaKey)
+            let asUnknown = try send("GET", "\(path)?cursor=\(UUID().uuidString.lowercased())", key: betaKey)
+            XCTAssertEqual(asAlpha.status, asUnknown.status, path)
+            XCTAssertEqual(try items(asAlpha.data, field).count, try items(asUnknown.data, field).count,
+                           "\(path): another club's id as a cursor paged to \(String(decoding: asAlpha.data, as: UTF8.self))")
+            XCTAssertEqual(try items(asAlpha.data, field).count, 0, path)
+        }
+    }
+
+    private func items(_ data: Data, _ field: String) throws -> [Any] {
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any], String(decoding: data, as: UTF8.self))
+        return try XCTUnwrap(object[field] as? [Any], "\(field) in \(object)")
+    }
+
     func test_TheSameBytesFromTwoClubsAreStoredOnceAndRecordedTwice() throws {
         let clip = try stack.makeTinyClip()
         let bytes = try Data(contentsOf: clip)
