@@ -13,8 +13,11 @@ public struct MetricsSettings: Sendable, Equatable {
     /// A scrape only reads the last snapshot, so it never waits on Redis.
     public var refreshSeconds = 5.0
 
-    /// A shorter token is refused at start: it could be guessed.
-    public static let minimumTokenLength = 16
+    /// A shorter token is refused at start: it could be guessed (32 characters of `openssl rand -hex 16`
+    /// are 128 random bits).
+    public static let minimumTokenLength = 32
+    /// The deploy files' placeholders start with this; a token that contains it was never replaced.
+    static let placeholderMark = "change-me"
 
     public init() {}
 
@@ -29,7 +32,12 @@ public struct MetricsSettings: Sendable, Equatable {
         var settings = MetricsSettings()
         if let token = env[Env.scrapeToken], !token.isEmpty {
             guard token.count >= minimumTokenLength, !token.contains(where: \.isWhitespace) else {
-                throw ReelworkError.configuration("\(Env.scrapeToken) must be at least \(minimumTokenLength) characters without spaces")
+                throw ReelworkError.configuration("\(Env.scrapeToken) must be at least \(minimumTokenLength) characters without spaces "
+                                                      + "(make one with `openssl rand -hex 32`)")
+            }
+            guard !token.lowercased().contains(placeholderMark) else {
+                throw ReelworkError.configuration("\(Env.scrapeToken) is still the placeholder of the deploy files; "
+                                                      + "replace it with a secret of your own (`openssl rand -hex 32`)")
             }
             settings.scrapeToken = token
         }

@@ -11,7 +11,7 @@ import XCTest
 /// restated here). Two substitutions only, said where made: `/usr/local/bin/reelwork` is the
 /// built binary, and the fixed ports 8080 and 9464 are this stack's free ports.
 final class DeployCommandTests: XCTestCase {
-    static let metricsToken = "deploy-test-metrics-token-0123"
+    static let metricsToken = "deploy-test-metrics-token-0123456789"
     var stack: TestStack!
     private var spawned: [Process] = []
 

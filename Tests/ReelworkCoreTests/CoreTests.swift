@@ -59,9 +59,9 @@ final class ConfigTests: XCTestCase {
         XCTAssertNil(defaults.scrapeToken, "operator keys only")
         XCTAssertNil(defaults.workerBind, "no worker listener: workers share machines")
         XCTAssertEqual(defaults.refreshSeconds, 5)
-        let set = try ReelworkConfig.fromEnvironment(["REELWORK_METRICS_TOKEN": "0123456789abcdef", "REELWORK_WORKER_METRICS_BIND": "0.0.0.0:9464",
+        let set = try ReelworkConfig.fromEnvironment(["REELWORK_METRICS_TOKEN": "0123456789abcdef0123456789abcdef", "REELWORK_WORKER_METRICS_BIND": "0.0.0.0:9464",
                                                       "REELWORK_METRICS_REFRESH_SECONDS": "0.5"]).metrics
-        XCTAssertEqual(set.scrapeToken, "0123456789abcdef")
+        XCTAssertEqual(set.scrapeToken, "0123456789abcdef0123456789abcdef")
         XCTAssertEqual(set.workerBind, "0.0.0.0:9464")
         XCTAssertEqual(set.refreshSeconds, 0.5)
     }
@@ -69,7 +69,11 @@ final class ConfigTests: XCTestCase {
     func testBadValuesNameTheVariable() {
         for (name, value) in [("REELWORK_WORKER_SLOTS", "zero"), ("REELWORK_WORKER_SLOTS", "0"), ("REELWORK_MAX_UPLOAD_BYTES", "-1"),
                               ("REELWORK_VIDEO_SOURCE", "ftp"), ("REELWORK_METRICS_TOKEN", "short"),
-                              ("REELWORK_METRICS_TOKEN", "sixteen chars or more, but spaced"), ("REELWORK_WORKER_METRICS_BIND", "9464"),
+                              ("REELWORK_METRICS_TOKEN", "thirty-two characters or more, but spaced"),
+                              // 31 characters; and the deploy files' placeholder, long enough but never replaced.
+                              ("REELWORK_METRICS_TOKEN", "0123456789abcdef0123456789abcde"),
+                              ("REELWORK_METRICS_TOKEN", "change-me-metrics-token-0123456789"),
+                              ("REELWORK_METRICS_TOKEN", "CHANGE-ME-0123456789abcdef0123456789"), ("REELWORK_WORKER_METRICS_BIND", "9464"),
                               ("REELWORK_METRICS_REFRESH_SECONDS", "0"), ("REELWORK_METRICS_REFRESH_SECONDS", "nan")] {
             XCTAssertThrowsError(try ReelworkConfig.fromEnvironment([name: value])) { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
