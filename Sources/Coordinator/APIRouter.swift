@@ -8,6 +8,8 @@ struct APIRouter {
     typealias Handler = @Sendable (Request, APIRequestContext, Caller) async throws -> Response
 
     let router: Router<APIRequestContext>
+    /// Where each route's access is recorded as it is registered.
+    var declared = DeclaredAccess()
 
     func get(_ path: RouterPath, _ access: Access, _ handler: @escaping Handler) {
         on(path, .get, access, handler)
@@ -22,6 +24,7 @@ struct APIRouter {
     }
 
     private func on(_ path: RouterPath, _ method: HTTPRequest.Method, _ access: Access, _ handler: @escaping Handler) {
+        declared.record(method: String(describing: method), path: String(describing: path), access)
         router.on(path, method: method) { request, context in
             // The middleware authenticated every /v1 request; a route without a caller is a wiring mistake.
             guard let caller = context.caller else {

@@ -42,7 +42,8 @@ extension CoordinatorServer {
     /// authentication too. Routes outside `/v1` are
     /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
     /// `/v1` route is registered through `APIRouter` with the keys it allows.
-    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter) throws -> Router<APIRequestContext> {
+    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter,
+                           declared: DeclaredAccess = DeclaredAccess()) throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
@@ -52,7 +53,7 @@ extension CoordinatorServer {
         MetricsRoute(exporter: exporter, access: ScrapeAccess(token: backends.config.metrics.scrapeToken, keys: backends.db))
             .register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
-        let api = APIRouter(router: router)
+        let api = APIRouter(router: router, declared: declared)
         VideoRoutes(backends: backends, storage: storage).register(on: api)
         let jobs = JobRoutes(backends: backends)
         jobs.register(on: api)
@@ -73,11 +74,16 @@ extension CoordinatorServer {
         return router
     }
 
-    /// The method and path of every registered route (the isolation and contract tests walk them).
-    public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String)] {
+    /// The method, path and declared access (`clubData`, `operatorOnly`, `videoContent`; nil outside
+    /// `/v1`) of every registered route: the isolation and contract tests walk them.
+    public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String, access: String?)] {
+        let declared = DeclaredAccess()
         let router = try makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir),
-                                exporter: MetricsExporter())
-        return router.routes.map { (String(describing: $0.method), String(describing: $0.path)) }
+                                    exporter: MetricsExporter(), declared: declared)
+        return router.routes.map { route in
+            let method = String(describing: route.method), path = String(describing: route.path)
+            return (method, path, declared.access(method: method, path: path).map { "\($0)" })
+        }
     }
 }
 

@@ -52,14 +52,12 @@ final class ClubIsolationTests: XCTestCase {
         stack?.shutdown()
     }
 
-    /// The routes as the coordinator registers them (its own router, built from the same code).
-    func registeredRoutes() throws -> [(method: String, path: String)] {
+    /// The routes as the coordinator registers them (its own router, built from the same code), each
+    /// with the access its registration declared (`operatorOnly`, `clubData`, `videoContent`).
+    func registeredRoutes() throws -> [(method: String, path: String, access: String?)] {
         let config = try ReelworkConfig.fromEnvironment(stack.environment)
         return try CoordinatorServer.routeList(config: config, logger: Logger(label: "test")).filter { $0.path.hasPrefix("/v1/") }
     }
-
-    /// Routes only operator keys may call, whatever the club named in them.
-    static let operatorOnlyPrefixes = ["/v1/workers", "/v1/clubs"]
 
     /// Alpha's record for each kind of id a path can name (the segment before the parameter).
     func fixture(for segment: String) -> String? {
@@ -119,9 +117,24 @@ final class ClubIsolationTests: XCTestCase {
         XCTAssertEqual(try stack.run(["keys", "revoke", revokedId.uuidString]).status, 0)
         let routes = try registeredRoutes()
         XCTAssertGreaterThanOrEqual(routes.count, 10, "the walk found the routes: \(routes)")
-        for (method, pattern) in routes {
+        // The pool's state and controls are the operators' (guarantee 7): a declaration that widened
+        // one of them would change what the walk below expects, so they are pinned here.
+        let operatorRoutes = Set(routes.filter { $0.access == "operatorOnly" }.map { "\($0.method) \($0.path)" })
+        for route in ["GET /v1/queue", "POST /v1/queue/pause", "POST /v1/queue/resume", "GET /v1/workers"] {
+            XCTAssertTrue(operatorRoutes.contains(route), "\(route) is declared operator-only: \(operatorRoutes.sorted())")
+        }
+        for (method, pattern, access) in routes {
             let path = try XCTUnwrap(concrete(pattern, alphas: true), "\(method) \(pattern) names an id this test has no fixture for: add one")
             let label = "\(method) \(pattern)"
+            if !pattern.hasSuffix("/**") { XCTAssertNotNil(access, "\(label) declares who may call it") }
+            if access == "operatorOnly" {
+                // The pool's controls, with or without an id: club keys are refused before anything runs.
+                for (key, who) in [(alphaKey, "alpha's club key"), (betaKey, "beta's club key")] {
+                    let answer = try send(method, path, key: key)
+                    XCTAssertEqual(answer.status, 403, "\(label) with \(who): operators only")
+                    XCTAssertEqual(HTTP.apiError(answer.data)?.code, "forbidden", "\(label) with \(who)")
+                }
+            }
             for (key, headers, why) in [(nil, [:], "no key"), (revoked, [:], "a revoked key"), ("rw_club_short", [:], "a malformed key"),
                                         (nil, ["X-API-Key": alphaKey], "the key in the wrong header")] as [(String?, [String: String], String)] {
                 let answer = try send(method, path, key: key, headers: headers)
@@ -131,7 +144,7 @@ final class ClubIsolationTests: XCTestCase {
             let asWorker = try send(method, path, key: workerKey)
             if pattern.hasSuffix("/**") {
                 XCTAssertEqual(asWorker.status, 404, "\(label): the catch-all answers unknown paths")
-            } else if method == "GET", pattern.hasSuffix("/content") {
+            } else if access == "videoContent" {
                 XCTAssertEqual(asWorker.status, 200, "\(label): workers read what they analyse")
             } else {
                 XCTAssertEqual(asWorker.status, 403, "\(label): a worker key reads video content only")
@@ -141,7 +154,7 @@ final class ClubIsolationTests: XCTestCase {
 
     func test_AnotherClubsIdAnswersExactlyAsAMissingOne() throws {
         var checked = 0
-        for (method, pattern) in try registeredRoutes() {
+        for (method, pattern, access) in try registeredRoutes() {
             let label = "\(method) \(pattern)"
             let alphaPath = try XCTUnwrap(concrete(pattern, alphas: true), "\(label) names an id this test has no fixture for: add one")
             let asBeta = try send(method, alphaPath, key: betaKey)
@@ -151,7 +164,7 @@ final class ClubIsolationTests: XCTestCase {
                 XCTAssertFalse(betaText.lowercased().contains(secret), "\(label): beta's answer mentions alpha's \(secret): \(betaText.prefix(300))")
             }
             guard alphaPath != pattern else { continue }   // no id in the path: the body check above is the test
-            if Self.operatorOnlyPrefixes.contains(where: { pattern.hasPrefix($0) }) {
+            if access == "operatorOnly" {
                 // The pool's controls: a club key is refused before anything is looked up.
                 XCTAssertEqual(asBeta.status, 403, "\(label): operators only")
                 XCTAssertEqual(try send(method, alphaPath, key: alphaKey).status, 403, "\(label): operators only, even for alpha's own club")
