@@ -108,7 +108,7 @@ struct BatchRoutes {
             try await jobs.enqueue(created)
         } catch {
             // PostgreSQL says queued: the reconciler enqueues them once Redis is back.
-            backends.logger.warning("batch \(batch.id): \(created.count) new job(s) not enqueued yet (\(error)); the reconciler will")
+            backends.logger.warning("batch \(batch.id.uuidString.lowercased()): \(created.count) new job(s) not enqueued yet (\(error)); the reconciler will")
         }
         return try JSONResponse.make(AddBatchJobsResult(jobIds: jobIds, created: created.count), status: created.isEmpty ? .ok : .created)
     }

@@ -120,7 +120,7 @@ final class MaintenanceWork: @unchecked Sendable {
                 // A data error or a violated constraint: PostgreSQL will refuse this report every
                 // time, and keeping it would stop every later round here. Anything else (a lost
                 // connection, a deadlock, a timeout) keeps it for the next round.
-                logger.error("maintenance: cannot record the stall of job \(report.jobId) attempt \(report.attempt): \(error); dropped")
+                logger.error("maintenance: cannot record the stall of job \(report.jobId.uuidString.lowercased()) attempt \(report.attempt): \(error); dropped")
                 try queue.acknowledgeStallReports([report], on: redis)
                 continue
             }

@@ -73,8 +73,9 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
 /// One JSON configuration for the whole project: ISO-8601 dates with fractions, sorted keys.
 public enum ReelworkJSON {
+    /// Ids come out lower case (`LowercaseIDJSONEncoder`).
     public static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
+        let e = LowercaseIDJSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .custom { date, encoder in
             var c = encoder.singleValueContainer()
@@ -84,7 +85,7 @@ public enum ReelworkJSON {
     }()
 
     public static let prettyEncoder: JSONEncoder = {
-        let e = JSONEncoder()
+        let e = LowercaseIDJSONEncoder()
         e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .custom { date, encoder in
             var c = encoder.singleValueContainer()

@@ -22,6 +22,8 @@ public enum MetricName {
     public static let framesAnalysed = "reelwork_frames_analysed_total"
     public static let inferenceDuration = "reelwork_inference_duration_seconds"
     public static let heartbeatAge = "reelwork_worker_heartbeat_age_seconds"
+    /// Stage threads this worker abandoned to a stuck C call (their memory is held until it exits).
+    public static let abandonedThreads = "reelwork_worker_abandoned_threads"
     /// Errors a worker met using Redis, PostgreSQL or the coordinator, by `dependency` and `cause`
     /// (`DependencyFault`): each one retried with backoff, none counted against a job.
     public static let dependencyErrors = "reelwork_worker_dependency_errors_total"
@@ -34,7 +36,7 @@ public enum MetricName {
 
     public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,
-                             stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge,
+                             stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge, abandonedThreads,
                              dependencyErrors, dependencyFailing, eventsPublishFailed, eventSubscribersDropped]
 
     /// Histogram bucket bounds in seconds, per duration metric: each spans what that thing takes,

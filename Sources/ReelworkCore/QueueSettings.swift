@@ -28,6 +28,10 @@ public struct QueueSettings: Sendable, Equatable {
     /// The stage watchdog: a run whose stage reports no progress (no frame, no stage start or end)
     /// for this long is stopped and failed as `internal`, so a hung decoder or model frees its slot.
     public var stageTimeoutSeconds = 120.0
+    /// Stage threads a worker may abandon (stuck in C code, taken over by the watchdog) before it
+    /// drains and exits non-zero: each one keeps its memory until the process ends, so past this
+    /// many the worker asks its supervisor for a fresh process rather than leak on.
+    public var maxAbandonedThreads = 2
 
     public init() {}
 
@@ -45,6 +49,7 @@ public struct QueueSettings: Sendable, Equatable {
         public static let reconcileIntervalSeconds = "REELWORK_RECONCILE_INTERVAL_SECONDS"
         public static let reconcileSettleSeconds = "REELWORK_RECONCILE_SETTLE_SECONDS"
         public static let stageTimeoutSeconds = "REELWORK_STAGE_TIMEOUT_SECONDS"
+        public static let maxAbandonedThreads = "REELWORK_WORKER_MAX_ABANDONED_THREADS"
     }
 
     /// Reads the environment; a bad value is an error naming the variable. Checks the settings agree
@@ -76,6 +81,10 @@ public struct QueueSettings: Sendable, Equatable {
         try number(Env.reconcileIntervalSeconds, &s.reconcileIntervalSeconds, min: 0.1)
         try number(Env.reconcileSettleSeconds, &s.reconcileSettleSeconds, min: 0)
         try number(Env.stageTimeoutSeconds, &s.stageTimeoutSeconds, min: 0.5)
+        try whole(Env.maxAbandonedThreads, &s.maxAbandonedThreads)
+        guard s.maxAbandonedThreads >= 1 else {
+            throw ReelworkError.configuration("\(Env.maxAbandonedThreads)=0 must be at least 1: the first stuck thread's memory is already lost")
+        }
         guard s.heartbeatSeconds * 2 <= s.leaseSeconds else {
             throw ReelworkError.configuration(
                 "\(Env.heartbeatSeconds)=\(s.heartbeatSeconds) must be at most half of \(Env.leaseSeconds)=\(s.leaseSeconds), so one late heartbeat does not lose the lease")

@@ -32,13 +32,13 @@ enum WebhookOutbox {
     static let maxErrorLength = 2_000
 
     /// The job's summary and links, from the row `j`: the fields of the API's job view that say how
-    /// it ended, ids written as the API writes them (upper case). Links are paths; the dispatcher
+    /// it ended, ids written as the API writes them (lower case, PostgreSQL's own form). Links are paths; the dispatcher
     /// puts the public URL in front.
     static let jobData = """
         jsonb_build_object(
             'job', jsonb_build_object(
-                'id', upper(j.id::text), 'club', j.club, 'sport', j.sport, 'status', j.status,
-                'videoId', upper(j.video_id::text), 'batchId', upper(j.batch_id::text), 'priority', j.priority, 'attempt', j.attempt, 'maxAttempts', j.max_attempts,
+                'id', j.id::text, 'club', j.club, 'sport', j.sport, 'status', j.status,
+                'videoId', j.video_id::text, 'batchId', j.batch_id::text, 'priority', j.priority, 'attempt', j.attempt, 'maxAttempts', j.max_attempts,
                 'createdAt', \(utc("j.created_at")), 'startedAt', \(utc("j.started_at")), 'finishedAt', \(utc("j.finished_at")),
                 'lastError', left(j.last_error, \(maxErrorLength)), 'lastErrorKind', j.last_error_kind),
             'links', jsonb_build_object('job', '/v1/jobs/' || j.id, 'video', '/v1/videos/' || j.video_id)

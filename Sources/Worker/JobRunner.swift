@@ -42,7 +42,7 @@ struct JobRunner {
         control.begin(run)
         EventPublisher(config: config, logger: logger).publish(run.event(.jobRunning), on: redis)
         var log = logger
-        log[metadataKey: "job"] = "\(run.jobId)"
+        log[metadataKey: "job"] = "\(run.jobId.uuidString.lowercased())"
         log[metadataKey: "attempt"] = "\(run.attempt)"
         log.info("running \(run.sport.rawValue) job")
         let ending = RunEnding(config: config, db: db, redis: redis, queue: queue, logger: log)

@@ -67,7 +67,7 @@ final class LeaseKeeper: Sendable {
                 case .lost: round.lost += 1; run.requestStop(.leaseLost)
                 case .cancel: round.cancelled += 1; run.requestStop(.cancelled)
                 }
-                if verdict != .ok { logger.warning("job \(run.jobId) attempt \(run.claim.attempt): heartbeat says \(verdict.rawValue)") }
+                if verdict != .ok { logger.warning("job \(run.jobId.uuidString.lowercased()) attempt \(run.claim.attempt): heartbeat says \(verdict.rawValue)") }
             }
             try presence?.beat(running: runs.count, queue: queue, on: redis, logger: logger)
             // Heartbeats write even when Redis is out of memory (allow-oom): they prove nothing about that.

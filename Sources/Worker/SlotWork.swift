@@ -102,7 +102,7 @@ final class SlotWork: @unchecked Sendable {
             defer { track(run, false) }
             let runner = JobRunner(config: config, db: db, redis: redis, queue: queue, logger: logger, health: health)
             let outcome = try runner.run(run)
-            if outcome == .takenOver { logger.info("job \(claim.jobId) was ended by the watchdog; this thread retires") }
+            if outcome == .takenOver { logger.info("job \(claim.jobId.uuidString.lowercased()) was ended by the watchdog; this thread retires") }
             // Each of these ended the run with a durable write.
             if [.succeeded, .failed, .retryScheduled, .handedBack, .cancelled, .deferred].contains(outcome) { health.recovered(.postgres) }
             // The run met a dependency's fault: wait before claiming again, even if a check passes.

@@ -44,7 +44,7 @@ final class StageWatchdog: Sendable {
                 if due { run.requestStop(.shutdown) }
                 guard let reason = Self.verdict(run, timeout: config.queue.stageTimeoutSeconds) else { continue }
                 var log = logger
-                log[metadataKey: "job"] = "\(run.jobId)"
+                log[metadataKey: "job"] = "\(run.jobId.uuidString.lowercased())"
                 log[metadataKey: "attempt"] = "\(run.claim.attempt)"
                 guard run.claimEnding(.takeover) else { continue }
                 do {

@@ -15,8 +15,11 @@ import Threading
 /// once; running jobs may finish within the grace period; after it they are handed back (never
 /// marked failed), by the watchdog if their thread is stuck. An operator's drain (`POST
 /// /v1/workers/{id}/drain`, seen by the lease keeper's next beat) takes the same path.
+/// So does a worker that abandoned `maxAbandonedThreads` stage threads to stuck C calls: their memory
+/// is only freed when the process ends, so it drains and then reports `mustRestart`, which the
+/// `worker` command turns into a non-zero exit for its supervisor to restart.
 public final class WorkerProcess: Service, @unchecked Sendable {
-    // Safe: `stopRequestedAt`, `active`, `slots` and `generations` are read and written with
+    // Safe: `stopRequestedAt`, `active`, `slots`, `generations` and `abandoned` are read and written with
     // `stateLock` held; `keeper` and `watchdog` are set in `init` and never changed.
     public let config: ReelworkConfig
     public let workerID: String
@@ -30,6 +33,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     private var active: [UUID: RunControl] = [:]
     private var slots: [Int: BackgroundLoop<SlotWork.Round>] = [:]
     private var generations: [Int: Int] = [:]
+    private var abandoned = 0
     private let finished = DispatchGroup()
 
     public init(config: ReelworkConfig, logger: Logger) {
@@ -61,6 +65,12 @@ public final class WorkerProcess: Service, @unchecked Sendable {
 
     public var isStopping: Bool { stateLock.withLock { stopRequestedAt != nil } }
 
+    /// Stage threads abandoned so far, each stuck in a call the watchdog could not interrupt.
+    public var abandonedThreads: Int { stateLock.withLock { abandoned } }
+
+    /// Whether this worker stopped because it abandoned too many threads and needs a fresh process.
+    public var mustRestart: Bool { abandonedThreads >= config.queue.maxAbandonedThreads }
+
     /// Time since the lease keeper last renewed every running job's lease without an error.
     public var heartbeatAge: Duration { keeper.heartbeatAge }
 
@@ -82,6 +92,9 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     private func activeRuns() -> [RunControl] {
         stateLock.withLock { Array(active.values) }
     }
+
+    /// The exit status of a worker that stopped to be restarted (`EX_TEMPFAIL`: try again).
+    public static let restartExitCode: Int32 = 75
 
     public func start() {
         logger.info("worker \(workerID) starting with \(config.workerSlots) slot(s), lease \(config.queue.leaseSeconds) s, stage timeout \(config.queue.stageTimeoutSeconds) s")
@@ -135,11 +148,19 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     /// The watchdog ended `run` on its thread's behalf: that thread is retired (it no longer counts
     /// as running) and, unless the worker is stopping, the slot gets a fresh thread.
     private func replaceThread(of run: RunControl) {
-        _ = stateLock.withLock { active.removeValue(forKey: run.jobId) }
+        let count: Int = stateLock.withLock {
+            active.removeValue(forKey: run.jobId)
+            abandoned += 1
+            return abandoned
+        }
         run.slot.retire()
+        if count >= config.queue.maxAbandonedThreads {
+            logger.error("\(count) stage thread(s) stuck in calls that cannot be interrupted (\(QueueSettings.Env.maxAbandonedThreads)=\(config.queue.maxAbandonedThreads)): their memory is lost until this process ends; draining, then exiting with status \(Self.restartExitCode) so the supervisor starts a fresh worker")
+            stop()
+        }
         // The new thread counts before the old one stops counting, so `stopped` never sees zero between.
         if !isStopping {
-            logger.warning("slot \(run.slot.slot): its thread is stuck in job \(run.jobId); starting a new one")
+            logger.warning("slot \(run.slot.slot): its thread is stuck in job \(run.jobId.uuidString.lowercased()); starting a new one")
             startThread(slot: run.slot.slot)
         }
         if run.slot.depart() { finished.leave() }

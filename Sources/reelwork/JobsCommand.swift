@@ -119,6 +119,7 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let job = try await client.client().cancel(try parseJobID(id))
+            let id = job.id.uuidString.lowercased()
             print(job.status == .cancelled ? "job \(id) cancelled" : "job \(id) is running; its worker stops it within a heartbeat")
         }
     }

@@ -11,7 +11,7 @@ import Worker
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker", abstract: "Claim jobs from Redis and run them.",
-        discussion: "SIGTERM or SIGINT: stop claiming; running jobs get REELWORK_SHUTDOWN_GRACE_SECONDS to finish, then are handed back (by the stage watchdog if a stage is stuck). A second signal exits at once.")
+        discussion: "SIGTERM or SIGINT: stop claiming; running jobs get REELWORK_SHUTDOWN_GRACE_SECONDS to finish, then are handed back (by the stage watchdog if a stage is stuck). A second signal exits at once. After REELWORK_WORKER_MAX_ABANDONED_THREADS stage threads stuck in C code, the worker drains the same way and exits with status 75, for its supervisor to restart it.")
 
     @OptionGroup var options: ConfigOptions
     @Option(help: "Jobs run at once by this process (REELWORK_WORKER_SLOTS, default 2).") var slots: Int?
@@ -37,6 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "reelwork.worker")
         let worker = WorkerProcess(config: config, logger: logger)
         worker.exportHeartbeatAge(to: exporter)
+        worker.exportAbandonedThreads(to: exporter)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         // Before the worker: a group stops its services in reverse order, so /metrics answers
         // until the worker has finished or handed back its jobs.
@@ -60,5 +61,8 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         defer { signalHandler.cancel() }
         try await group.run()
+        // Not 0: a supervisor that restarts only failed processes (systemd's Restart=on-failure)
+        // must start a fresh worker, without the memory its abandoned threads still hold.
+        if worker.mustRestart { throw ExitCode(WorkerProcess.restartExitCode) }
     }
 }

@@ -24,6 +24,18 @@ final class DashboardBrowserTests: QueueStackTestCase {
         let other = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 2)
         XCTAssertEqual(try stack.waitForTerminal(failed.id).status, .failed)
         XCTAssertEqual(try stack.waitForTerminal(other.id).status, .succeeded)
+        // Markup stored in a file name and a batch label (club gamma, apart from the checks above):
+        // shown as text, and no element of it reaches the page.
+        let markup = #"<img src="x-markup" onerror="window.__xss=1"><script>window.__xss=2</script>"#
+        var upload = URLComponents(string: "\(stack.coordinatorURL)/v1/videos")!
+        upload.queryItems = [URLQueryItem(name: "club", value: "gamma"), URLQueryItem(name: "filename", value: markup)]
+        let (uploaded, uploadStatus, _) = try HTTP.request("POST", upload.url!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
+        XCTAssertEqual(uploadStatus, 201, String(decoding: uploaded, as: UTF8.self))
+        let markupVideo = try ReelworkJSON.decoder.decode(VideoView.self, from: uploaded)
+        let markupJob = try stack.submitNoop(video: markupVideo.id, club: "gamma", seconds: 0.05, tag: 4)
+        let api = try stack.client()
+        _ = try awaitSync { try await api.createBatch(CreateBatchRequest(sport: "tennis", label: markup, club: "gamma")) }
+        XCTAssertEqual(try stack.waitForTerminal(markupJob.id).status, .succeeded)
         // Long enough for the browser to sign in, open its page and watch it move.
         let slow = try stack.submitNoop(video: video, club: "alpha", seconds: 25, tag: 3)
 
@@ -33,6 +45,7 @@ final class DashboardBrowserTests: QueueStackTestCase {
         process.arguments = [Self.script.path, "--url", stack.coordinatorURL, "--club-key", alphaKey, "--operator-key", stack.operatorKey,
                              "--slow-job", slow.id.uuidString.lowercased(), "--failed-job", failed.id.uuidString.lowercased(),
                              "--other-club-job", other.id.uuidString.lowercased(), "--worker", "browser-worker",
+                             "--markup", markup, "--markup-job", markupJob.id.uuidString.lowercased(),
                              "--out", Self.screenshots.path]
         let output = Pipe()
         process.standardOutput = output

@@ -69,6 +69,64 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(after.status, 401, "the old cookie no longer works after signing out")
     }
 
+    /// Every dashboard page, the sign-in form included, carries the Content-Security-Policy that
+    /// keeps a stored `<script>` from running even if one were ever written unescaped.
+    func test_DashboardPagesCarryTheContentSecurityPolicy() throws {
+        let session = try signedIn(alphaKey)
+        for (path, answer) in [("/dashboard/login", try dashboard.get("/dashboard/login")), ("/dashboard", try session.get("/dashboard")),
+                               ("/dashboard/jobs", try session.get("/dashboard/jobs"))] {
+            XCTAssertEqual(answer.status, 200, path)
+            let policy = try XCTUnwrap(answer.headers["content-security-policy"], "\(path) has a Content-Security-Policy")
+            for directive in ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'", "form-action 'self'"] {
+                XCTAssertTrue(policy.contains(directive), "\(path): \(directive) in \(policy)")
+            }
+            XCTAssertFalse(policy.contains("script-src 'self' 'unsafe-inline'"), "no inline scripts: \(policy)")
+        }
+    }
+
+    /// Markup stored in a file name, a batch label and an error message is shown as text on every
+    /// page that shows it: escaped in the HTML, never a tag. (`DashboardBrowserTests` checks in
+    /// Chromium that nothing runs.)
+    func test_MarkupInAFileNameALabelAndAnErrorIsShownAsText() throws {
+        let fileMarkup = #"<img src=x onerror="alert('file')">.mp4"#
+        let labelMarkup = #"<script>alert("label")</script>"#
+        let errorMarkup = #"<img src=y onerror=alert(2)><script>alert("error")</script>"#
+        var upload = URLComponents(string: "\(stack.coordinatorURL)/v1/videos")!
+        upload.queryItems = [URLQueryItem(name: "club", value: "c"), URLQueryItem(name: "filename", value: fileMarkup)]
+        let (uploaded, uploadStatus, _) = try HTTP.request("POST", upload.url!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
+        XCTAssertEqual(uploadStatus, 201, String(decoding: uploaded, as: UTF8.self))
+        let video = try ReelworkJSON.decoder.decode(VideoView.self, from: uploaded)
+        let api = try stack.client()
+        _ = try awaitSync { try await api.createBatch(CreateBatchRequest(sport: "tennis", label: labelMarkup, club: "c")) }
+        let job = try stack.submitNoop(video: video.id, seconds: 0, tag: 41)
+        try stack.db().execute("""
+            UPDATE jobs SET status = 'failed', last_error = '\(errorMarkup.replacingOccurrences(of: "'", with: "''"))',
+                            last_error_kind = 'invalid_input', finished_at = now() WHERE id = '\(job.id.uuidString.lowercased())'
+            """)
+        let session = try signedIn(stack.operatorKey)
+        let pages = ["/dashboard/jobs", "/dashboard/jobs/\(job.id.uuidString.lowercased())", "/dashboard/batches", "/dashboard/failed"]
+        var shown: [String: Int] = [:]
+        for path in pages {
+            let page = try session.get(path)
+            XCTAssertEqual(page.status, 200, "\(path): \(page.body.prefix(300))")
+            for (what, markup) in [("file name", fileMarkup), ("label", labelMarkup), ("error", errorMarkup)] {
+                XCTAssertFalse(page.body.contains(markup), "\(path): the \(what) is written raw")
+                if page.body.contains(Self.escaped(markup)) { shown[what, default: 0] += 1 }
+            }
+            XCTAssertFalse(page.body.contains("<img src=x") || page.body.contains("<img src=y") || page.body.contains(#"<script>alert"#),
+                           "\(path): no stored tag reached the HTML")
+        }
+        XCTAssertGreaterThanOrEqual(shown["file name"] ?? 0, 2, "the file name is shown (escaped) on the jobs list and the job's page")
+        XCTAssertGreaterThanOrEqual(shown["label"] ?? 0, 1, "the label is shown (escaped) on the batches page")
+        XCTAssertGreaterThanOrEqual(shown["error"] ?? 0, 1, "the error is shown (escaped) on the job's or the failures' page")
+    }
+
+    /// HTML escaping as the templates do it (`{{ }}`): & < > " '.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+    }
+
     func test_AnActionWithoutTheSessionsCSRFTokenChangesNothing() throws {
         let session = try signedIn(stack.operatorKey)
         let api = try stack.client()

@@ -122,6 +122,29 @@ final class LiveEventsTests: QueueStackTestCase {
         XCTAssertTrue(ownJob.isConnected, "its own job's events are its to follow")
     }
 
+    /// A club key resuming with `Last-Event-ID` gets the backlog replayed from Redis, not the live
+    /// feed: the replay too holds its own club's events only, every one of them, and no other's.
+    func test_AClubKeysReplayOfTheBacklogHoldsOnlyItsOwnClubsEvents() throws {
+        let keyA = try stack.createKey(["--club", "club-a"])
+        let all = try tap()
+        try stack.startWorker(slots: 2)
+        let jobA = try stack.submitNoop(video: video, club: "club-a", seconds: 0.2, tag: 6)
+        let jobB = try stack.submitNoop(video: video, club: "club-b", seconds: 0.2, tag: 7)
+        XCTAssertTrue(waitFor(.jobSucceeded, of: jobA.id, on: all) && waitFor(.jobSucceeded, of: jobB.id, on: all), stack.logTail())
+        let first = try XCTUnwrap(all.events.first?.id)
+        let firstID = try XCTUnwrap(EventID(first))
+        XCTAssertEqual(all.events.first?.event.type, .jobQueued)
+        // Just before the first event: the whole backlog is replayed (the stream started after it was opened).
+        let before = firstID.sequence > 0 ? "\(firstID.milliseconds)-\(firstID.sequence - 1)" : "\(firstID.milliseconds - 1)-0"
+        let replay = try tap(key: keyA, lastEventId: before)
+        let clubAEvents = all.events.filter { $0.event.club == "club-a" }.map(\.id)
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { replay.events.count >= clubAEvents.count }, "the replay arrived: \(replay.events.count)")
+        XCTAssertEqual(replay.events.map(\.id), clubAEvents, "exactly club-a's events, in order")
+        XCTAssertEqual(Set(replay.events.map(\.event.club)), ["club-a"])
+        XCTAssertFalse(replay.events.contains { $0.event.jobId == jobB.id }, "nothing of club-b's job")
+        XCTAssertGreaterThan(all.events.filter { $0.event.club == "club-b" }.count, 0, "club-b's events are in the backlog to leak")
+    }
+
     func test_ResumingFromLastEventIdDeliversExactlyTheMissedEvents() throws {
         let whole = try tap()
         try stack.startWorker()

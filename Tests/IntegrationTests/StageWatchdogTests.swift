@@ -103,4 +103,32 @@ final class StageWatchdogTests: QueueStackTestCase {
         XCTAssertEqual(try attempt(stuck.id).outcome, "handed_back")
         XCTAssertEqual(try awaitSync { try await self.stack.client().job(stuck.id) }.failures, 0)
     }
+
+    /// Each abandoned thread keeps its memory until the process ends, so after
+    /// `REELWORK_WORKER_MAX_ABANDONED_THREADS` of them the worker drains and exits non-zero for its
+    /// supervisor to start a fresh one. Its other job is handed back, never failed, and a new worker runs it.
+    func test_AWorkerThatAbandonedTooManyThreadsDrainsAndExitsNonZeroWithoutLosingItsOtherJob() throws {
+        let stuckVideo = try stuckVideo()
+        // Two jobs, not one asked twice: the tag tells them apart.
+        let stuck = try (1...2).map { tag in
+            try awaitSync { try await self.stack.client().createJob(CreateJobRequest(
+                videoId: stuckVideo, sport: "tennis", options: .object(["tag": .number(Double(tag))]), maxAttempts: 1)) }
+        }
+        let other = try stack.submitNoop(video: video, seconds: 10, tag: 3)
+        let worker = try stack.startWorker(slots: 3, extraEnvironment: [QueueSettings.Env.maxAbandonedThreads: "2"])
+        XCTAssertTrue(try stack.waitUntil(timeout: 20) { try stack.status(other.id) == "running" }, stack.logTail())
+
+        guard stack.waitUntil(timeout: 30, { !worker.isRunning }) else {
+            return XCTFail("the worker never exited:\n\(stack.logTail())")
+        }
+        XCTAssertEqual(worker.terminationStatus, 75, "non-zero, so systemd's Restart=on-failure restarts it")
+        XCTAssertTrue(stack.logTail(lines: 200).contains("(REELWORK_WORKER_MAX_ABANDONED_THREADS=2)"), stack.logTail())
+        for job in stuck { XCTAssertEqual(try stack.status(job.id), "failed") }
+        XCTAssertEqual(try stack.status(other.id), "queued", "handed back, never failed:\n\(stack.logTail())")
+        XCTAssertEqual(try attempt(other.id).outcome, "handed_back")
+        XCTAssertEqual(try awaitSync { try await self.stack.client().job(other.id) }.failures, 0)
+
+        try stack.startWorker(slots: 1)
+        XCTAssertEqual(try stack.waitForTerminal(other.id, timeout: 40).status, .succeeded, "a fresh worker runs it")
+    }
 }

@@ -17,6 +17,8 @@ final class WebhookDeliveryTests: QueueStackTestCase {
         TestStack.fastQueue.merging([
             "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.2,0.2",
             "REELWORK_WEBHOOK_POLL_SECONDS": "0.1", "REELWORK_PUBLIC_URL": "https://reelwork.example.org",
+            // Event streams end, so a test can read one whole.
+            "REELWORK_EVENTS_MAX_STREAM_SECONDS": "1",
         ]) { $1 }
     }
 
@@ -72,6 +74,35 @@ final class WebhookDeliveryTests: QueueStackTestCase {
         }
         XCTAssertEqual(Set(types), ["job.succeeded", "job.failed"])
         _ = try Eventually.value("both recorded as succeeded") { try deliveryStatuses(endpoint) == [.succeeded, .succeeded] ? true : nil }
+    }
+
+    /// One way of writing ids (lower case, RFC 9562): the id `reelwork jobs list` prints is found
+    /// verbatim as the job's id in the event stream and in the webhook's body, and the API's
+    /// answer has it too, so an operator can grep any of them for what the CLI gave.
+    func test_TheIdTheCLIPrintsIsFoundVerbatimInTheEventsTheWebhookAndTheAPI() throws {
+        _ = try endpoint("/ok")
+        try stack.startWorker()
+        let job = try stack.submitNoop(video: video, seconds: 0, tag: 9)
+        XCTAssertEqual(try stack.waitForTerminal(job.id, timeout: 30).status, .succeeded)
+        let listed = try stack.run(["jobs", "list"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let ids = listed.output.split(whereSeparator: \.isWhitespace).map(String.init).filter { UUID(uuidString: $0) != nil }
+        XCTAssertEqual(ids.count, 1, listed.output)
+        let printed = try XCTUnwrap(ids.first)
+        XCTAssertEqual(UUID(uuidString: printed), job.id)
+
+        // The whole backlog, from the stream's start; the stream ends after a second here.
+        let (streamed, status, _) = try HTTP.request("GET", URL(string: "\(stack.coordinatorURL)/v1/events?lastEventId=0-1")!, key: stack.operatorKey)
+        let stream = String(decoding: streamed, as: UTF8.self)
+        XCTAssertEqual(status, 200, stream)
+        XCTAssertTrue(stream.contains(#""jobId":"\#(printed)""#), "the stream has the CLI's id: \(stream.prefix(600))")
+
+        let requests = try receiver.awaitRequests(timeout: 20, "the delivery") { $0.contains { $0.status == 200 } }
+        let delivered = try XCTUnwrap(requests.first { $0.status == 200 }?.body)
+        XCTAssertTrue(delivered.contains(#""id":"\#(printed)""#), "the webhook has the CLI's id: \(delivered.prefix(600))")
+
+        let (answer, _, _) = try HTTP.request("GET", URL(string: "\(stack.coordinatorURL)/v1/jobs/\(printed.uppercased())")!, key: stack.operatorKey)
+        XCTAssertTrue(String(decoding: answer, as: UTF8.self).contains(#""id":"\#(printed)""#), "asked upper case, answered lower case")
     }
 
     /// The coordinator looks for due deliveries once a minute here, so the job ends between two of

@@ -66,6 +66,11 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(set.refreshSeconds, 0.5)
     }
 
+    func testAWorkerRestartsAfterTwoAbandonedThreadsUnlessSetOtherwise() throws {
+        XCTAssertEqual(try ReelworkConfig.fromEnvironment([:]).queue.maxAbandonedThreads, 2)
+        XCTAssertEqual(try ReelworkConfig.fromEnvironment(["REELWORK_WORKER_MAX_ABANDONED_THREADS": "5"]).queue.maxAbandonedThreads, 5)
+    }
+
     func testBadValuesNameTheVariable() {
         for (name, value) in [("REELWORK_WORKER_SLOTS", "zero"), ("REELWORK_WORKER_SLOTS", "0"), ("REELWORK_MAX_UPLOAD_BYTES", "-1"),
                               ("REELWORK_VIDEO_SOURCE", "ftp"), ("REELWORK_METRICS_TOKEN", "short"),
@@ -73,7 +78,8 @@ final class ConfigTests: XCTestCase {
                               // 31 characters; and the deploy files' placeholder, long enough but never replaced.
                               ("REELWORK_METRICS_TOKEN", "0123456789abcdef0123456789abcde"),
                               ("REELWORK_METRICS_TOKEN", "change-me-metrics-token-0123456789"),
-                              ("REELWORK_METRICS_TOKEN", "CHANGE-ME-0123456789abcdef0123456789"), ("REELWORK_WORKER_METRICS_BIND", "9464"),
+                              ("REELWORK_METRICS_TOKEN", "CHANGE-ME-0123456789abcdef0123456789"),
+                              ("REELWORK_WORKER_MAX_ABANDONED_THREADS", "0"), ("REELWORK_WORKER_MAX_ABANDONED_THREADS", "two"), ("REELWORK_WORKER_METRICS_BIND", "9464"),
                               ("REELWORK_METRICS_REFRESH_SECONDS", "0"), ("REELWORK_METRICS_REFRESH_SECONDS", "nan")] {
             XCTAssertThrowsError(try ReelworkConfig.fromEnvironment([name: value])) { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")

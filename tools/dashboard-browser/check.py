@@ -31,6 +31,8 @@ def main():
     parser.add_argument("--failed-job", required=True, help="alpha's job that failed once")
     parser.add_argument("--other-club-job", required=True, help="beta's job")
     parser.add_argument("--worker", required=True, help="the id of the running worker")
+    parser.add_argument("--markup", required=True, help="the markup stored as club gamma's file name and batch label")
+    parser.add_argument("--markup-job", required=True, help="gamma's job of the file named with markup")
     parser.add_argument("--out", required=True, help="directory for screenshots")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -172,6 +174,16 @@ def run(driver, a):
     rows = [e.get_attribute("data-job") for e in driver.find_elements(By.CSS_SELECTOR, "#jobs tbody tr[data-job]")]
     check(rows == [a.other_club_job], f"an operator filters by club (saw {rows})")
     shot(driver, a.out, "12-jobs-operator")
+
+    # --- markup stored in a file name and a batch label is text, and nothing of it runs ---
+    for path, what in ((f"/dashboard/jobs/{a.markup_job}", "the job's page (file name)"), ("/dashboard/jobs?club=gamma", "the jobs list (file name)"),
+                       ("/dashboard/batches", "the batches page (label)")):
+        driver.get(url + path)
+        body = driver.find_element(By.TAG_NAME, "body").text
+        check(a.markup in body, f"{what} shows the stored markup as text")
+        check(not driver.find_elements(By.CSS_SELECTOR, "img[src='x-markup']"), f"{what} has no element made from it")
+        check(driver.execute_script("return window.__xss === undefined;"), f"{what} ran none of its script")
+    shot(driver, a.out, "13-markup-as-text")
 
 
 if __name__ == "__main__":
