@@ -58,7 +58,7 @@ final class StageWatchdogTests: QueueStackTestCase {
         XCTAssertEqual(try stack.waitForTerminal(next.id, timeout: 30).status, .succeeded, "the one slot was freed for the next job")
         XCTAssertTrue(worker.isRunning)
         XCTAssertFalse(try JobQueue(prefix: stack.queuePrefix).holds(stuck.id, on: stack.redis()), "no lease is renewed for it")
-        XCTAssertTrue(stack.logTail(lines: 200).contains("its thread is stuck in job \(stuck.id)"), "the slot got a new thread")
+        XCTAssertTrue(stack.logTail(lines: 200).contains("its thread is stuck in job \(stuck.id.uuidString.lowercased())"), "the slot got a new thread")
     }
 
     func test_AHungStageIsRetriedWithinItsBudgetAndThenFails() throws {
