@@ -68,7 +68,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         XCTAssertEqual(data.count, 1)
         XCTAssertEqual(try announcements(batch).count, 1, "a second sweep finds it announced")
         let id = batch.id.uuidString.lowercased()
-        XCTAssertEqual(data.first?["batch"]?["id"], .string(batch.id.uuidString), "as GET /v1/batches/{id} shows it")
+        XCTAssertEqual(data.first?["batch"]?["id"], .string(batch.id.uuidString.lowercased()), "as GET /v1/batches/{id} shows it: lower case")
         XCTAssertEqual(data.first?["batch"]?["club"], .string("c"))
         XCTAssertEqual(data.first?["batch"]?["total"], .number(4))
         XCTAssertEqual(data.first?["batch"]?["counts"], .object(["succeeded": .number(1), "failed": .number(2), "cancelled": .number(1)]))

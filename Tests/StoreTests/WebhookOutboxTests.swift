@@ -31,7 +31,7 @@ final class WebhookOutboxTests: MigratedDatabaseTestCase {
     /// The deliveries recorded for `job`: (event, endpoint).
     private func deliveries(_ job: UUID) throws -> [(event: String, endpoint: UUID)] {
         try db.query("SELECT event_type, endpoint_id FROM webhook_deliveries WHERE data->'job'->>'id' = $1 ORDER BY endpoint_id",
-                     [job.uuidString]).rows.map { (try $0.string("event_type"), try $0.uuid("endpoint_id")) }
+                     [job.uuidString.lowercased()]).rows.map { (try $0.string("event_type"), try $0.uuid("endpoint_id")) }
     }
 
     private func assertOneEach(_ job: UUID, _ event: String, extra: Int = 0, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -49,8 +49,8 @@ final class WebhookOutboxTests: MigratedDatabaseTestCase {
         let data = try XCTUnwrap(db.query("SELECT data::text AS d FROM webhook_deliveries LIMIT 1").rows.first?.string("d"))
         let value = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(data.utf8))
         let id = run.jobId.uuidString.lowercased()
-        XCTAssertEqual(value["job"]?["id"], .string(run.jobId.uuidString), "as the API writes ids")
-        XCTAssertEqual(value["job"]?["videoId"], .string(run.videoId.uuidString))
+        XCTAssertEqual(value["job"]?["id"], .string(run.jobId.uuidString.lowercased()), "as the API writes ids: lower case")
+        XCTAssertEqual(value["job"]?["videoId"], .string(run.videoId.uuidString.lowercased()))
         XCTAssertEqual(value["job"]?["status"], .string("succeeded"))
         XCTAssertEqual(value["job"]?["club"], .string("c"))
         XCTAssertEqual(value["job"]?["sport"], .string("tennis"))
