@@ -294,13 +294,11 @@ final class DashboardTests: QueueStackTestCase {
         let id = job.id.uuidString.lowercased()
         let alpha = try signedIn(alphaKey)
         XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.5&w=200").status, 200)
-        let statuses = try (0..<20).map { try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.\($0 / 3)\($0 % 10)&w=\(100 + $0 * 40)").status }
-        let limited = statuses.filter { $0 == 429 }.count
-        XCTAssertGreaterThan(limited, 0, "20 new stills at once must meet a limit of \(Self.stillsPerSecond) a second: \(statuses)")
-        let refused = try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900")
-        XCTAssertEqual(refused.status, 429)
+        let answers = try (0..<20).map { try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.\($0 / 3)\($0 % 10)&w=\(100 + $0 * 40)") }
+        let refused = try XCTUnwrap(answers.first { $0.status == 429 },
+                                    "20 new stills at once must meet a limit of \(Self.stillsPerSecond) a second: \(answers.map(\.status))")
         XCTAssertTrue(refused.body.contains("REELWORK_DASHBOARD_STILLS_PER_SECOND"), refused.body)
-        // Its bucket is empty now, yet the still made first is served, under any spelling that rounds to it.
+        // New decodes are being refused, yet the still made first is served, under any spelling that rounds to it.
         for query in ["t=0.5&w=200", "t=0.5001&w=200", "t=0.499&w=210"] {
             XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?\(query)").status, 200, "\(query): from the cache")
         }
