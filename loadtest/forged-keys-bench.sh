@@ -6,7 +6,8 @@
 # p99 under the flood within 2x of its quiet p99 with the limit on. Prints one line per run and the
 # medians.
 #   loadtest/forged-keys-bench.sh [RUNS] [FORGED]     (defaults: 5 runs, 10000 forged requests)
-# REELWORK_BENCH_BIN picks the binary (default: a release build of this tree).
+# REELWORK_BENCH_BIN picks the binary (default: a release build of this tree); RW_FLOOD_NICE the
+# flood process's nice (default 19: the attacker's generator takes only idle CPU; 0: an equal).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -54,7 +55,7 @@ run() {
   pid=$!
   pids+=("$pid")
   for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-  python3 loadtest/forged-keys/flood.py --url "http://127.0.0.1:$port" --key "$key" --forged "$forged"
+  python3 loadtest/forged-keys/flood.py --url "http://127.0.0.1:$port" --key "$key" --forged "$forged" --flood-nice "${RW_FLOOD_NICE:-19}"
   kill "$pid"
   wait "$pid" 2>/dev/null || true
 }

@@ -39,6 +39,20 @@ struct VideoRoutes {
         try await backends.visible("video", id: id, code: "video_not_found", to: caller) { try VideoRepository($0).find(id: id, club: $1) }
     }
 
+    /// The video a worker key may read: only with the grant of a job that is running at that
+    /// attempt on this video. Any other grant answers exactly as a missing video.
+    func findForWorker(_ id: UUID, _ request: Request) async throws -> (video: VideoView, storageKey: String) {
+        let query = request.uri.queryParameters
+        guard let grant = VideoReadGrant(job: query.get(VideoReadGrant.jobParameter), attempt: query.get(VideoReadGrant.attemptParameter)) else {
+            throw APIError(.forbidden, "forbidden", "a worker key reads a video only for the job it runs: "
+                + "name the job and the attempt it holds (?\(VideoReadGrant.jobParameter)=<id>&\(VideoReadGrant.attemptParameter)=<n>)")
+        }
+        guard let found = try await backends.sql({ try VideoRepository($0).find(id: id, grant: grant) }) else {
+            throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased())")
+        }
+        return found
+    }
+
     /// Which of the given SHA-256 hashes the club already has: `submit` asks for a whole folder
     /// (a few thousand hashes a request) and uploads only the rest.
     func lookup(_ request: Request, _ caller: Caller) async throws -> Response {
@@ -135,7 +149,8 @@ struct VideoRoutes {
 
     /// Serves a stored video with byte ranges, so libavformat on another machine can seek in it.
     func content(_ request: Request, _ context: APIRequestContext, _ caller: Caller) async throws -> Response {
-        let found = try await find(try RouteParams.uuid(context, "id"), caller)
+        let id = try RouteParams.uuid(context, "id")
+        let found = caller.role == .worker ? try await findForWorker(id, request) : try await find(id, caller)
         let path = storage.path(forKey: found.storageKey)
         let size = Int(found.video.sizeBytes)
         var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]

@@ -55,6 +55,16 @@ public struct VideoRepository {
             .map { (try Self.view($0), try $0.string("storage_key")) }
     }
 
+    /// Video `id` if job `grant.jobId` is analysing it and is `running` at attempt `grant.attempt`:
+    /// what a worker key may read (the same fence as every write of a run).
+    public func find(id: UUID, grant: VideoReadGrant) throws -> (video: VideoView, storageKey: String)? {
+        try db.query("""
+            SELECT v.* FROM videos v JOIN jobs j ON j.video_id = v.id
+            WHERE v.id = $1 AND j.id = $2 AND j.attempt = $3 AND j.status = 'running'
+            """, [id, grant.jobId, grant.attempt]).rows.first
+            .map { (try Self.view($0), try $0.string("storage_key")) }
+    }
+
     public func find(contentHash: String, club: String) throws -> (video: VideoView, storageKey: String)? {
         try db.query("SELECT * FROM videos WHERE content_hash = $1 AND club = $2", [contentHash, club]).rows.first
             .map { (try Self.view($0), try $0.string("storage_key")) }

@@ -145,13 +145,14 @@ struct JobRunner {
     func videoLocation(_ run: ClaimedRun) -> String {
         let local = VideoStorage(root: config.storageDir).path(forKey: run.storageKey)
         if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return local }
-        return Self.contentURL(run.videoId.uuidString.lowercased(), config: config)
+        return Self.contentURL(run.videoId.uuidString.lowercased(), grant: VideoReadGrant(jobId: run.jobId, attempt: run.attempt), config: config)
     }
 
-    /// The coordinator's URL of a video's bytes.
-    static func contentURL(_ videoId: String, config: ReelworkConfig) -> String {
+    /// The coordinator's URL of a video's bytes, with the grant of the run that reads it (a worker
+    /// key reads a video only while it holds that job's lease).
+    static func contentURL(_ videoId: String, grant: VideoReadGrant, config: ReelworkConfig) -> String {
         let base = config.coordinatorURL.hasSuffix("/") ? String(config.coordinatorURL.dropLast()) : config.coordinatorURL
-        return "\(base)/v1/videos/\(videoId)/content"
+        return "\(base)/v1/videos/\(videoId)/content?\(grant.query)"
     }
 
     /// The `Authorization` a worker sends with every read from the coordinator: its key.

@@ -141,7 +141,7 @@ final class SlotWork: @unchecked Sendable {
         let isStopping = self.isStopping
         let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))
         do {
-            try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, config: config), guards: guards)
+            try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, grant: Self.absentGrant, config: config), guards: guards)
         } catch {
             if let fault = DependencyFault(error, config: config) {
                 health.met(fault)
@@ -154,4 +154,6 @@ final class SlotWork: @unchecked Sendable {
 
     /// The id `coordinatorServes` asks for: no video has it.
     static let absentVideo = "00000000-0000-0000-0000-000000000000"
+    /// The grant it shows: no job has it either, so the answer is the same 404.
+    static let absentGrant = VideoReadGrant(jobId: UUID(uuidString: absentVideo)!, attempt: 1)
 }

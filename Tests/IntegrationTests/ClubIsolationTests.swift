@@ -145,11 +145,40 @@ final class ClubIsolationTests: XCTestCase {
             if pattern.hasSuffix("/**") {
                 XCTAssertEqual(asWorker.status, 404, "\(label): the catch-all answers unknown paths")
             } else if access == "videoContent" {
-                XCTAssertEqual(asWorker.status, 200, "\(label): workers read what they analyse")
+                // Without the grant of a job it runs (test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns has the rest).
+                XCTAssertEqual(asWorker.status, 403, "\(label): a worker reads only what it analyses")
             } else {
                 XCTAssertEqual(asWorker.status, 403, "\(label): a worker key reads video content only")
             }
         }
+    }
+
+    func test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns() throws {
+        let alpha = try stack.client(key: alphaKey)
+        let other = try awaitSync { try await alpha.uploadVideo(file: try self.stack.makeClip("other.mp4", "testsrc2=size=64x48:rate=5:duration=1")) }
+        let long = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
+                                                                              options: .object(["noop": .object(["seconds": .number(120)])]))) }
+        var attempt = 0
+        XCTAssertTrue(try stack.waitUntil(timeout: 60) {
+            let row = try stack.db().query("SELECT status, attempt FROM jobs WHERE id = $1", [long.id]).rows[0]
+            attempt = try row.int("attempt")
+            return try row.string("status") == "running"
+        }, "the long job starts: \(stack.logTail())")
+        func read(_ video: UUID, _ job: UUID?, _ attempt: Int) throws -> (data: Data, status: Int) {
+            let grant = job.map { "?" + VideoReadGrant(jobId: $0, attempt: attempt).query } ?? ""
+            return try send("GET", "/v1/videos/\(video.uuidString.lowercased())/content\(grant)", key: workerKey)
+        }
+        let held = try read(alphaVideo.id, long.id, attempt)
+        XCTAssertEqual(held.status, 200, "the running job's grant reads its video")
+        XCTAssertEqual(held.data.count, Int(alphaVideo.sizeBytes))
+        XCTAssertEqual(try read(alphaVideo.id, nil, attempt).status, 403, "no grant")
+        XCTAssertEqual(try read(alphaVideo.id, long.id, attempt + 1).status, 404, "an attempt the job is not at")
+        XCTAssertEqual(try read(other.id, long.id, attempt).status, 404, "another video than the job's")
+        XCTAssertEqual(try read(alphaVideo.id, alphaJob.id, 1).status, 404, "a job that has ended")
+        XCTAssertEqual(HTTP.apiError(try read(other.id, long.id, attempt).data)?.code, "video_not_found")
+        XCTAssertEqual(try send("POST", "/v1/jobs/\(long.id.uuidString.lowercased())/cancel", key: alphaKey).status / 100, 2)
+        XCTAssertTrue(try stack.waitUntil(timeout: 60) { try read(alphaVideo.id, long.id, attempt).status == 404 },
+                      "once the job is cancelled its grant reads nothing")
     }
 
     func test_AnotherClubsIdAnswersExactlyAsAMissingOne() throws {

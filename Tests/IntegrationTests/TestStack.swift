@@ -114,14 +114,28 @@ final class TestStack {
         return (process.terminationStatus, o + String(decoding: stderr, as: UTF8.self), o)
     }
 
-    /// Starts a long-running subcommand with its output in a log file.
-    func spawn(_ arguments: [String], name: String, extraEnvironment: [String: String] = [:]) throws -> Process {
+    /// Starts a long-running subcommand with its output in a log file. With `mounts` (a path on
+    /// this machine → the file or folder to show there), the process runs in a mount namespace of
+    /// its own where each is bind-mounted over its path: /etc/resolv.conf naming a test's DNS
+    /// server, /etc/ssl/certs holding a test's CA. The machine's own files are untouched; `unshare`
+    /// and `sh` exec into the subcommand, so the PID is its own.
+    func spawn(_ arguments: [String], name: String, extraEnvironment: [String: String] = [:], mounts: [String: URL] = [:]) throws -> Process {
         let log = directory.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        if mounts.isEmpty {
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+        } else {
+            // sh -c 'mount --bind "${1}" "${2}" && … && shift 2N && exec "$@"' with the pairs, then the command, as arguments.
+            let pairs = mounts.sorted { $0.key < $1.key }
+            let script = pairs.indices.map { #"mount --bind "${\#(2 * $0 + 1)}" "${\#(2 * $0 + 2)}""# }.joined(separator: " && ")
+                + " && shift \(2 * pairs.count) && exec \"$@\""
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"]
+                + pairs.flatMap { [$0.value.path, $0.key] } + [Self.binary] + arguments
+        }
         process.environment = environment.merging(extraEnvironment) { $1 }
         process.standardOutput = handle
         process.standardError = handle
@@ -131,9 +145,10 @@ final class TestStack {
         return process
     }
 
-    /// Starts the coordinator and waits until /healthz answers (with 200 unless `requireHealthy` is false).
-    func startCoordinator(extraEnvironment: [String: String] = [:], requireHealthy: Bool = true) throws {
-        coordinator = try spawn(["coordinator"], name: "coordinator", extraEnvironment: extraEnvironment)
+    /// Starts the coordinator and waits until /healthz answers (with 200 unless `requireHealthy` is
+    /// false); `mounts` as in `spawn`.
+    func startCoordinator(extraEnvironment: [String: String] = [:], requireHealthy: Bool = true, mounts: [String: URL] = [:]) throws {
+        coordinator = try spawn(["coordinator"], name: "coordinator", extraEnvironment: extraEnvironment, mounts: mounts)
         let client = try self.client()
         let url = URL(string: "\(coordinatorURL)/healthz")!
         let deadline = Date().addingTimeInterval(30)

@@ -20,27 +20,32 @@ public final class WebhookReceiver {
         public var verified: [Bool]
         /// The verifier's complaint about the last secret that failed.
         public var error: String?
+        /// The TLS server name (SNI) the connection asked for; HTTPS only.
+        public var tlsServerName: String?
     }
 
     public let host: String
     public let port: Int
+    /// "https" when started with a certificate.
+    public let scheme: String
     private let process: Process
     private let input: Pipe
     private let directory: ScratchDirectory
 
     /// `http://127.0.0.1:PORT` + `path` (a mode: `/ok`, `/fail-twice`, `/gone`, `/slow/5`, `/retry-after/2`, …).
-    public func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
+    public func url(_ path: String) -> String { "\(scheme)://\(host):\(port)\(path)" }
 
     /// - Parameters:
     ///   - host: the loopback address to listen on (127.0.0.2 lets a test play a second host).
     ///   - port: 0 for any free one.
-    public init(host: String = "127.0.0.1", port: Int = 0) throws {
+    ///   - tls: a certificate and its key (PEM files): the receiver speaks HTTPS.
+    public init(host: String = "127.0.0.1", port: Int = 0, tls: (certificate: String, key: String)? = nil) throws {
         try Tool.run(ProjectPaths.inRoot("scripts/setup-webhook-receiver.sh"), [])
         directory = try ScratchDirectory(prefix: "webhook-receiver")
         process = Process()
         process.executableURL = URL(fileURLWithPath: ProjectPaths.inRoot(".local/webhook-receiver/bin/python"))
         process.arguments = [ProjectPaths.inRoot("tools/webhook-receiver/receiver.py"), "--dir", directory.url.path,
-                             "--host", host, "--port", String(port)]
+                             "--host", host, "--port", String(port)] + (tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? [])
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -60,6 +65,7 @@ public final class WebhookReceiver {
         }
         self.host = host
         self.port = port
+        self.scheme = tls == nil ? "http" : "https"
     }
 
     /// The secrets the receiver verifies signatures with (it reads them at each request).

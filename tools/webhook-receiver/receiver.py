@@ -1,7 +1,10 @@
 """A webhook receiver for Reelwork's tests: verifies every request's signature with the
 `standardwebhooks` package (an implementation that is not Reelwork's) and records what it got.
 
-    receiver.py --dir DIR [--host 127.0.0.1] [--port 0]
+    receiver.py --dir DIR [--host 127.0.0.1] [--port 0] [--tls-cert PEM --tls-key PEM]
+
+With --tls-cert and --tls-key it speaks HTTPS with that certificate, and records the TLS server
+name (SNI) each request's connection asked for.
 
 Prints `listening HOST:PORT` on stdout once it accepts connections, and exits when its standard
 input closes (so it never outlives the test that started it). Files, so a test needs no HTTP client
@@ -10,7 +13,8 @@ to steer it:
                         request (the test writes it once it knows the endpoint's secret)
     DIR/records.jsonl   one line per request, appended as it arrives:
         {"path", "id", "timestamp", "signature", "contentType", "body", "status", "receivedAt",
-         "verified": [true|false per secret], "error": the verifier's complaint or null}
+         "verified": [true|false per secret], "error": the verifier's complaint or null,
+         "tlsServerName": the SNI of the connection (HTTPS only) or null}
 
 The path chooses how it answers (per `webhook-id`, counting that delivery's requests):
     /ok                   200
@@ -28,6 +32,7 @@ import argparse
 import email.utils
 import json
 import os
+import ssl
 import sys
 import threading
 import time
@@ -90,7 +95,7 @@ class Handler(BaseHTTPRequestHandler):
             "path": self.path, "id": msg_id, "timestamp": headers.get("webhook-timestamp"),
             "signature": headers.get("webhook-signature"), "contentType": headers.get("content-type"),
             "body": body.decode("utf-8", "replace"), "status": status, "receivedAt": time.time(),
-            "verified": verified, "error": error,
+            "verified": verified, "error": error, "tlsServerName": getattr(self.connection, "sni_name", None),
         })
         try:
             self.reply(status, reply_body, extra)
@@ -128,11 +133,22 @@ def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--dir", required=True)
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
     args = parser.parse_args()
     global directory
     directory = args.dir
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+
+        def remember_server_name(connection, name, _context):
+            connection.sni_name = name
+
+        context.sni_callback = remember_server_name
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"listening {args.host}:{server.server_address[1]}", flush=True)
     sys.stdin.read()  # until the test closes it (or dies)
