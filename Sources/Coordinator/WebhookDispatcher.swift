@@ -167,12 +167,10 @@ final class WebhookDispatchWork: @unchecked Sendable {
         }
     }
 
-    /// Closes the HTTP client and the connection (on the loop's thread, as it leaves).
+    /// Drops the sender and the connection (on the loop's thread, as it leaves). The sender holds
+    /// no client between attempts: each attempt's is shut down as it ends.
     func close() {
-        if let sender {
-            AsyncBridge.wait { try? await sender.shutdown() }
-            self.sender = nil
-        }
+        sender = nil
         db = nil
     }
 }

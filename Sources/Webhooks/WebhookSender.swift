@@ -47,10 +47,6 @@ public final class WebhookSender: Sendable {
         return WebhookSendResult(outcome: outcome, sentAt: now, latencyMs: Int(max(0, ms)), answerBytesRead: bytesRead)
     }
 
-    /// Nothing to close: each attempt's client is shut down as the attempt ends. Kept so callers
-    /// need not know that.
-    public func shutdown() async throws {}
-
     private func attempt(_ message: WebhookMessage, timestamp: Int) async -> (WebhookSendOutcome, Int) {
         let target: WebhookTarget
         do {
