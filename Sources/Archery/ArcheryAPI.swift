@@ -74,8 +74,9 @@ public struct TargetFace: Sendable, Equatable {
     /// How many of the five colour boundaries (gold/red, red/blue, blue/black, black/white, the
     /// white's outer edge) were traced and fitted.
     public var ringsFound: Int
-    /// Image pixels → normalised face coordinates (centre 0, face radius 1, y up), row-major,
-    /// h[8] = 1. The face's "up" is the direction that looks straight up in the photo at the centre.
+    /// Image pixels → normalised face coordinates (centre 0, face radius 1, x right, y down, as seed
+    /// 002's screen coordinates), row-major, h[8] = 1. The face's "up" (−y) is the direction that
+    /// looks straight up in the photo at the centre.
     public var homography: [Double]
     /// Root-mean-square distance of the fitted boundary points from their rings, in pixels.
     public var fitErrorPx: Double
@@ -104,7 +105,8 @@ public struct BoundingBox: Sendable, Equatable {
 
 /// Seed 002's `DetectedArrow`, scored.
 public struct DetectedArrow: Sendable, Equatable {
-    /// −1…+1 across the face, centre 0, face radius 1, x right, y up.
+    /// −1…+1 across the face, centre 0, face radius 1, x right, y down (seed 002's
+    /// `(location.y − center.y) / radius`: +0.5 is half a radius below the centre).
     public var normalizedX: Double
     public var normalizedY: Double
     /// The impact point in image pixels.

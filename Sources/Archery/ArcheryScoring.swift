@@ -32,10 +32,10 @@ public enum ArcheryScoring {
         return edges.contains { abs(distance - $0) <= arrowRadius }
     }
 
-    /// 0° = 12 o'clock, clockwise, in [0, 360), from face coordinates with y up.
+    /// 0° = 12 o'clock, clockwise, in [0, 360), from face coordinates with y down (12 o'clock is −y).
     public static func clockPosition(x: Double, y: Double) -> Double {
         guard x != 0 || y != 0 else { return 0 }
-        var degrees = atan2(x, y) * 180 / .pi
+        var degrees = atan2(x, -y) * 180 / .pi
         if degrees < 0 { degrees += 360 }
         return degrees >= 360 ? 0 : degrees
     }

@@ -21,8 +21,10 @@ enum ArrowFinder {
     /// The least brightness (BT.601 luma) difference that makes a pixel foreign where only its
     /// brightness is trusted (beside a ring's edge in a 4:2:0 photo).
     static let minimumLumaDistance = 15.0
-    /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room.
-    static let searchRadius = 2.0
+    /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room. The
+    /// same reach as the outside's colour is measured over: beyond it (a boss's edge, its stand,
+    /// the sky) nothing says what the background should look like.
+    static let searchRadius = 1.5
     /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
     static let maximumLength = 1.2
 
@@ -59,7 +61,7 @@ enum ArrowFinder {
         var lumaHistograms = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 6)
         for i in stride(from: 0, to: width * height, by: 2) {
             let rho = Double(rhos[i])
-            guard rho <= 1.5 else { continue }
+            guard rho <= searchRadius else { continue }
             let nearestTenth = (rho * 10).rounded() / 10
             guard abs(rho - nearestTenth) > band, abs(rho - 0.05) > band else { continue }
             let zone = zoneOf(rho)

@@ -11,10 +11,12 @@ enum FaceFinder {
     /// A fit worse than this (face radii, RMS) is not a target face's rings.
     static let maximumFitError = 0.02
     static let blueBlackBoundary = 2
+    static let outerBoundary = 4
 
     struct Found: Sendable {
         var face: TargetFace
-        /// Working pixels → face coordinates (y up, rotation fixed).
+        /// Working pixels → face coordinates (y up, rotation fixed): the finders' own frame.
+        /// `face.homography` is the result's, y down.
         var workingToFace: Homography
         var faceToWorking: Homography
         var radiusWorkingPx: Double
@@ -25,20 +27,27 @@ enum FaceFinder {
         // Each boundary as an ellipse: drops the points an arrow or a fletching put there.
         var ringPoints = [FaceFitter.RingPoint]()
         var initial: (fit: ConicFit, radius: Double)?
-        var bluePoints = [FaceFitter.RingPoint]()
+        var bluePoints = [FaceFitter.RingPoint](), outerPoints = [FaceFitter.RingPoint]()
         for (k, points) in trace.points.enumerated() {
             guard Double(points.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
                   let fit = ConicFit.fit(points) else { continue }
             let radius = 0.2 * Double(k + 1)
-            // The blue/black boundary is traced at the inner edge of the line between 5 and 4,
-            // which is black and so merges with the black zone: counted, not fitted.
-            if k == blueBlackBoundary {
-                bluePoints = fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
-                continue
+            let ringPointsOfFit = fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
+            switch k {
+            case blueBlackBoundary:
+                // Traced at the inner edge of the line between 5 and 4, which is black and so
+                // merges with the black zone: counted, not fitted.
+                bluePoints = ringPointsOfFit
+            case outerBoundary:
+                // The white zone's edge is where white ends, and a face printed on white paper
+                // (a margin, the sheet's corners) or hung before a pale wall or sky ends white
+                // somewhere else: used only where it agrees with the inner rings' fit.
+                outerPoints = ringPointsOfFit
+            default:
+                ringPoints += ringPointsOfFit
+                // The largest inner boundary gives the best first guess of the face's tilt.
+                if fit.inliers.count >= 3 * ConicFit.minimumPoints { initial = (fit, radius) }
             }
-            ringPoints += fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
-            // The largest boundary gives the best first guess of the face's tilt.
-            if fit.inliers.count >= 3 * ConicFit.minimumPoints { initial = (fit, radius) }
         }
         guard let (ellipse, ellipseRadius) = initial else { throw noFace() }
         // First guess, an affine map: face (u, v) ↦ centre + u·a1/r·axis1 + v·a2/r·axis2.
@@ -46,16 +55,26 @@ enum FaceFinder {
         let s1 = ellipse.semiAxis1 / ellipseRadius, s2 = ellipse.semiAxis2 / ellipseRadius
         let affine = Homography(h: [e1.x * s1, e2.x * s2, ellipse.centerX, e1.y * s1, e2.y * s2, ellipse.centerY, 0, 0, 1])
         guard let guess = affine.inverse,
-              let fit = FaceFitter.fit(points: ringPoints, initial: guess, centerX: trace.seedX, centerY: trace.seedY,
+              var fit = FaceFitter.fit(points: ringPoints, initial: guess, centerX: trace.seedX, centerY: trace.seedY,
                                        scale: trace.radiusGuess) else { throw noFace() }
+        // The points of a boundary that agree with the fit (within a line's width and a pixel or two).
+        let lineAllowance = 0.012 + 2 / max(1, trace.radiusGuess)
+        func agreeing(_ points: [FaceFitter.RingPoint], _ map: Homography) -> [FaceFitter.RingPoint] {
+            points.filter { p in
+                guard let q = map.apply(p.x, p.y) else { return false }
+                return abs((q.x * q.x + q.y * q.y).squareRoot() - p.radius) <= lineAllowance
+            }
+        }
+        // The face's outer edge where it was traced: the widest ring pins the tilt best.
+        let outerAgreeing = agreeing(outerPoints, fit.map)
+        if Double(outerAgreeing.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
+           let refit = FaceFitter.fit(points: fit.inliers + outerAgreeing, initial: fit.map, centerX: trace.seedX, centerY: trace.seedY,
+                                      scale: trace.radiusGuess) {
+            fit = refit
+        }
         var perRing = [Int](repeating: 0, count: RingBoundaryTracer.boundaryCount)
         for p in fit.inliers { perRing[p.ring] += 1 }
-        // The blue/black points that agree with the fit (within a line's width and a pixel or two).
-        let lineAllowance = 0.012 + 2 / max(1, trace.radiusGuess)
-        perRing[blueBlackBoundary] = bluePoints.filter { p in
-            guard let q = fit.map.apply(p.x, p.y) else { return false }
-            return abs((q.x * q.x + q.y * q.y).squareRoot() - p.radius) <= lineAllowance
-        }.count
+        perRing[blueBlackBoundary] = agreeing(bluePoints, fit.map).count
         let ringsFound = perRing.filter { Double($0) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount) }.count
         guard ringsFound >= minimumRings, let oriented = orient(fit.map), let inverse = oriented.inverse,
               let centre = inverse.apply(0, 0) else { throw noFace() }
@@ -73,7 +92,8 @@ enum FaceFinder {
             }
         }
         let toSource = image.toSource
-        guard let sourceToWorking = toSource.inverse, let sourceToFace = oriented.after(sourceToWorking).normalized else { throw noFace() }
+        guard let sourceToWorking = toSource.inverse,
+              let sourceToFace = Self.yDown.after(oriented).after(sourceToWorking).normalized else { throw noFace() }
         let c = image.sourcePoint(centre.x, centre.y)
         let face = TargetFace(centerX: c.x, centerY: c.y, radiusPx: radius * Double(image.scale), ringsFound: ringsFound,
                               homography: sourceToFace.h, fitErrorPx: fit.rmsPx * Double(image.scale))
@@ -81,6 +101,10 @@ enum FaceFinder {
     }
 
     static func noFace() -> ReelworkError { .needsPerson(ArcheryAnalyzer.noFaceAdvice) }
+
+    /// Face coordinates with y up → the result's, y down (seed 002 computes `(location.y −
+    /// center.y) / radius` in screen coordinates).
+    static let yDown = Homography(h: [1, 0, 0, 0, -1, 0, 0, 0, 1])
 
     /// Rotates (and if need be mirrors) the face coordinates so that a step straight up in the
     /// image from the centre is +y on the face, and a step right is toward +x.

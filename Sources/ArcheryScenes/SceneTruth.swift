@@ -3,6 +3,8 @@ import Foundation
 /// What the scene holds, worked out from its geometry (not by the scorer under test).
 public struct SceneTruth: Sendable, Equatable {
     public struct Arrow: Sendable, Equatable {
+        /// The impact as a result gives it: face radii, x right, y down (the scene's own
+        /// geometry, `SceneArrow`, is y up).
         public var x: Double
         public var y: Double
         public var pixelX: Double
@@ -46,15 +48,16 @@ public struct SceneTruth: Sendable, Equatable {
         arrows = scene.arrows.map { a in
             let p = camera.project(SIMD3(a.x, a.y, 0))
             let (score, isX) = Self.score(distance: (a.x * a.x + a.y * a.y).squareRoot(), arrowRadius: scene.arrowRadius)
-            return Arrow(x: a.x, y: a.y, pixelX: p?.x ?? .nan, pixelY: p?.y ?? .nan, score: score, isX: isX)
+            return Arrow(x: a.x, y: -a.y, pixelX: p?.x ?? .nan, pixelY: p?.y ?? .nan, score: score, isX: isX)
         }.sorted { Self.clock($0.x, $0.y) < Self.clock($1.x, $1.y) }
         total = arrows.reduce(0) { $0 + $1.score }
         xCount = arrows.filter(\.isX).count
         tens = arrows.filter { $0.score == 10 }.count
     }
 
+    /// 0° = 12 o'clock (−y), clockwise.
     static func clock(_ x: Double, _ y: Double) -> Double {
-        let d = atan2(x, y) * 180 / .pi
+        let d = atan2(x, -y) * 180 / .pi
         return d < 0 ? d + 360 : d
     }
 }

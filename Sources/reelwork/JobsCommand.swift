@@ -302,7 +302,7 @@ extension JobsCommand {
             discussion: """
                 With --file, POSTs the corrections (JSON: {"corrections": [{"op": "move", "index": 0, "x": 0.1, "y": -0.2}, \
                 {"op": "add", "x": 0.3, "y": 0.3}, {"op": "delete", "index": 2}]}, indices of the detected arrows, \
-                coordinates in face radii, y up) and prints the new confirmed version; without, prints the newest one.
+                coordinates in face radii, y down) and prints the new confirmed version; without, prints the newest one.
                 """)
         @OptionGroup var client: ClientOptions
         @Argument(help: "Job id.") var id: String

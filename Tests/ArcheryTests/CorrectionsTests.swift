@@ -7,9 +7,9 @@ final class CorrectionsTests: XCTestCase {
     /// A detected end built by hand: X, 9, 7 (the corrections need no photo).
     func detected() throws -> ArcheryEnd {
         let face = TargetFace(centerX: 500, centerY: 400, radiusPx: 300, ringsFound: 5,
-                              homography: [1.0 / 300, 0, -500.0 / 300, 0, -1.0 / 300, 400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
+                              homography: [1.0 / 300, 0, -500.0 / 300, 0, 1.0 / 300, -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
         func arrow(_ x: Double, _ y: Double, _ score: Int, _ isX: Bool) -> DetectedArrow {
-            DetectedArrow(normalizedX: x, normalizedY: y, pixelX: 500 + 300 * x, pixelY: 400 - 300 * y, distanceFromCenter: hypot(x, y),
+            DetectedArrow(normalizedX: x, normalizedY: y, pixelX: 500 + 300 * x, pixelY: 400 + 300 * y, distanceFromCenter: hypot(x, y),
                           clockPositionDeg: ArcheryScoring.clockPosition(x: x, y: y), confidence: 0.9,
                           boundingBox: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: score, isXRing: isX)
         }
@@ -118,10 +118,11 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertNoThrow(try json.encodedText())
     }
 
+    /// y grows downwards (seed 002): 12 o'clock is −y.
     func testClockPositionIsFromTwelveClockwise() {
-        XCTAssertEqual(ArcheryScoring.clockPosition(x: 0, y: 0.5), 0, accuracy: 1e-9)
+        XCTAssertEqual(ArcheryScoring.clockPosition(x: 0, y: -0.5), 0, accuracy: 1e-9)
         XCTAssertEqual(ArcheryScoring.clockPosition(x: 0.5, y: 0), 90, accuracy: 1e-9)
-        XCTAssertEqual(ArcheryScoring.clockPosition(x: 0, y: -0.5), 180, accuracy: 1e-9)
+        XCTAssertEqual(ArcheryScoring.clockPosition(x: 0, y: 0.5), 180, accuracy: 1e-9)
         XCTAssertEqual(ArcheryScoring.clockPosition(x: -0.5, y: 0), 270, accuracy: 1e-9)
     }
 }

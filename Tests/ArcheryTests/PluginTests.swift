@@ -51,7 +51,8 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(fields["scoredFramesPerSecond"], .number(4))
         XCTAssertEqual(fields["total"]?.number, Double(after.truth.total))
         guard case .array(let arrows)? = fields["arrows"] else { return XCTFail("no arrows") }
-        let third = SceneArrow.sixArrows[2]
+        // The scene's geometry is y up, a result's y down.
+        let third = (x: SceneArrow.sixArrows[2].x, y: -SceneArrow.sixArrows[2].y)
         let landed = try XCTUnwrap(arrows.min { hypot(($0["normalizedX"]?.number ?? 9) - third.x, ($0["normalizedY"]?.number ?? 9) - third.y)
                 < hypot(($1["normalizedX"]?.number ?? 9) - third.x, ($1["normalizedY"]?.number ?? 9) - third.y) })
         XCTAssertEqual(landed["arrivalTime"]?.number ?? -1, 1.5, accuracy: 0.001)

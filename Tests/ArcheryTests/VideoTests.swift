@@ -39,7 +39,9 @@ final class VideoTests: XCTestCase {
         XCTAssertNil(end.missingArrows)
         // Each arrival is the first frame at or after the arrow landed.
         let expected = [0.6, 1.2, 2.4]
-        for (arrow, arrival) in zip(end.arrows, arrivals) {
+        for (detected, arrival) in zip(end.arrows, arrivals) {
+            // The scene's geometry is y up, a result's y down.
+            let arrow = (normalizedX: detected.normalizedX, normalizedY: -detected.normalizedY)
             let truth = arrows.min { hypot($0.arrow.x - arrow.normalizedX, $0.arrow.y - arrow.normalizedY)
                 < hypot($1.arrow.x - arrow.normalizedX, $1.arrow.y - arrow.normalizedY) }
             guard let truth, let index = arrows.firstIndex(where: { $0.time == truth.time }) else { continue }

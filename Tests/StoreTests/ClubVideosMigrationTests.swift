@@ -7,30 +7,9 @@ import XCTest
 
 /// migrations/0006_club_videos.sql on a database that already has work in it: a video used by
 /// two clubs' jobs becomes one record per club, each job pointing at its own club's record.
-final class ClubVideosMigrationTests: XCTestCase {
-    private var database: TestDatabase!
-    private var scratch: URL!
-
-    private static let projectMigrations = URL(fileURLWithPath: ProjectPaths.inRoot("migrations"))
-
-    override func setUpWithError() throws {
-        database = try TestDatabase()
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rw-club-videos-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        database?.drop()
-        try? FileManager.default.removeItem(at: scratch)
-    }
-
-    /// Applies the project's migrations whose names sort before `name` (or all).
+final class ClubVideosMigrationTests: MigrationTestCase {
     private func migrate(_ db: PGConnection, before name: String? = nil) throws {
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.projectMigrations.path)
-        where file.hasSuffix(".sql") && (name == nil || file < name!) && !FileManager.default.fileExists(atPath: scratch.appendingPathComponent(file).path) {
-            try FileManager.default.copyItem(at: Self.projectMigrations.appendingPathComponent(file), to: scratch.appendingPathComponent(file))
-        }
-        _ = try Migrator(directory: scratch).migrate(on: db)
+        try migrations.apply(to: db, before: name)
     }
 
     func test_AVideoSharedByTwoClubsBecomesOneRecordPerClub() throws {

@@ -33,29 +33,16 @@ public final class TestDNSServer {
         process.arguments = [ProjectPaths.inRoot("tools/test-dns/rebinding_dns.py"), "--host", address, "--port", "53", "--name", name,
                              "--answers", answers.joined(separator: ","), "--log", directory.path("queries.jsonl")]
         input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // The first line says it listens; EOF before it means it failed to start.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        guard String(decoding: line, as: UTF8.self).hasPrefix("listening on") else {
+        let line = try ToolServer.start(process, input: input)
+        guard line.hasPrefix("listening on") else {
             process.terminate()
-            throw TestSetupError(description: "the test DNS server did not start (it printed '\(String(decoding: line, as: UTF8.self))')")
+            throw TestSetupError(description: "the test DNS server did not start (it printed '\(line)')")
         }
     }
 
     /// Every query so far, oldest first.
     public func queries() throws -> [Query] {
-        guard let data = FileManager.default.contents(atPath: directory.path("queries.jsonl")) else { return [] }
-        var lines = data.split(separator: UInt8(ascii: "\n"))
-        if data.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }
-        return try lines.map { try JSONDecoder().decode(Query.self, from: Data($0)) }
+        try ToolServer.records(Query.self, at: directory.path("queries.jsonl"))
     }
 
     /// The addresses answered to A queries for the name, in order.

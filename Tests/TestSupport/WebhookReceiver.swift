@@ -47,18 +47,8 @@ public final class WebhookReceiver {
         process.arguments = [ProjectPaths.inRoot("tools/webhook-receiver/receiver.py"), "--dir", directory.url.path,
                              "--host", host, "--port", String(port)] + (tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? [])
         input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // The first line says where it listens; EOF before it means it failed to start.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        // The first line says where it listens.
+        let text = try ToolServer.start(process, input: input)
         guard let portText = text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(portText) else {
             process.terminate()
             throw TestSetupError(description: "the webhook receiver did not start (it printed '\(text)')")
@@ -76,11 +66,7 @@ public final class WebhookReceiver {
 
     /// Every request so far, oldest first.
     public func requests() throws -> [Request] {
-        guard let data = FileManager.default.contents(atPath: directory.path("records.jsonl")) else { return [] }
-        var lines = data.split(separator: UInt8(ascii: "\n"))
-        // Only complete lines: the receiver may be writing the next one.
-        if data.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }
-        return try lines.map { try JSONDecoder().decode(Request.self, from: Data($0)) }
+        try ToolServer.records(Request.self, at: directory.path("records.jsonl"))
     }
 
     /// Waits until the requests satisfy `done`, checking every 20 ms, and returns them.

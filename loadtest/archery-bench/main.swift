@@ -139,7 +139,8 @@ func renderSample(to file: String) throws {
     ppm += photo.pixels
     try Data(ppm).write(to: URL(fileURLWithPath: file))
     let truth: [String: Any] = [
-        "sport": "archery", "total": photo.truth.total, "xCount": photo.truth.xCount,
+        // The convention is named so a truth written before y turned downwards is not trusted.
+        "sport": "archery", "total": photo.truth.total, "xCount": photo.truth.xCount, "convention": "y down",
         "arrows": photo.truth.arrows.map { ["score": $0.score, "isXRing": $0.isX, "normalizedX": $0.x, "normalizedY": $0.y] as [String: Any] },
     ]
     try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file + ".truth.json"))

@@ -72,7 +72,7 @@ public struct ArcheryReport: SportReport {
                 }
                 var taken: [Rect] = []
                 for mark in marks {
-                    Self.drawMark(mark, at: Point(centre.x + mark.x * perRadius, centre.y - mark.y * perRadius), on: canvas, scoreLabel: true,
+                    Self.drawMark(mark, at: Point(centre.x + mark.x * perRadius, centre.y + mark.y * perRadius), on: canvas, scoreLabel: true,
                                   taken: &taken)
                 }
             }
@@ -142,13 +142,14 @@ public struct ArcheryReport: SportReport {
     }
 
     /// The face warped frontal: each pixel of a `side` × `side` square over ±`reach` face radii
-    /// (y up) sampled (bilinear) from where the homography's inverse puts it in the frame.
+    /// (y down, as the result's coordinates and the picture's rows) sampled (bilinear) from where the
+    /// homography's inverse puts it in the frame.
     static func rectify(_ frame: FramePixels, inverse: [Double], scale: Double, side: Int) -> FramePixels {
         var out = [UInt8](repeating: 40, count: side * side * 3)
         let step = 2 * reach / Double(side)
         frame.rgb.withUnsafeBufferPointer { rgb in
             for row in 0..<side {
-                let fy = reach - (Double(row) + 0.5) * step
+                let fy = -reach + (Double(row) + 0.5) * step
                 for column in 0..<side {
                     let fx = -reach + (Double(column) + 0.5) * step
                     guard let p = apply(inverse, fx, fy) else { continue }

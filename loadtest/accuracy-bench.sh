@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Accuracy on footage Reelwork did not make (issue 31). Scenes come from a second renderer that
+# shares no code with Sources/ArcheryScenes (POV-Ray, tools/povray/archery_scene.py), with the
+# truth written by the script that placed the objects; each frame goes through the same path a
+# worker takes (an H.264 clip, `reelwork analyze --sport archery`), and the result is compared
+# with the truth by loadtest/accuracy/score_archery.py.
+#
+# usage: loadtest/accuracy-bench.sh archery [N] [SEED]     (defaults: 20 scenes from seed 1000000)
+#   Seeds below 1000000 are reserved for tests: never tune on them.
+#   REELWORK_BENCH_BIN=PATH   the reelwork binary (default .build/debug/reelwork; not built here)
+#   ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key)
+# Renders are cached in .local/accuracy/archery/povray/<seed>/ (…/<seed>-<W>x<H>/ for other sizes);
+# the analysis always runs again. Progress goes to stderr, the table to stdout; the worst scenes'
+# pictures (truth green, detections red) to .local/accuracy/archery/worst/.
+# Exit status: 0 whenever the benchmark ran (missed targets are results, not errors), non-zero on
+# a missing tool or bad usage.
+set -euo pipefail
+
+die() { echo "accuracy-bench: $*" >&2; exit 2; }
+
+SPORT=${1:-}
+[ "$SPORT" = archery ] || die "usage: $0 archery [N] [SEED]   (only archery so far)"
+N=${2:-20}
+SEED=${3:-1000000}
+[[ "$N" =~ ^[0-9]+$ && "$SEED" =~ ^[0-9]+$ ]] || die "N and SEED must be whole numbers"
+[ "$SEED" -ge 1000000 ] || echo "accuracy-bench: warning: seeds below 1000000 are reserved for tests; do not tune on them" >&2
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BIN=${REELWORK_BENCH_BIN:-.build/debug/reelwork}
+W=${ACCURACY_WIDTH:-1280}
+H=${ACCURACY_HEIGHT:-960}
+
+command -v python3 >/dev/null || die "python3 not found"
+if ! command -v povray >/dev/null; then
+    # The second renderer is Debian's POV-Ray; installed once, like the other benches' tools.
+    echo "accuracy-bench: installing povray (Debian package, once)..." >&2
+    sudo=(); (( EUID == 0 )) || sudo=(sudo)
+    { "${sudo[@]}" apt-get update && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends povray; } \
+        >/dev/null 2>&1 || die "povray not found and apt-get could not install it: apt-get install povray"
+fi
+command -v ffmpeg >/dev/null || die "ffmpeg not found"
+[ -x "$BIN" ] || die "reelwork binary '$BIN' not found or not executable (build it, or set REELWORK_BENCH_BIN)"
+
+BASE=.local/accuracy/archery
+mkdir -p "$BASE/povray" "$BASE/worst"
+
+# Pillow draws the worst-case pictures; it lives in a venv of our own so nothing system-wide
+# changes. Without it (offline machine) score_archery.py falls back to ffmpeg's drawbox.
+VENV=.local/accuracy/venv
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import PIL' 2>/dev/null; then
+    echo "accuracy-bench: creating $VENV with pillow (once)..." >&2
+    { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q pillow; } >&2 || echo "accuracy-bench: no pillow; pictures via ffmpeg" >&2
+fi
+PY=python3
+"$VENV/bin/python" -c 'import PIL' 2>/dev/null && PY=$VENV/bin/python
+
+# Children we start run in the foreground one at a time; on ^C the shell's own SIGINT reaches
+# them through the process group, so there is nothing left to kill by hand.
+
+suffix=""
+[ "$W" = 1280 ] && [ "$H" = 960 ] || suffix="-${W}x${H}"
+dirs=()
+last=$((SEED + N - 1))
+for seed in $(seq "$SEED" "$last"); do
+    dir="$BASE/povray/$seed$suffix"
+    dirs+=("$dir")
+    note=""
+    if [ -s "$dir/frame.png" ] && [ -s "$dir/truth.json" ]; then
+        note="render cached"
+    else
+        # nice: the machine is shared with builds and tests; the renderer itself uses one thread.
+        if nice -n 10 python3 tools/povray/archery_scene.py --seed "$seed" --out "$dir" --width "$W" --height "$H" 2>"$dir.render.log"; then
+            note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
+            rm -f "$dir.render.log"
+        else
+            echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
+            continue
+        fi
+    fi
+    # The clip a phone upload would become: 1 s, 10 fps, yuv420p H.264 (chroma subsampling and
+    # compression are part of what the analysis must survive).
+    if [ ! -s "$dir/clip.mp4" ] || [ "$dir/clip.mp4" -ot "$dir/frame.png" ]; then
+        ffmpeg -nostdin -hide_banner -loglevel error -y -loop 1 -i "$dir/frame.png" -t 1 -r 10 \
+            -pix_fmt yuv420p -c:v libx264 -crf 23 "$dir/clip.mp4"
+    fi
+    # The options a user would give: the face and arrow size, and how many arrows were shot
+    # (the API takes 1…24, so an empty end leaves it out).
+    python3 - "$dir/truth.json" "$dir/options.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+o = {"faceDiameterCm": t["faceDiameterCm"], "arrowDiameterMm": t["arrowDiameterMm"]}
+if 1 <= len(t["arrows"]) <= 24:
+    o["expectedArrowCount"] = len(t["arrows"])
+json.dump(o, open(sys.argv[2], "w"))
+EOF
+    start=$(date +%s.%N)
+    rc=0
+    "$BIN" analyze "$dir/clip.mp4" --sport archery --options "$dir/options.json" --compact \
+        >"$dir/analysis.json" 2>"$dir/analysis.err" || rc=$?
+    end=$(date +%s.%N)
+    echo "$rc" >"$dir/analysis.rc"
+    secs=$(python3 -c "print(f'{$end - $start:.1f}')")
+    status="ok"
+    [ "$rc" = 0 ] || status="FAILED rc=$rc: $(tail -1 "$dir/analysis.err" | cut -c1-120)"
+    echo "[$((seed - SEED + 1))/$N] seed $seed: $note; analysis ${secs} s, $status" >&2
+done
+
+"$PY" loadtest/accuracy/score_archery.py --worst-dir "$BASE/worst" "${dirs[@]}"
