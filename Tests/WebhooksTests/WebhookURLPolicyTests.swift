@@ -63,6 +63,13 @@ final class WebhookURLPolicyTests: XCTestCase {
             (v6("64:ff9b:1::7f00:1"), "loopback (127.0.0.0/8), inside"), (v6("64:ff9b:1:abcd::a00:5"), "private (10.0.0.0/8), inside"),
             (v6("2002:7f00:1::"), "loopback (127.0.0.0/8), inside"), (v6("2002:a9fe:a9fe::1"), "link-local (169.254.0.0/16), inside"),
             (v6("::ffff:0:7f00:1"), "loopback (127.0.0.0/8), inside"), (v6("::ffff:0:c0a8:101"), "private (192.168.0.0/16), inside"),
+            // The rest of IANA's special-purpose blocks that are not globally reachable (issue 32).
+            (.v4(192, 0, 2, 7), "TEST-NET-1"), (.v4(198, 51, 100, 1), "TEST-NET-2"), (.v4(203, 0, 113, 200), "TEST-NET-3"),
+            (.v4(192, 88, 99, 1), "6to4 relay"), (.v4(192, 0, 0, 8), "IETF protocol assignments"), (.v4(198, 19, 255, 1), "benchmarking"),
+            (v6("100::1"), "discard-only"), (v6("100:0:0:1::5"), "dummy prefix"), (v6("2001:db8::1"), "documentation (2001:db8::/32)"),
+            (v6("3fff:fff::1"), "documentation (3fff::/20)"), (v6("5f00:1::1"), "segment routing"), (v6("2001::5efe:7f00:1"), "Teredo"),
+            (v6("2001:2::1"), "benchmarking (2001:2::/48)"), (v6("2001:10::1"), "IETF protocol assignments"),
+            (v6("2001:1::3"), "IETF protocol assignments"),
         ]
         for (address, range) in internalAddresses {
             XCTAssertThrowsError(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)") { error in
@@ -73,7 +80,11 @@ final class WebhookURLPolicyTests: XCTestCase {
         }
         for address in [IPAddress.v4(93, 184, 216, 34), .v4(100, 63, 255, 255), .v4(100, 128, 0, 0), .v4(172, 32, 0, 1), .v4(8, 8, 8, 8),
                         v6("2606:2800:220:1::1"), v6("::ffff:93.184.216.34"), v6("64:ff9b:1::5db8:d822"), v6("2002:5db8:d822::1"),
-                        v6("::ffff:0:5db8:d822")] {
+                        v6("::ffff:0:5db8:d822"),
+                        // Globally reachable special-purpose addresses, and neighbours of the blocks above.
+                        .v4(192, 0, 0, 9), .v4(192, 0, 0, 10), .v4(192, 0, 3, 1), .v4(198, 51, 101, 1), .v4(203, 0, 114, 1),
+                        .v4(198, 20, 0, 1), v6("2001:1::1"), v6("2001:3::1"), v6("2001:4:112::1"), v6("2001:20::1"), v6("2001:30::1"),
+                        v6("2001:200::1"), v6("2001:db9::1"), v6("3fff:1000::1"), v6("101::1")] {
             XCTAssertNoThrow(try policy(resolvingTo: [address]).check("https://hooks.example.org/x"), "\(address)")
         }
     }
