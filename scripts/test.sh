@@ -2,20 +2,33 @@
 # Command two: install what is missing, start throwaway PostgreSQL and Redis on free ports,
 # build and run the whole test suite, and stop both servers even when tests fail.
 # Extra arguments go to `swift test` (e.g. --filter MediaTests).
+#
+# `scripts/test.sh --fast [ARGS]`: the loop between changes. Every test module but the integration
+# tests (those that start coordinator and worker processes, the browser, schemathesis), no
+# multi-host run and no deploy check: the parts in process, against the same real PostgreSQL,
+# Redis and FFmpeg. CI runs everything (no flag).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/services.sh
 source scripts/lib/services.sh
+
+fast=0
+if [[ ${1:-} == --fast ]]; then
+  fast=1
+  shift
+fi
 
 rw_install_deps
 scripts/setup-models.sh
 scripts/setup-test-photos.sh
 # The webhook tests' receiver verifies signatures with the pinned `standardwebhooks` PyPI package.
 scripts/setup-webhook-receiver.sh
-scripts/setup-schemathesis.sh
-scripts/setup-prometheus-parser.sh
-# deploy/ validated offline (Kubernetes and KEDA schemas, compose, systemd units, Dockerfile lint).
-scripts/check-deploy.sh
+if (( ! fast )); then
+  scripts/setup-schemathesis.sh
+  scripts/setup-prometheus-parser.sh
+  # deploy/ validated offline (Kubernetes and KEDA schemas, compose, systemd units, Dockerfile lint).
+  scripts/check-deploy.sh
+fi
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"
@@ -56,7 +69,11 @@ swift build --build-tests
 # Reelwork across hosts: network namespaces on a bridge, a partition, a host added, one drained.
 # Part of the whole suite; a run for a few tests (arguments given) leaves it out unless
 # REELWORK_MULTIHOST=1 asks for it.
-if [[ $# -eq 0 || ${REELWORK_MULTIHOST:-0} == 1 ]]; then
+if (( ! fast )) && [[ $# -eq 0 || ${REELWORK_MULTIHOST:-0} == 1 ]]; then
   scripts/multihost-test.sh
 fi
-swift test --skip-build "$@"
+if (( fast )); then
+  swift test --skip-build --skip 'IntegrationTests\.' "$@"
+else
+  swift test --skip-build "$@"
+fi
