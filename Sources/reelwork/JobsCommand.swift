@@ -172,7 +172,8 @@ struct JobsCommand: AsyncParsableCommand {
 extension JobsCommand {
     struct Results: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings/arrows as CSV).")
+            abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings/arrows as CSV).",
+            discussion: "A job without results (failed, cancelled, still waiting or running) is listed with its status and error, never left out, and the exit status is then 1.")
         @OptionGroup var client: ClientOptions
         @Argument var ids: [String]
         @Option(help: "text, json, or csv (one job of a sport with rows: its shots, swings or arrows, one row each).") var format: ResultsFormat = .text
@@ -186,16 +187,20 @@ extension JobsCommand {
                 return print(try await api.resultsCSV(try parseJobID(ids[0])), terminator: "")
             }
             var rows: [[String]] = []
-            var documents: [String: AnalysisDocument] = [:]
+            var documents: [String: ResultEntry] = [:]
+            var withoutResults: [JobStatus] = []
             for text in ids {
                 let id = try parseJobID(text)
                 let job = try await api.job(id)
                 guard job.status == .succeeded else {
                     rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
+                    documents[id.uuidString.lowercased()] = .none(ResultEntry.Missing(status: job.status, error: job.lastError,
+                                                                                     errorKind: job.lastErrorKind))
+                    withoutResults.append(job.status)
                     continue
                 }
                 let doc = try await api.results(id)
-                documents[id.uuidString.lowercased()] = doc
+                documents[id.uuidString.lowercased()] = .document(doc)
                 let v = doc.video
                 rows.append([Terminal.shortID(id), job.status.rawValue,
                              v.map { "\($0.width)x\($0.height) \($0.codec)" } ?? "-",
@@ -205,8 +210,36 @@ extension JobsCommand {
                              Self.found(doc.result),
                              doc.warnings.map(\.code).joined(separator: ", ")])
             }
-            if format == .json { return try printJSON(documents) }
-            print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
+            if format == .json {
+                try printJSON(documents)
+            } else {
+                print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
+            }
+            guard withoutResults.isEmpty else {
+                let counts = Dictionary(grouping: withoutResults, by: \.rawValue).map { "\($0.value.count) \($0.key)" }.sorted()
+                FileHandle.standardError.write(Data("\(withoutResults.count) of \(ids.count) jobs have no results: \(counts.joined(separator: ", "))\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+
+        /// One job's entry in `--format json`: its document, or why it has none.
+        enum ResultEntry: Encodable {
+            struct Missing: Encodable {
+                var status: JobStatus
+                var error: String?
+                var errorKind: String?
+            }
+
+            case document(AnalysisDocument)
+            case none(Missing)
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .document(let document): try container.encode(document)
+                case .none(let missing): try container.encode(missing)
+                }
+            }
         }
 
         /// What the sport stages found: "3 shots", "2 swings", "10 shots, 6 made" (basketball's
