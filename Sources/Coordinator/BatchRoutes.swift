@@ -64,8 +64,8 @@ struct BatchRoutes {
 
     func list(_ request: Request, _ caller: Caller) async throws -> Response {
         let (limit, cursor) = try jobs.page(request, of: "batch")
-        let club = caller.visibleClub
-        return try JSONResponse.make(try await backends.sql { try BatchRepository($0).list(club: club, limit: limit, cursor: cursor) })
+        let club = caller.visibleClub, prefix = try JobRoutes.idPrefix(request)
+        return try JSONResponse.make(try await backends.sql { try BatchRepository($0).list(club: club, limit: limit, cursor: cursor, idPrefix: prefix) })
     }
 
     /// One job per video, with the batch's sport and options, created in one statement and

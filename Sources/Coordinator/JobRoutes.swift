@@ -165,6 +165,15 @@ struct JobRoutes {
         return (limit, cursor)
     }
 
+    /// `idPrefix`, when given: the start of an id (4 to 32 hex digits).
+    static func idPrefix(_ request: Request) throws -> IDPrefix? {
+        guard let text = request.uri.queryParameters.get("idPrefix") else { return nil }
+        guard let prefix = IDPrefix(text) else {
+            throw APIError(.badRequest, "invalid_request", "'idPrefix' must be the start of an id: 4 to 32 hex digits, not '\(text.prefix(64))'")
+        }
+        return prefix
+    }
+
     func list(_ request: Request, _ caller: Caller, batchId: UUID? = nil) async throws -> Response {
         let query = request.uri.queryParameters
         var filter = JobFilter(batchId: batchId)
@@ -181,6 +190,7 @@ struct JobRoutes {
             }
         }
         if let club = query.get("club") { filter.club = try Self.validClub(club) }
+        filter.idPrefix = try Self.idPrefix(request)
         // A club key lists its own club's jobs; naming another club finds nothing, as if it had none.
         if let own = caller.visibleClub {
             if let named = filter.club, named != own {

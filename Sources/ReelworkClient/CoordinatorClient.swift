@@ -69,11 +69,13 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/jobs/\(id.uuidString.lowercased())")
     }
 
-    public func jobs(status: String? = nil, sport: String? = nil, club: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
+    public func jobs(status: String? = nil, sport: String? = nil, club: String? = nil, limit: Int? = nil, cursor: String? = nil,
+                     idPrefix: String? = nil) async throws -> JobPage {
         var query = Self.page(limit: limit, cursor: cursor)
         query["status"] = status
         query["sport"] = sport
         query["club"] = club
+        query["idPrefix"] = idPrefix
         return try await get("/v1/jobs", query: query)
     }
 
@@ -102,8 +104,10 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/batches/\(id.uuidString.lowercased())")
     }
 
-    public func batches(limit: Int? = nil, cursor: String? = nil) async throws -> BatchPage {
-        try await get("/v1/batches", query: Self.page(limit: limit, cursor: cursor))
+    public func batches(limit: Int? = nil, cursor: String? = nil, idPrefix: String? = nil) async throws -> BatchPage {
+        var query = Self.page(limit: limit, cursor: cursor)
+        query["idPrefix"] = idPrefix
+        return try await get("/v1/batches", query: query)
     }
 
     /// One job per video in the batch (jobs it already has are returned, not made again).

@@ -69,14 +69,16 @@ public struct BatchRepository {
     /// A page of batches, newest first; `cursor` is the last batch of the previous page. Without
     /// `frames` (for a page that does not show them), `framesDone` and `framesPlanned` are 0, not
     /// read: summing a batch's stages reads every stage of every one of its jobs.
-    public func list(club: String?, limit: Int, cursor: UUID?, frames: Bool = true) throws -> BatchPage {
+    /// `idPrefix`: only batches whose id starts so (the CLI's short ids).
+    public func list(club: String?, limit: Int, cursor: UUID?, idPrefix: IDPrefix? = nil, frames: Bool = true) throws -> BatchPage {
         // The page's batches are chosen first, so only they are summed.
         let rows = try db.query(Self.summary(of: """
             (SELECT * FROM batches
              WHERE ($1::text IS NULL OR club = $1)
                AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
+               AND ($4::uuid IS NULL OR id BETWEEN $4 AND $5)
              ORDER BY created_at DESC, id DESC LIMIT $3) b
-            """, frames: frames) + " ORDER BY b.created_at DESC, b.id DESC", [club, cursor, limit + 1]).rows
+            """, frames: frames) + " ORDER BY b.created_at DESC, b.id DESC", [club, cursor, limit + 1, idPrefix?.lowest, idPrefix?.highest]).rows
         let batches = try rows.prefix(limit).map(Self.view)
         return BatchPage(batches: batches, nextCursor: rows.count > limit ? batches.last?.id.uuidString.lowercased() : nil)
     }

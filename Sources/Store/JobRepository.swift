@@ -7,12 +7,15 @@ public struct JobFilter: Sendable {
     public var sport: Sport?
     public var club: String?
     public var batchId: UUID?
+    /// Only jobs whose id starts so (the CLI's short ids).
+    public var idPrefix: IDPrefix?
 
-    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil) {
+    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil, idPrefix: IDPrefix? = nil) {
         self.status = status
         self.sport = sport
         self.club = club
         self.batchId = batchId
+        self.idPrefix = idPrefix
     }
 }
 
@@ -143,6 +146,10 @@ public struct JobRepository {
         if let s = filter.sport { add("sport = ?", s.rawValue) }
         if let c = filter.club { add("club = ?", c) }
         if let b = filter.batchId { add("batch_id = ?", b) }
+        if let p = filter.idPrefix {
+            add("id >= ?", p.lowest)
+            add("id <= ?", p.highest)
+        }
         Self.addCursor(cursor, club: filter.club, alias: "", to: &conditions, &params)
         params.append(limit + 1)
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")

@@ -29,7 +29,7 @@ struct BatchesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let api = try client.client()
-            let batch = try await api.batch(try parseID(id, "batch"))
+            let batch = try await api.batch(try await IDResolver.batch(id, api))
             if format == .json { return try printJSON(batch) }
             print(Terminal.table(BatchText.header, [BatchText.row(batch)]))
             let jobs = try await api.batchJobs(batch.id, limit: 500).jobs
@@ -49,7 +49,7 @@ struct BatchesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let api = try client.client()
-            let batchId = try parseID(id, "batch")
+            let batchId = try await IDResolver.batch(id, api)
             var last = ""
             var succeeded: Bool?
             try await EventWatch(api: api, batch: batchId, interval: interval, relevant: { $0.batchId == batchId }) {
@@ -80,7 +80,8 @@ struct BatchesCommand: AsyncParsableCommand {
         @Argument(help: "Batch id.") var id: String
 
         func run() async throws {
-            let retried = try await client.client().retryBatch(try parseID(id, "batch")).retried
+            let api = try client.client()
+            let retried = try await api.retryBatch(try await IDResolver.batch(id, api)).retried
             print("\(retried.count) failed job(s) queued again")
         }
     }
@@ -91,7 +92,8 @@ struct BatchesCommand: AsyncParsableCommand {
         @Argument(help: "Batch id.") var id: String
 
         func run() async throws {
-            let batch = try await client.client().cancelBatch(try parseID(id, "batch"))
+            let api = try client.client()
+            let batch = try await api.cancelBatch(try await IDResolver.batch(id, api))
             print(BatchText.progressLine(batch))
         }
     }

@@ -23,10 +23,6 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
-func parseJobID(_ text: String) throws -> UUID {
-    guard let id = UUID(uuidString: text) else { throw ValidationError("'\(text)' is not a job id") }
-    return id
-}
 
 func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try ReelworkJSON.prettyEncoder.encode(value), as: UTF8.self))
@@ -65,7 +61,8 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: OutputFormat = .text
 
         func run() async throws {
-            let job = try await client.client().job(try parseJobID(id))
+            let api = try client.client()
+            let job = try await api.job(try await IDResolver.job(id, api))
             if format == .json { return try printJSON(job) }
             print(JobText.describe(job))
         }
@@ -99,7 +96,7 @@ struct JobsCommand: AsyncParsableCommand {
         func run() async throws {
             let api = try client.client()
             if let id {
-                let job = try await api.retry(try parseJobID(id))
+                let job = try await api.retry(try await IDResolver.job(id, api))
                 print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (\(job.maxAttempts) attempts)")
                 return
             }
@@ -118,7 +115,8 @@ struct JobsCommand: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let job = try await client.client().cancel(try parseJobID(id))
+            let api = try client.client()
+            let job = try await api.cancel(try await IDResolver.job(id, api))
             let id = job.id.uuidString.lowercased()
             print(job.status == .cancelled ? "job \(id) cancelled" : "job \(id) is running; its worker stops it within a heartbeat")
         }
@@ -138,8 +136,9 @@ struct JobsCommand: AsyncParsableCommand {
                 while let line = readLine() { if !line.isEmpty { texts.append(line.trimmingCharacters(in: .whitespaces)) } }
             }
             guard !texts.isEmpty else { throw ValidationError("give at least one job id") }
-            let jobIDs = try texts.map(parseJobID)
             let api = try client.client()
+            var jobIDs: [UUID] = []
+            for text in texts { jobIDs.append(try await IDResolver.job(text, api)) }
             var linesDrawn = 0
             var lastFrame = ""
             var jobs: [UUID: JobView] = [:]
@@ -184,13 +183,13 @@ extension JobsCommand {
             let api = try client.client()
             if format == .csv {
                 guard ids.count == 1 else { throw ValidationError("--format csv takes exactly one job id") }
-                return print(try await api.resultsCSV(try parseJobID(ids[0])), terminator: "")
+                return print(try await api.resultsCSV(try await IDResolver.job(ids[0], api)), terminator: "")
             }
             var rows: [[String]] = []
             var documents: [String: ResultEntry] = [:]
             var withoutResults: [JobStatus] = []
             for text in ids {
-                let id = try parseJobID(text)
+                let id = try await IDResolver.job(text, api)
                 let job = try await api.job(id)
                 guard job.status == .succeeded else {
                     rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
@@ -343,7 +342,8 @@ extension JobsCommand {
         @Option(help: "json, or csv (the confirmed arrows, one row each).") var format: Results.ResultsFormat = .json
 
         func run() async throws {
-            let api = try client.client(), job = try parseJobID(id)
+            let api = try client.client()
+            let job = try await IDResolver.job(id, api)
             if let file {
                 let confirmed = try await api.confirmArrows(job, body: try Data(contentsOf: URL(fileURLWithPath: file)))
                 guard format == .csv else { return try printJSON(confirmed) }
@@ -377,7 +377,8 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: "The file to write.") var output: String
 
     func save(_ noun: String, _ fetch: (CoordinatorClient, UUID) async throws -> Data) async throws {
-        let data = try await fetch(try client.client(), try parseID(id, noun))
+        let api = try client.client()
+        let data = try await fetch(api, noun == "batch" ? try await IDResolver.batch(id, api) : try await IDResolver.job(id, api))
         try data.write(to: URL(fileURLWithPath: output))
         Terminal.writeErr("wrote \(output) (\(data.count) bytes)\n")
     }
