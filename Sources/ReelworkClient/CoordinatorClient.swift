@@ -69,14 +69,15 @@ public final class CoordinatorClient: Sendable {
         try await get("/v1/jobs/\(id.uuidString.lowercased())")
     }
 
+    /// Jobs, newest first; with `batch`, that batch's only.
     public func jobs(status: String? = nil, sport: String? = nil, club: String? = nil, limit: Int? = nil, cursor: String? = nil,
-                     idPrefix: String? = nil) async throws -> JobPage {
+                     idPrefix: String? = nil, batch: UUID? = nil) async throws -> JobPage {
         var query = Self.page(limit: limit, cursor: cursor)
         query["status"] = status
         query["sport"] = sport
         query["club"] = club
         query["idPrefix"] = idPrefix
-        return try await get("/v1/jobs", query: query)
+        return try await get(batch.map { "/v1/batches/\($0.uuidString.lowercased())/jobs" } ?? "/v1/jobs", query: query)
     }
 
     public func retry(_ id: UUID) async throws -> JobView {

@@ -22,7 +22,8 @@ struct BatchesCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A batch's counts and its jobs.")
+        static let configuration = CommandConfiguration(abstract: "A batch's counts and its jobs.",
+                                                        discussion: "With --format json: the batch's fields and `jobs`, every one of them.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Batch id.") var id: String
         @Option(help: "text or json.") var format: OutputFormat = .text
@@ -30,12 +31,29 @@ struct BatchesCommand: AsyncParsableCommand {
         func run() async throws {
             let api = try client.client()
             let batch = try await api.batch(try await IDResolver.batch(id, api))
-            if format == .json { return try printJSON(batch) }
+            if format == .json { return try printJSON(try await Self.withJobs(batch, api)) }
             print(Terminal.table(BatchText.header, [BatchText.row(batch)]))
             let jobs = try await api.batchJobs(batch.id, limit: 500).jobs
             print()
             print(Terminal.table(["job", "status", "attempt", "error"],
                                  jobs.map { [Terminal.shortID($0.id), $0.status.rawValue, String($0.attempt), $0.lastError ?? ""] }))
+        }
+
+        /// The batch's JSON with its jobs added as `jobs`, all pages.
+        static func withJobs(_ batch: BatchView, _ api: CoordinatorClient) async throws -> JSONValue {
+            var jobs: [JobView] = []
+            var cursor: String?
+            repeat {
+                let page = try await api.jobs(limit: 500, cursor: cursor, batch: batch.id)
+                jobs += page.jobs
+                cursor = page.nextCursor
+            } while cursor != nil
+            let encoder = ReelworkJSON.encoder
+            guard case .object(var fields) = try ReelworkJSON.decoder.decode(JSONValue.self, from: try encoder.encode(batch)) else {
+                return .null
+            }
+            fields["jobs"] = try ReelworkJSON.decoder.decode(JSONValue.self, from: try encoder.encode(jobs))
+            return .object(fields)
         }
     }
 

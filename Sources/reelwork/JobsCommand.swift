@@ -39,12 +39,16 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "Filter by status.") var status: String?
         @Option(help: "Filter by sport.") var sport: String?
         @Option(help: "Filter by club.") var club: String?
+        @Option(help: "Only this batch's jobs (its id or the start of it).") var batch: String?
         @Option(help: "Page size.") var limit: Int = 50
         @Option(help: "Continue after this job id (the previous page's nextCursor).") var cursor: String?
         @Option(help: "text or json.") var format: OutputFormat = .text
 
         func run() async throws {
-            let page = try await client.client().jobs(status: status, sport: sport, club: club, limit: limit, cursor: cursor)
+            let api = try client.client()
+            var batchId: UUID?
+            if let batch { batchId = try await IDResolver.batch(batch, api) }
+            let page = try await api.jobs(status: status, sport: sport, club: club, limit: limit, cursor: cursor, batch: batchId)
             if format == .json { return try printJSON(page) }
             print(Terminal.table(["ID", "STATUS", "SPORT", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
                 [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.club, "\(job.attempt)/\(job.maxAttempts)",

@@ -42,11 +42,23 @@ final class ShortIDTests: QueueStackTestCase {
         XCTAssertTrue(foreign.output.contains("no job id starts with 'beef0000'"), foreign.output)
         XCTAssertEqual(try stack.run(["jobs", "show", "beef0000"]).status, 0, "an operator sees every club")
 
-        let batch = try awaitSync { try await self.stack.client().createBatch(CreateBatchRequest(sport: "tennis", club: "c")) }
+        let batch = try awaitSync { try await self.stack.client().createBatch(CreateBatchRequest(sport: "tennis")) }
         let batchStart = String(batch.id.uuidString.lowercased().prefix(8))
         let batchShown = try stack.run(["batches", "show", batchStart, "--format", "json"])
         XCTAssertEqual(batchShown.status, 0, batchShown.output)
         XCTAssertTrue(batchShown.stdout.contains(batch.id.uuidString.lowercased()), batchShown.stdout)
+
+        // The batch's jobs: `jobs list --batch` and `batches show --format json` name them.
+        let added = try awaitSync { try await self.stack.client().addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: [self.video])) }
+        let jobInBatch = try XCTUnwrap(added.jobIds.first?.uuidString.lowercased())
+        let listed = try stack.run(["jobs", "list", "--batch", batchStart, "--format", "json"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let page = try ReelworkJSON.decoder.decode(JobPage.self, from: Data(listed.stdout.utf8))
+        XCTAssertEqual(page.jobs.map { $0.id.uuidString.lowercased() }, [jobInBatch], "only the batch's job")
+        let withJobs = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try stack.run(["batches", "show", batchStart, "--format", "json"]).stdout.utf8))
+        guard case .array(let jobs)? = withJobs["jobs"] else { return XCTFail("batches show --format json has no jobs: \(withJobs)") }
+        XCTAssertEqual(jobs.map { $0["id"] }, [.string(jobInBatch)])
+        XCTAssertEqual(withJobs["id"], .string(batch.id.uuidString.lowercased()), "the batch's own fields stay")
 
         let (data, status, _) = try HTTP.request("GET", URL(string: "\(stack.coordinatorURL)/v1/jobs?idPrefix=abc")!, key: stack.operatorKey, body: nil)
         XCTAssertEqual(status, 400)
