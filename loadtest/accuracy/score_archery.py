@@ -142,7 +142,7 @@ def score_scene(dirpath, gate, shown_keys):
 
     # Why: where the phantoms are (on the face's outer edge? along a shaft, towards the
     # fletching?) and whether matched impacts sit towards the nock.
-    edge = shaft = 0
+    edge = shaft = hole = 0
     for j in s["phantoms"]:
         d = det[j]
         r = math.hypot(d["normalizedX"], d["normalizedY"])
@@ -150,11 +150,16 @@ def score_scene(dirpath, gate, shown_keys):
         on_shaft = px[0] is not None and any(
             a.get("impactPx") and a.get("nockPx") and seg_distance(px, a["impactPx"], a["nockPx"]) < 4
             for a in truth["arrows"])
+        # Scenes rendered before the truth listed its old holes have none to compare with.
+        at_hole = any(math.hypot(d["normalizedX"] - h["normalizedX"], d["normalizedY"] - h["normalizedY"]) < 0.05
+                      for h in truth.get("oldHoles", []))
         if on_shaft:
             shaft += 1
+        elif at_hole:
+            hole += 1
         elif 0.9 <= r <= 1.15:
             edge += 1
-    s["phantomsAtEdge"], s["phantomsOnShaft"] = edge, shaft
+    s["phantomsAtEdge"], s["phantomsOnShaft"], s["phantomsAtOldHole"] = edge, shaft, hole
     along = []  # signed offset of the detection along impact→nock, in face radii (+ = towards the nock)
     for i, j, _ in m:
         a, d = truth["arrows"][i], det[j]
@@ -266,6 +271,7 @@ def main():
     ph = sum(len(s["phantoms"]) for s in an)
     ph_edge = sum(s.get("phantomsAtEdge", 0) for s in an)
     ph_shaft = sum(s.get("phantomsOnShaft", 0) for s in an)
+    ph_hole = sum(s.get("phantomsAtOldHole", 0) for s in an)
     conv = {}
     for s in an:
         conv[s["convention"] or "undecided"] = conv.get(s["convention"] or "undecided", 0) + 1
@@ -281,7 +287,7 @@ def main():
         ("arrow recall (all scenes)", pct(n_match, n_truth)),
         ("arrow recall (analysed scenes)", pct(n_match, n_truth_an)),
         ("arrow precision", pct(n_match, n_det)),
-        ("phantoms", "%d (%d at the face edge r 0.9–1.15, %d on a true shaft)" % (ph, ph_edge, ph_shaft)),
+        ("phantoms", "%d (%d at the face edge r 0.9–1.15, %d on a true shaft, %d on an old hole)" % (ph, ph_edge, ph_shaft, ph_hole)),
         ("position error p50 / p90 / p99", "%.4f / %.4f / %.4f face radii" % (
             percentile(errs, 50), percentile(errs, 90), percentile(errs, 99))),
         ("matched within 0.04 R", pct(sum(1 for e in errs if e <= 0.04), len(errs))),

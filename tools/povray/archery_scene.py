@@ -387,6 +387,9 @@ def build_scene(seed, width, height, debug_markers=False):
         "scene": {"outdoor": outdoor, "boss": boss_kind, "bossRound": boss_round, "paperRound": paper_round,
                   "ambient": ambient, "dim": dim, "oldHoles": len(old_holes)},
         "arrows": truth_arrows,
+        # Holes of earlier ends (not arrows of this end): where they are, so a benchmark can tell
+        # a phantom on an old hole from one elsewhere. The scene's y is up, the truth's down.
+        "oldHoles": [{"normalizedX": round(hx, 5), "normalizedY": round(-hy, 5)} for hx, hy, _ in old_holes],
         "total": sum(a["score"] for a in truth_arrows),
         "xCount": sum(1 for a in truth_arrows if a["isXRing"]),
     }
