@@ -43,9 +43,9 @@ struct WebhookRoutes {
             let endpoint = try await endpoint(RouteParams.uuid(context, "id"), caller)
             return try await deliveries(request, endpoint)
         }
-        api.post("/v1/webhooks/:id/deliveries/:deliveryId/redeliver", .clubData) { _, context, caller in
+        api.post("/v1/webhooks/:id/deliveries/:deliveryId/redeliver", .clubData) { request, context, caller in
             let endpoint = try await endpoint(RouteParams.uuid(context, "id"), caller)
-            return try await redeliver(context.parameters.get("deliveryId") ?? "", of: endpoint)
+            return try await redeliver(context.parameters.get("deliveryId") ?? "", of: endpoint, now: try Self.flag(request, "now"))
         }
     }
 
@@ -112,13 +112,23 @@ struct WebhookRoutes {
         return try JSONResponse.make(page)
     }
 
-    /// Sends a finished delivery again (202): the same `webhook-id`, its retry schedule started afresh.
-    func redeliver(_ deliveryId: String, of endpoint: WebhookEndpointRecord) async throws -> Response {
+    /// A query flag: absent or `false` is off, `true` on, anything else 400.
+    static func flag(_ request: Request, _ name: String) throws -> Bool {
+        switch request.uri.queryParameters.get(name) {
+        case nil, "false": return false
+        case "true": return true
+        case let other?: throw APIError(.badRequest, "invalid_request", "'\(name)' must be true or false, not '\(other.prefix(40))'")
+        }
+    }
+
+    /// Sends a finished delivery again (202): the same `webhook-id`, its retry schedule started
+    /// afresh; with `now`, a pending one's next attempt is made due at once.
+    func redeliver(_ deliveryId: String, of endpoint: WebhookEndpointRecord, now: Bool) async throws -> Response {
         guard Self.isDeliveryId(deliveryId) else {
             throw APIError(.notFound, "delivery_not_found", "no delivery with id '\(deliveryId.prefix(80))' for this endpoint")
         }
         do {
-            let delivery = try await backends.sql { try WebhookRepository($0).redeliver(endpoint: endpoint.id, delivery: deliveryId, club: nil) }
+            let delivery = try await backends.sql { try WebhookRepository($0).redeliver(endpoint: endpoint.id, delivery: deliveryId, club: nil, now: now) }
             return try JSONResponse.make(delivery, status: .accepted)
         } catch ReelworkError.notFound {
             throw APIError(.notFound, "delivery_not_found", "no delivery with id \(deliveryId) for this endpoint")

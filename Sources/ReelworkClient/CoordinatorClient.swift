@@ -165,9 +165,11 @@ public final class CoordinatorClient: Sendable {
     }
 
     /// Sends a finished delivery again (the same `webhook-id`).
-    public func redeliverWebhook(_ id: UUID, delivery: String) async throws -> WebhookDeliveryRecord {
+    /// Sends a finished delivery again; with `now`, a pending one's next attempt at once.
+    public func redeliverWebhook(_ id: UUID, delivery: String, now: Bool = false) async throws -> WebhookDeliveryRecord {
         let encoded = delivery.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "_-"))) ?? delivery
-        return try await send("POST", "/v1/webhooks/\(id.uuidString.lowercased())/deliveries/\(encoded)/redeliver", body: nil)
+        return try await send("POST", "/v1/webhooks/\(id.uuidString.lowercased())/deliveries/\(encoded)/redeliver", query: now ? ["now": "true"] : [:],
+                              body: nil)
     }
 
     public func queueStats() async throws -> QueueStatsView {
@@ -267,8 +269,9 @@ public final class CoordinatorClient: Sendable {
         try await perform(request("GET", url(path, query: query)))
     }
 
-    private func send<T: Decodable>(_ method: String, _ path: String, body: Data?, headers: [String: String] = [:]) async throws -> T {
-        var request = request(method, url(path))
+    private func send<T: Decodable>(_ method: String, _ path: String, query: [String: String] = [:], body: Data?,
+                                    headers: [String: String] = [:]) async throws -> T {
+        var request = request(method, url(path, query: query))
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body

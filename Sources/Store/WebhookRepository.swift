@@ -235,12 +235,14 @@ public struct WebhookRepository {
     /// Sends a finished delivery again: the same delivery (the same `webhook-id`, since it is the
     /// same event and a receiver that already handled it should drop it) is made due now with its
     /// retry schedule started afresh; its earlier attempts stay in its history. A pending delivery
-    /// is already on its way, and an endpoint that is disabled takes none.
-    /// Route: `POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver` → 202 with the delivery.
+    /// is already on its way: with `now` its next attempt is made due at once (its place in the
+    /// retry schedule kept; one being sent at this moment is left to finish). An endpoint that is
+    /// disabled takes none.
+    /// Route: `POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver[?now=true]` → 202 with the delivery.
     /// - Throws: `ReelworkError.notFound` when the endpoint (in `club`) has no such delivery;
-    ///   `.conflict` when it is pending or the endpoint is disabled.
+    ///   `.conflict` when it is pending (without `now`) or the endpoint is disabled.
     @discardableResult
-    public func redeliver(endpoint: UUID, delivery: String, club: String?) throws -> WebhookDeliveryRecord {
+    public func redeliver(endpoint: UUID, delivery: String, club: String?, now: Bool = false) throws -> WebhookDeliveryRecord {
         try db.transaction { tx in
             let rows = try tx.query("""
                 SELECT d.status, e.disabled_at, e.disabled_reason
@@ -255,7 +257,12 @@ public struct WebhookRepository {
                 throw ReelworkError.conflict("the endpoint is disabled (\(reason)); register it again to receive deliveries")
             }
             if try found.string("status") == WebhookDeliveryStatus.pending.rawValue {
-                throw ReelworkError.conflict("delivery \(delivery) is still pending: its next attempt is already scheduled")
+                guard now else {
+                    throw ReelworkError.conflict("delivery \(delivery) is still pending: its next attempt is already scheduled "
+                        + "(send it now with ?now=true, `reelwork webhooks redeliver … --now`)")
+                }
+                try tx.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1 AND lease_token IS NULL", [delivery])
+                return try WebhookRepository(tx).withAttempts(try tx.query("SELECT * FROM webhook_deliveries WHERE id = $1", [delivery]).rows)[0]
             }
             let reset = try tx.query("""
                 UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), schedule_position = 0, finished_at = NULL,

@@ -83,22 +83,24 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let page = try await client.client().webhookDeliveries(try parseID(id, "webhook"), limit: limit)
             if format == .json { return try printJSON(page) }
-            print(Terminal.table(["delivery", "event", "status", "attempts", "last answer", "created"], page.deliveries.map { d in
+            print(Terminal.table(["delivery", "event", "status", "attempts", "last answer", "next attempt", "created"], page.deliveries.map { d in
                 let last = d.attempts.last.map { a in a.statusCode.map { "HTTP \($0)" } ?? (a.error ?? "") } ?? ""
-                return [d.id, d.eventType.rawValue, d.status.rawValue, String(d.attempts.count), last, ReelworkJSON.formatDate(d.createdAt)]
+                let next = d.status == .pending ? d.nextAttemptAt.map(ReelworkJSON.formatDate) ?? "now" : "-"
+                return [d.id, d.eventType.rawValue, d.status.rawValue, String(d.attempts.count), last, next, ReelworkJSON.formatDate(d.createdAt)]
             }))
         }
     }
 
     struct Redeliver: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a finished delivery again (the same webhook-id).")
+        static let configuration = CommandConfiguration(abstract: "Send a finished delivery again (the same webhook-id), or with --now a pending one at once.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Endpoint id.") var id: String
         @Argument(help: "Delivery id (msg_…).") var delivery: String
+        @Flag(help: "A pending delivery: make its next attempt now instead of when its retry schedule says.") var now = false
 
         func run() async throws {
-            let resent = try await client.client().redeliverWebhook(try parseID(id, "webhook"), delivery: delivery)
-            print("delivery \(resent.id) is \(resent.status.rawValue) again")
+            let resent = try await client.client().redeliverWebhook(try parseID(id, "webhook"), delivery: delivery, now: now)
+            print(now ? "delivery \(resent.id) is \(resent.status.rawValue): its next attempt is due now" : "delivery \(resent.id) is \(resent.status.rawValue) again")
         }
     }
 }
