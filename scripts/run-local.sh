@@ -39,6 +39,9 @@ export REELWORK_REDIS_URL="redis://127.0.0.1:${redis_port}/0"
 export REELWORK_STORAGE_DIR="$stack/storage"
 export REELWORK_BIND="127.0.0.1:${http_port}"
 export REELWORK_COORDINATOR_URL="http://127.0.0.1:${http_port}"
+# Webhooks may reach a receiver on this machine, so a newcomer can try them here; every other
+# internal address stays refused.
+export REELWORK_WEBHOOK_ALLOW_ADDRESSES="127.0.0.1/32"
 
 echo "==> migrating"
 "$bin" migrate --dir "$root/migrations"
@@ -143,6 +146,7 @@ The stack is still running:
                demo-club  $club_key
                (shown once; \`$bin keys list\` lists them, \`$bin keys revoke ID\` ends one)
   CLI          export REELWORK_COORDINATOR_URL=$REELWORK_COORDINATOR_URL REELWORK_API_KEY=$club_key; $bin jobs list
+  webhooks     receivers on 127.0.0.1 are allowed here: $bin webhooks create http://127.0.0.1:9000/hook
   PostgreSQL   psql $REELWORK_DATABASE_URL
   logs         $stack/logs/
   stop it      scripts/stop-local.sh
