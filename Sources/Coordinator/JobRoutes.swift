@@ -178,9 +178,9 @@ struct JobRoutes {
         let query = request.uri.queryParameters
         var filter = JobFilter(batchId: batchId)
         if let status = query.get("status") {
-            guard let s = JobStatus(rawValue: status) else {
+            guard let s = JobStatus.filter(status) else {
                 throw APIError(.badRequest, "invalid_request",
-                               "unknown status '\(status)'; expected one of: \(JobStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                               "unknown status '\(status.prefix(64))'; expected one of: \(JobStatus.filterNames.joined(separator: ", "))")
             }
             filter.status = s
         }

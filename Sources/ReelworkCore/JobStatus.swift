@@ -6,6 +6,17 @@ public enum JobStatus: String, Codable, CaseIterable, Sendable {
 
     /// A terminal job never changes again (until an operator retries it).
     public var isTerminal: Bool { self == .succeeded || self == .failed || self == .cancelled }
+
+    /// What the views call "waiting" (a batch's column, the dashboard): queued or between attempts.
+    public static let waiting: [JobStatus] = [.queued, .retryScheduled]
+
+    /// The names a status filter takes: every status and `waiting`.
+    public static let filterNames = allCases.map(\.rawValue) + ["waiting"]
+
+    /// The statuses a filter's name stands for; nil for an unknown name.
+    public static func filter(_ name: String) -> [JobStatus]? {
+        name == "waiting" ? waiting : JobStatus(rawValue: name).map { [$0] }
+    }
 }
 
 /// A stage's state within one attempt.

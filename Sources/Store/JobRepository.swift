@@ -3,14 +3,15 @@ import ReelworkCore
 
 /// Filters for listing jobs; nil means any.
 public struct JobFilter: Sendable {
-    public var status: JobStatus?
+    /// Any of these statuses.
+    public var status: [JobStatus]?
     public var sport: Sport?
     public var club: String?
     public var batchId: UUID?
     /// Only jobs whose id starts so (the CLI's short ids).
     public var idPrefix: IDPrefix?
 
-    public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil, idPrefix: IDPrefix? = nil) {
+    public init(status: [JobStatus]? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil, idPrefix: IDPrefix? = nil) {
         self.status = status
         self.sport = sport
         self.club = club
@@ -142,7 +143,7 @@ public struct JobRepository {
             params.append(value)
             conditions.append(sql.replacingOccurrences(of: "?", with: "$\(params.count)"))
         }
-        if let s = filter.status { add("status = ?", s.rawValue) }
+        if let s = filter.status { add("status = ANY(string_to_array(?, ','))", s.map(\.rawValue).joined(separator: ",")) }
         if let s = filter.sport { add("sport = ?", s.rawValue) }
         if let c = filter.club { add("club = ?", c) }
         if let b = filter.batchId { add("batch_id = ?", b) }

@@ -36,7 +36,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
         @OptionGroup var client: ClientOptions
-        @Option(help: "Filter by status.") var status: String?
+        @Option(help: "Filter by status: \(JobStatus.filterNames.joined(separator: ", ")) (waiting: queued or retry_scheduled).") var status: String?
         @Option(help: "Filter by sport.") var sport: String?
         @Option(help: "Filter by club.") var club: String?
         @Option(help: "Only this batch's jobs (its id or the start of it).") var batch: String?
