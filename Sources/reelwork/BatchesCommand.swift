@@ -118,7 +118,7 @@ struct BatchesCommand: AsyncParsableCommand {
 }
 
 func parseID(_ text: String, _ what: String) throws -> UUID {
-    guard let id = UUID(uuidString: text) else { throw ValidationError("'\(text)' is not a \(what) id") }
+    guard let id = UUID(uuidString: text) else { throw UserFacingError("'\(text)' is not a \(what) id") }
     return id
 }
 

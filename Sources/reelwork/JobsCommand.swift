@@ -17,7 +17,7 @@ struct ClientOptions: ParsableArguments {
     func client() throws -> CoordinatorClient {
         let config = try ReelworkConfig.fromEnvironment()
         guard let key = apiKey ?? config.apiKey else {
-            throw ValidationError("no API key: set REELWORK_API_KEY or pass --api-key (an operator makes one with `reelwork keys create`)")
+            throw UserFacingError("no API key: set REELWORK_API_KEY or pass --api-key (an operator makes one with `reelwork keys create`)")
         }
         return try CoordinatorClient(baseURL: coordinatorURL ?? config.coordinatorURL, apiKey: key)
     }

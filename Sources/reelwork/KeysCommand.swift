@@ -78,7 +78,7 @@ struct KeysCommand: ParsableCommand {
 
         func run() throws {
             guard let keyId = UUID(uuidString: id) else {
-                throw ValidationError("'\(id)' is not a key id; `reelwork keys list` shows the ids (UUIDs)")
+                throw UserFacingError("'\(id)' is not a key id; `reelwork keys list` shows the ids (UUIDs)")
             }
             let config = try options.resolve()
             let record = try APIKeyRepository(try PGConnection(config.databaseURL)).revoke(id: keyId)

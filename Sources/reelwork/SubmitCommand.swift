@@ -173,12 +173,12 @@ struct SubmitCommand: AsyncParsableCommand {
 /// Reads a sport options JSON file, which must hold one object.
 enum OptionsFile {
     static func load(_ path: String) throws -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read options file \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw UserFacingError("cannot read options file \(path)") }
         let value: JSONValue
         do { value = try ReelworkJSON.decoder.decode(JSONValue.self, from: data) } catch {
-            throw ValidationError("options file \(path) is not valid JSON")
+            throw UserFacingError("options file \(path) is not valid JSON")
         }
-        guard case .object = value else { throw ValidationError("options file \(path) must hold a JSON object") }
+        guard case .object = value else { throw UserFacingError("options file \(path) must hold a JSON object") }
         return value
     }
 }

@@ -21,4 +21,15 @@ final class JobsListCommandTests: QueueStackTestCase {
         XCTAssertTrue(unknown.output.contains("retry_scheduled, waiting"), "the error lists every name: \(unknown.output)")
         XCTAssertTrue(try stack.run(["jobs", "list", "--help"]).output.contains("waiting"), "the help lists the names")
     }
+
+    /// An error found after the arguments were read says what is wrong, without the usage text.
+    func test_AnErrorAfterParsingEndsWithoutTheUsageText() throws {
+        let keyless = try stack.run(["jobs", "list"], extraEnvironment: ["REELWORK_API_KEY": ""])
+        XCTAssertNotEqual(keyless.status, 0)
+        XCTAssertTrue(keyless.output.contains("no API key"), keyless.output)
+        XCTAssertFalse(keyless.output.contains("Usage:"), keyless.output)
+        let badFile = try stack.run(["submit", "/nonexistent/clip.mp4", "--sport", "tennis", "--options", "/nonexistent/options.json"])
+        XCTAssertNotEqual(badFile.status, 0)
+        XCTAssertFalse(badFile.output.contains("Usage:"), badFile.output)
+    }
 }

@@ -29,7 +29,7 @@ final class ShortIDTests: QueueStackTestCase {
         XCTAssertNotEqual(ambiguous.status, 0)
         XCTAssertTrue(ambiguous.output.contains("'abcd1234' is ambiguous: 2 jobs start with it"), ambiguous.output)
         XCTAssertTrue(ambiguous.output.contains("abcd1234-0000-4000-8000-000000000001"), ambiguous.output)
-        XCTAssertFalse(ambiguous.output.contains("USAGE"), "an error after parsing ends without the usage text: \(ambiguous.output)")
+        XCTAssertFalse(ambiguous.output.contains("Usage:"), "an error after parsing ends without the usage text: \(ambiguous.output)")
 
         let unknown = try stack.run(["jobs", "show", "0123abcd"])
         XCTAssertNotEqual(unknown.status, 0)
