@@ -390,6 +390,21 @@ class CoordinatorTestCase: XCTestCase {
     }
 }
 
+/// A queue stack with a webhook receiver of its own (`receiver`), started and stopped with each test.
+class WebhookStackTestCase: QueueStackTestCase {
+    var receiver: WebhookReceiver!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        receiver = try WebhookReceiver()
+    }
+
+    override func tearDown() {
+        receiver?.stop()
+        super.tearDown()
+    }
+}
+
 /// A coordinator stack with fast queue timings and one tiny clip uploaded (`video`).
 class QueueStackTestCase: CoordinatorTestCase {
     var video: UUID!

@@ -10,9 +10,7 @@ import XCTest
 /// job, the coordinator's dispatcher sends the delivery, and a receiver verifies it with the
 /// `standardwebhooks` PyPI package — also when the coordinator is killed between the job's end and
 /// the delivery, for a batch's completion, after a rotation, and for a redelivery.
-final class WebhookDeliveryTests: QueueStackTestCase {
-    private var receiver: WebhookReceiver!
-
+final class WebhookDeliveryTests: WebhookStackTestCase {
     override var stackSettings: [String: String] {
         TestStack.fastQueue.merging([
             "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_RETRY_SCHEDULE": "0,0.2,0.2,0.2",
@@ -22,15 +20,6 @@ final class WebhookDeliveryTests: QueueStackTestCase {
         ]) { $1 }
     }
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        receiver = try WebhookReceiver()
-    }
-
-    override func tearDown() {
-        receiver?.stop()
-        super.tearDown()
-    }
 
     /// An endpoint of club "c" (whose jobs `submitNoop` makes) at the receiver's `path`, registered
     /// through the API; the receiver verifies with its secret.

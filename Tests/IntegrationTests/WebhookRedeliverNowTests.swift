@@ -6,9 +6,7 @@ import XCTest
 
 /// A pending delivery whose next attempt is far off can be sent at once (issue 32):
 /// `reelwork webhooks redeliver ID DELIVERY --now`; without `--now` the CLI says how.
-final class WebhookRedeliverNowTests: QueueStackTestCase {
-    private var receiver: WebhookReceiver!
-
+final class WebhookRedeliverNowTests: WebhookStackTestCase {
     override var stackSettings: [String: String] {
         TestStack.fastQueue.merging([
             // The second attempt would wait ten minutes.
@@ -16,15 +14,6 @@ final class WebhookRedeliverNowTests: QueueStackTestCase {
         ]) { $1 }
     }
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        receiver = try WebhookReceiver()
-    }
-
-    override func tearDown() {
-        receiver?.stop()
-        super.tearDown()
-    }
 
     func test_APendingDeliveryIsSentNowOnRequest() throws {
         let client = try stack.client()
