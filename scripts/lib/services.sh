@@ -425,6 +425,10 @@ rw_install_deps() {
     command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
     /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium)
     rw__pkg_installed fonts-dejavu-core || missing+=(fonts-dejavu-core)
+    # The webhook TLS test makes a certificate authority of its own; the rebinding test runs the
+    # coordinator in a mount namespace of its own (unshare, mount: util-linux).
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    command -v unshare >/dev/null 2>&1 && command -v mount >/dev/null 2>&1 || missing+=(util-linux mount)
     # The report tests read the PDFs back (pdfinfo, pdftotext) and render their pages (pdftoppm).
     command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
     (( ${#missing[@]} == 0 )) && return 0
