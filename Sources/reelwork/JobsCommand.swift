@@ -359,7 +359,7 @@ extension JobsCommand {
 
     struct Picture: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Save a succeeded job's result drawn over frames of its video (bowling: the shots' paths; tennis: each swing's keyframes) as PNG.")
+            abstract: "Save a succeeded job's result drawn over frames of its video as PNG (every sport: bowling the shots' paths, tennis each swing's keyframes, basketball the shot chart, archery the face and its arrows).")
         @OptionGroup var download: DownloadOptions
 
         func run() async throws { try await download.save("job") { try await $0.picture($1) } }
@@ -377,7 +377,7 @@ extension JobsCommand {
 /// A job's or batch's picture or report, fetched and written where the user asked.
 struct DownloadOptions: ParsableArguments {
     @OptionGroup var client: ClientOptions
-    @Argument(help: "Job or batch id.") var id: String
+    @Argument(help: "The job's id (the batch's for `batches report`), or the start of it.") var id: String
     @Option(name: [.short, .customLong("output")], help: "The file to write.") var output: String
 
     func save(_ noun: String, _ fetch: (CoordinatorClient, UUID) async throws -> Data) async throws {
