@@ -8,6 +8,8 @@ enum FaceFinder {
     /// At least this many of the five boundaries, each with points on this share of the rays.
     static let minimumRings = 3
     static let minimumRaysPerRing = 0.2
+    /// The points a boundary needs to count: `minimumRaysPerRing` of the tracer's rays.
+    static let minimumPointsPerRing = minimumRaysPerRing * Double(RingBoundaryTracer.rayCount)
     /// A fit worse than this (face radii, RMS) is not a target face's rings.
     static let maximumFitError = 0.02
     static let blueBlackBoundary = 2
@@ -29,7 +31,7 @@ enum FaceFinder {
         var initial: (fit: ConicFit, radius: Double)?
         var bluePoints = [FaceFitter.RingPoint](), outerPoints = [FaceFitter.RingPoint]()
         for (k, points) in trace.points.enumerated() {
-            guard Double(points.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
+            guard Double(points.count) >= minimumPointsPerRing,
                   let fit = ConicFit.fit(points) else { continue }
             let radius = 0.2 * Double(k + 1)
             let ringPointsOfFit = fit.inliers.map { FaceFitter.RingPoint(x: $0.x, y: $0.y, radius: radius, ring: k) }
@@ -67,7 +69,7 @@ enum FaceFinder {
         }
         // The face's outer edge where it was traced: the widest ring pins the tilt best.
         let outerAgreeing = agreeing(outerPoints, fit.map)
-        if Double(outerAgreeing.count) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount),
+        if Double(outerAgreeing.count) >= minimumPointsPerRing,
            let refit = FaceFitter.fit(points: fit.inliers + outerAgreeing, initial: fit.map, centerX: trace.seedX, centerY: trace.seedY,
                                       scale: trace.radiusGuess) {
             fit = refit
@@ -75,7 +77,7 @@ enum FaceFinder {
         var perRing = [Int](repeating: 0, count: RingBoundaryTracer.boundaryCount)
         for p in fit.inliers { perRing[p.ring] += 1 }
         perRing[blueBlackBoundary] = agreeing(bluePoints, fit.map).count
-        let ringsFound = perRing.filter { Double($0) >= minimumRaysPerRing * Double(RingBoundaryTracer.rayCount) }.count
+        let ringsFound = perRing.filter { Double($0) >= minimumPointsPerRing }.count
         guard ringsFound >= minimumRings, let oriented = orient(fit.map), let inverse = oriented.inverse,
               let centre = inverse.apply(0, 0) else { throw noFace() }
         let radius = projectedRadius(inverse)

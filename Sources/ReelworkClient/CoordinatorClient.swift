@@ -117,7 +117,7 @@ public final class CoordinatorClient: Sendable {
     }
 
     public func batchJobs(_ batch: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> JobPage {
-        try await get("/v1/batches/\(batch.uuidString.lowercased())/jobs", query: Self.page(limit: limit, cursor: cursor))
+        try await jobs(limit: limit, cursor: cursor, batch: batch)
     }
 
     public func retryBatch(_ batch: UUID) async throws -> BulkRetryResult {

@@ -133,7 +133,7 @@ enum BatchText {
     }
 
     static func waiting(_ b: BatchView) -> Int {
-        b.counts["queued", default: 0] + b.counts["retry_scheduled", default: 0]
+        JobStatus.waiting.reduce(0) { $0 + b.counts[$1.rawValue, default: 0] }
     }
 
     static func progressLine(_ b: BatchView) -> String {

@@ -197,7 +197,7 @@ extension JobsCommand {
                 let job = try await api.job(id)
                 guard job.status == .succeeded else {
                     rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
-                    documents[id.uuidString.lowercased()] = .none(ResultEntry.Missing(status: job.status, error: job.lastError,
+                    documents[id.uuidString.lowercased()] = .missing(ResultEntry.Missing(status: job.status, error: job.lastError,
                                                                                      errorKind: job.lastErrorKind))
                     withoutResults.append(job.status)
                     continue
@@ -234,13 +234,13 @@ extension JobsCommand {
             }
 
             case document(AnalysisDocument)
-            case none(Missing)
+            case missing(Missing)
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.singleValueContainer()
                 switch self {
                 case .document(let document): try container.encode(document)
-                case .none(let missing): try container.encode(missing)
+                case .missing(let missing): try container.encode(missing)
                 }
             }
         }
