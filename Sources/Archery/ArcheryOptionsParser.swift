@@ -14,6 +14,7 @@ enum ArcheryOptionsParser {
         case .object, .null: break
         default: throw ReelworkError.invalidInput("archery options must be an object")
         }
+        try OptionKeys.check(options, known: ["expectedArrowCount", "faceDiameterCm", "arrowDiameterMm"], sport: .archery)
         var parsed = ArcheryOptions()
         if let value = options["expectedArrowCount"], value != .null {
             parsed.expectedArrowCount = try OptionReader.integer(value, name: "expectedArrowCount", in: arrowCountRange)

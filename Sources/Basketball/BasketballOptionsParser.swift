@@ -12,6 +12,7 @@ enum BasketballOptionsParser {
         case .object, .null: break
         default: throw ReelworkError.invalidInput("basketball options must be an object")
         }
+        try OptionKeys.check(options, known: ["hoop", "ballColor", "ballColorTolerance", "threePointDistanceFt"], sport: .basketball)
         var parsed = BasketballOptions()
         if let hoop = options["hoop"], hoop != .null { parsed.hoop = try parseHoop(hoop) }
         if let color = options["ballColor"], color != .null { parsed.ballColor = try HSVColor.parse(color, name: "ballColor") }
@@ -29,6 +30,7 @@ enum BasketballOptionsParser {
         guard case .object = value else {
             throw ReelworkError.invalidInput("option hoop must be an object {\"rimLeft\": [x, y], \"rimRight\": [x, y]}")
         }
+        try OptionKeys.check(value, known: ["rimLeft", "rimRight"], path: "hoop")
         let left = try OptionReader.point(value["rimLeft"], name: "hoop.rimLeft")
         let right = try OptionReader.point(value["rimRight"], name: "hoop.rimRight")
         for (name, p) in [("rimLeft", left), ("rimRight", right)] where p.x < 0 || p.y < 0 || p.x > Double(InputBounds.maxSide) || p.y > Double(InputBounds.maxSide) {

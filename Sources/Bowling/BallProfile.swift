@@ -17,6 +17,7 @@ public struct BallProfile: Sendable, Equatable {
         guard case .object? = value, let value else {
             throw ReelworkError.invalidInput("option ballProfile must be an object with color {\"h\", \"s\", \"v\"}")
         }
+        try OptionKeys.check(value, known: ["color", "colorTolerance", "markerColor"], path: "ballProfile")
         let color = try HSVColor.parse(value["color"], name: "ballProfile.color")
         var tolerance = 15.0
         if let given = value["colorTolerance"], given != .null {

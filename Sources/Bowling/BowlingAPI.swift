@@ -23,6 +23,11 @@ public struct BowlingOptions: Sendable {
         guard case .object = options else {
             throw ReelworkError.invalidInput("bowling options must be an object with ballProfile")
         }
+        try OptionKeys.check(options, known: ["hand", "ballProfile", "calibration", "pose"], sport: .bowling)
+        switch options["pose"] {
+        case nil, .null?, .bool?: break
+        default: throw ReelworkError.invalidInput("option pose must be true or false (true: find the bowler's pose on sampled frames)")
+        }
         return BowlingOptions(hand: try Hand.parse(options, key: "hand"),
                               ballProfile: try BallProfile.parse(options["ballProfile"]),
                               calibration: try LaneCalibration.parse(options["calibration"]))

@@ -84,7 +84,10 @@ extension LaneCalibration {
         switch value {
         case nil, .null?: return nil
         case .object(let fields)?:
-            if let points = fields["lanePoints"] { return try parseLanePoints(points) }
+            if let points = fields["lanePoints"] {
+                try OptionKeys.check(value, known: ["lanePoints"], path: "calibration")
+                return try parseLanePoints(points)
+            }
             return try parseFlat(value ?? .null)
         default:
             throw ReelworkError.invalidInput("option calibration must be an object: seed 000's CalibrationProfile fields or {\"lanePoints\": {...}}")
@@ -92,6 +95,8 @@ extension LaneCalibration {
     }
 
     static func parseFlat(_ value: JSONValue) throws -> LaneCalibration {
+        try OptionKeys.check(value, known: ["pixelsPerFoot", "pixelsPerBoard", "foulLineY", "arrowsY", "leftGutterX", "rightGutterX",
+                                            "cameraHeightFt", "cameraAngleDeg"], path: "calibration")
         let pixelsPerFoot = try OptionReader.positive(value["pixelsPerFoot"], name: "calibration.pixelsPerFoot")
         let pixelsPerBoard = try OptionReader.positive(value["pixelsPerBoard"], name: "calibration.pixelsPerBoard")
         let foulLineY = try OptionReader.finite(value["foulLineY"], name: "calibration.foulLineY")
@@ -116,6 +121,7 @@ extension LaneCalibration {
         guard case .object = value else {
             throw ReelworkError.invalidInput("option calibration.lanePoints must be an object {foulLineLeft, foulLineRight, farLeft, farRight, farDistanceFt}")
         }
+        try OptionKeys.check(value, known: ["foulLineLeft", "foulLineRight", "farLeft", "farRight", "farDistanceFt"], path: "calibration.lanePoints")
         let foulLeft = try OptionReader.point(value["foulLineLeft"], name: "calibration.lanePoints.foulLineLeft")
         let foulRight = try OptionReader.point(value["foulLineRight"], name: "calibration.lanePoints.foulLineRight")
         let farLeft = try OptionReader.point(value["farLeft"], name: "calibration.lanePoints.farLeft")

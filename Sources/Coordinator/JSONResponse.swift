@@ -13,6 +13,14 @@ enum JSONResponse {
 
     /// Decodes a JSON request body of at most `limit` bytes; an empty or oversized body is a 4xx.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        guard let value = try await decodeIfPresent(type, from: request, limit: limit) else {
+            throw APIError(.badRequest, "empty_body", "the request needs a JSON body")
+        }
+        return value
+    }
+
+    /// As `decode`, for a route whose body may be left out: an empty body gives nil.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T? {
         var request = request
         let buffer: ByteBuffer
         do {
@@ -21,9 +29,7 @@ enum JSONResponse {
             throw APIError(.contentTooLarge, "body_too_large",
                            "the JSON body is larger than the limit of \(limit) bytes (\(InputLimits.Env.maxJSONBytes))")
         }
-        guard buffer.readableBytes > 0 else {
-            throw APIError(.badRequest, "empty_body", "the request needs a JSON body")
-        }
+        guard buffer.readableBytes > 0 else { return nil }
         do {
             return try ReelworkJSON.decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

@@ -4,7 +4,8 @@ import Sports
 
 /// Checks a new job's options before it is queued, with the same parsers the worker uses, so a
 /// batch with a malformed value or an impossible calibration is refused at once instead of failing
-/// job by job. (Unknown keys are ignored, as the parsers ignore them.)
+/// job by job. A key the sport does not read is refused too (`OptionKeys`): a misspelt option
+/// would otherwise be ignored by every run of the job.
 enum JobOptionsCheck {
     /// Options are a few settings; deeper nesting is a mistake or an attack on every reader.
     static let maxDepth = 16

@@ -23,7 +23,11 @@ struct JobRoutes {
         api.get("/v1/jobs/:id", .clubData) { _, context, caller in
             try JSONResponse.make(try await job(RouteParams.uuid(context, "id"), caller))
         }
-        api.post("/v1/jobs/:id/retry", .clubData) { _, context, caller in try await retry(RouteParams.uuid(context, "id"), caller) }
+        api.post("/v1/jobs/:id/retry", .clubData) { request, context, caller in
+            let id = try RouteParams.uuid(context, "id")
+            let body = try await JSONResponse.decodeIfPresent(RetryJobRequest.self, from: request, limit: backends.config.limits.maxJSONBytes)
+            return try await retry(id, caller, optionsPatch: body?.options)
+        }
         api.post("/v1/jobs/retry", .clubData) { request, _, caller in try await retryMatching(request, caller) }
         api.post("/v1/jobs/:id/cancel", .clubData) { _, context, caller in try await cancel(RouteParams.uuid(context, "id"), caller) }
         // Every club's counts: the pool's state is the operators' to see.
@@ -203,12 +207,19 @@ struct JobRoutes {
         return try JSONResponse.make(page)
     }
 
-    /// Gives a failed or cancelled job a fresh budget of attempts and enqueues it.
-    func retry(_ id: UUID, _ caller: Caller) async throws -> Response {
+    /// Gives a failed or cancelled job a fresh budget of attempts and enqueues it. A body's
+    /// `options` are merged into the job's and checked as at creation; the job keeps its dedupe
+    /// key, so repeating the request that created it finds it, now with the corrected options.
+    func retry(_ id: UUID, _ caller: Caller, optionsPatch: JSONValue? = nil) async throws -> Response {
+        var options: JSONValue?
+        if let patch = optionsPatch {
+            guard case .object = patch else { throw APIError(.badRequest, "invalid_options", "'options' must be a JSON object") }
+            options = try await optionsForRetry(id, patch: patch, caller)
+        }
         let entry: QueueEntry
         let club = caller.visibleClub
         do {
-            guard let e = try await backends.sql({ try JobRepository($0).requeueForRetry(id: id, club: club) }) else {
+            guard let e = try await backends.sql({ [options] in try JobRepository($0).requeueForRetry(id: id, club: club, options: options) }) else {
                 throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
             }
             entry = e
@@ -217,6 +228,21 @@ struct JobRoutes {
         }
         try await enqueue([entry])
         return try JSONResponse.make(try await job(id, caller))
+    }
+
+    /// The job's options with `patch` merged in, checked with the sport's parser and against the
+    /// video's frame as a new job's are (400 `invalid_options`, 422 `needs_person`).
+    private func optionsForRetry(_ id: UUID, patch: JSONValue, _ caller: Caller) async throws -> JSONValue {
+        let existing = try await job(id, caller)
+        guard let sport = Sport(rawValue: existing.sport) else {
+            throw APIError(.conflict, "not_retryable", "job \(id.uuidString.lowercased()) has sport '\(existing.sport)', which this version does not know")
+        }
+        let merged = existing.options.merging(patch)
+        try JobOptionsCheck.check(merged, sport: sport, diagnostics: backends.config.diagnostics)
+        guard merged["noop"] == nil else { return merged }
+        let facts = try await backends.sql { try VideoRepository($0).find(id: existing.videoId, club: existing.club)?.video.facts }
+        if let facts { try JobOptionsCheck.check(merged, sport: sport, video: facts) }
+        return merged
     }
 
     /// Retries every failed job matching the filter (club, sport, error kind, finished in a time range).

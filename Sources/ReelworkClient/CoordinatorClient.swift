@@ -80,8 +80,10 @@ public final class CoordinatorClient: Sendable {
         return try await get(batch.map { "/v1/batches/\($0.uuidString.lowercased())/jobs" } ?? "/v1/jobs", query: query)
     }
 
-    public func retry(_ id: UUID) async throws -> JobView {
-        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/retry", body: nil)
+    /// `options`: merged into the job's options (JSON Merge Patch) before it runs again.
+    public func retry(_ id: UUID, options: JSONValue? = nil) async throws -> JobView {
+        let body = try options.map { try ReelworkJSON.encoder.encode(RetryJobRequest(options: $0)) }
+        return try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/retry", body: body)
     }
 
     public func cancel(_ id: UUID) async throws -> JobView {

@@ -173,6 +173,17 @@ public struct JobView: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /v1/jobs/{id}/retry` body (optional): options to merge into the job's before it runs again,
+/// for a job that failed `needs_person` for want of one (basketball's `hoop`).
+public struct RetryJobRequest: Codable, Sendable, Equatable {
+    /// A JSON Merge Patch (RFC 7386) of the job's options: keys set, null removes one.
+    public var options: JSONValue?
+
+    public init(options: JSONValue? = nil) {
+        self.options = options
+    }
+}
+
 /// `POST /v1/jobs/retry` body: retry every failed job matching the filter.
 public struct RetryFilter: Codable, Sendable, Equatable {
     public var club: String?

@@ -56,6 +56,7 @@ public struct NoopOptions: Codable, Sendable, Equatable {
     public static func parse(_ options: JSONValue) throws -> NoopOptions? {
         guard let value = options["noop"] else { return nil }
         guard case .object = value else { throw ReelworkError.invalidInput("option noop must be an object") }
+        try OptionKeys.check(value, known: ["seconds", "failAttempts", "invalidAttempts", "probe"], path: "noop")
         func given(_ key: String) -> JSONValue? {
             value[key] == .null ? nil : value[key]
         }

@@ -43,6 +43,7 @@ public struct HSVColor: Sendable, Equatable {
         guard case .object? = value, let value else {
             throw ReelworkError.invalidInput("option \(name) must be an object {\"h\": 0-360, \"s\": 0-100, \"v\": 0-100}")
         }
+        try OptionKeys.check(value, known: ["h", "s", "v"], path: name)
         return HSVColor(h: try OptionReader.number(value["h"], name: "\(name).h", in: 0...360),
                         s: try OptionReader.number(value["s"], name: "\(name).s", in: 0...100),
                         v: try OptionReader.number(value["v"], name: "\(name).v", in: 0...100))

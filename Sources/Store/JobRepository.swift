@@ -178,14 +178,14 @@ public struct JobRepository {
     /// batch, if it was complete, is open again (`BatchCompletion.reopen`).
     /// Returns the entry to enqueue; nil if the job does not exist (or is not `club`'s); throws
     /// `.conflict` otherwise.
-    public func requeueForRetry(id: UUID, club: String? = nil) throws -> QueueEntry? {
+    public func requeueForRetry(id: UUID, club: String? = nil, options: JSONValue? = nil) throws -> QueueEntry? {
         let updated = try db.transaction { db in
             let rows = try db.query("""
                 UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
-                                finished_at = NULL, next_attempt_at = NULL
+                                finished_at = NULL, next_attempt_at = NULL, options = COALESCE($3::jsonb, options)
                 WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
                 RETURNING id, club, priority, attempt, batch_id
-                """, [id, club]).rows
+                """, [id, club, options?.jsonString()]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
             return rows
         }

@@ -10,6 +10,7 @@ enum TennisOptionsParser {
         case .object, .null: break
         default: throw ReelworkError.invalidInput("tennis options must be an object")
         }
+        try OptionKeys.check(options, known: ["dominantHand", "playerHeight"], sport: .tennis)
         let hand = try Hand.parse(options, key: "dominantHand")
         let height: Double?
         switch options["playerHeight"] {

@@ -75,7 +75,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Retry one failed or cancelled job, or every failed job matching a filter.",
-            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)")
+            discussion: "reelwork jobs retry ID [--options FILE]   (FILE's keys are merged into the job's options; null removes one)\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)")
         @OptionGroup var client: ClientOptions
         @Argument var id: String?
         @Flag(help: "Retry every failed job matching the filters.") var failed = false
@@ -85,12 +85,15 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "Failed at or after: an ISO-8601 time or an age like 30m, 2h, 1d.") var since: String?
         @Option(help: "Failed before: an ISO-8601 time or an age.") var until: String?
         @Flag(help: "With --failed and no filter: retry every failed job of every club.") var all = false
+        @Option(name: .customLong("options"), help: "With a job id: a JSON file of options to merge into the job's (e.g. the hoop a needs_person failure asked for).")
+        var optionsFile: String?
 
         private var hasFilter: Bool { club != nil || sport != nil || errorKind != nil || since != nil || until != nil }
 
         func validate() throws {
             if failed == (id != nil) { throw ValidationError("give either a job id or --failed") }
             if id != nil, hasFilter || all { throw ValidationError("filters and --all go with --failed") }
+            if failed, optionsFile != nil { throw ValidationError("--options goes with one job id, not --failed") }
             if failed, !hasFilter, !all {
                 throw ValidationError("--failed without a filter would retry every failed job: add a filter (--club, --sport, --error-kind, --since, --until) or --all")
             }
@@ -100,8 +103,10 @@ struct JobsCommand: AsyncParsableCommand {
         func run() async throws {
             let api = try client.client()
             if let id {
-                let job = try await api.retry(try await IDResolver.job(id, api))
-                print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (\(job.maxAttempts) attempts)")
+                let options = try optionsFile.map(OptionsFile.load)
+                let job = try await api.retry(try await IDResolver.job(id, api), options: options)
+                print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again: attempt \(job.attempt + 1) is next, \(job.maxAttempts) more may run")
+                if options != nil { print("options \(job.options.jsonString())") }
                 return
             }
             let filter = RetryFilter(club: club, sport: sport, errorKind: errorKind, since: try since.map(TimeArgument.parse),

@@ -7,8 +7,9 @@ final class OptionsTests: XCTestCase {
         XCTAssertEqual(try ArcheryOptions.parse(.emptyObject), ArcheryOptions(expectedArrowCount: nil, faceDiameterCm: 122, arrowDiameterMm: 5.5))
         XCTAssertEqual(try ArcheryOptions.parse(.null), ArcheryOptions())
         let indoor = try ArcheryOptions.parse(.object(["expectedArrowCount": .number(3), "faceDiameterCm": .number(40),
-                                                       "arrowDiameterMm": .number(9.3), "somethingElse": .string("ignored")]))
+                                                       "arrowDiameterMm": .number(9.3)]))
         XCTAssertEqual(indoor, ArcheryOptions(expectedArrowCount: 3, faceDiameterCm: 40, arrowDiameterMm: 9.3))
+        XCTAssertThrowsError(try ArcheryOptions.parse(.object(["somethingElse": .string("ignored?")])), "a key archery does not read")
         XCTAssertEqual(indoor.arrowRadiusInFaceRadii, 4.65 / 200, accuracy: 1e-12)
         XCTAssertEqual(ArcheryOptions().arrowRadiusInFaceRadii, 2.75 / 610, accuracy: 1e-12)
         for edge in [1.0, 24.0] { XCTAssertNoThrow(try ArcheryOptions.parse(.object(["expectedArrowCount": .number(edge)]))) }

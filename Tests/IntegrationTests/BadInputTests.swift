@@ -78,6 +78,7 @@ final class BadInputTests: CoordinatorTestCase {
             ("missing video id", #"{"sport":"tennis"}"#, 400, "invalid_json"),
             ("video that does not exist", #"{"videoId":"\#(UUID().uuidString)","sport":"tennis"}"#, 404, "video_not_found"),
             ("options not an object", #"{"videoId":"\#(vid)","sport":"tennis","options":[1]}"#, 400, "invalid_options"),
+            ("misspelt option", #"{"videoId":"\#(vid)","sport":"tennis","options":{"dominantHnad":"left"}}"#, 400, "invalid_options"),
             ("not JSON", "videoId=1", 400, "invalid_json"),
             ("empty body", "", 400, "empty_body"),
         ]
@@ -90,6 +91,9 @@ final class BadInputTests: CoordinatorTestCase {
         }
         let (data, _, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
         XCTAssertTrue(HTTP.apiError(data)?.message.contains("tennis, bowling, archery, basketball") ?? false, "lists the valid sports")
+        let typo = Data(#"{"videoId":"\#(vid)","sport":"tennis","options":{"dominantHnad":"left"}}"#.utf8)
+        let (typoData, _, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: typo, headers: ["Content-Type": "application/json"])
+        XCTAssertEqual(HTTP.apiError(typoData)?.message, "unknown option 'dominantHnad' (did you mean 'dominantHand'?); tennis options are: dominantHand, playerHeight")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0")
         XCTAssertEqual(try JobQueue(prefix: stack.queuePrefix).stats(on: stack.redis()).ready, 0)
 

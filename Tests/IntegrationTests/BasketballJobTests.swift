@@ -191,6 +191,28 @@ final class BasketballJobTests: CoordinatorTestCase {
         XCTAssertEqual(failed.stages.first { $0.name == "shots" }?.status, .failed)
         XCTAssertEqual(failed.stages.first { $0.name == "probe" }?.status, .succeeded)
 
+        // The person gives what was asked for: `jobs retry ID --options FILE` merges it into the
+        // job's options. A hoop outside the frame is refused first and changes nothing.
+        let outsideFile = stack.directory.appendingPathComponent("outside-hoop.json")
+        try outside.jsonString().write(to: outsideFile, atomically: true, encoding: .utf8)
+        let refused = try stack.run(["jobs", "retry", job.id.uuidString.lowercased(), "--options", outsideFile.path])
+        XCTAssertNotEqual(refused.status, 0, refused.output)
+        XCTAssertTrue(refused.output.contains("hoop.rimRight"), refused.output)
+        let unchanged = try awaitSync { try await client.job(job.id) }
+        XCTAssertEqual(unchanged.status, .failed)
+        XCTAssertEqual(unchanged.options, .emptyObject)
+        let hoopFile = stack.directory.appendingPathComponent("hoop.json")
+        try JSONValue.object(["hoop": Self.hoop(noHoopScene)]).jsonString().write(to: hoopFile, atomically: true, encoding: .utf8)
+        let retried = try stack.run(["jobs", "retry", String(job.id.uuidString.lowercased().prefix(8)), "--options", hoopFile.path])
+        XCTAssertEqual(retried.status, 0, retried.output)
+        XCTAssertTrue(retried.output.contains("attempt 2 is next"), retried.output)
+        let second = try stack.waitForTerminal(job.id)
+        XCTAssertEqual(second.attempt, 2)
+        XCTAssertEqual(second.options["hoop"], Self.hoop(noHoopScene), "the retry ran with the hoop given")
+        XCTAssertEqual(second.status, .succeeded, second.lastError ?? "")
+        let document = try awaitSync { try await client.results(job.id) }
+        XCTAssertEqual(document.result["hoop"]?["source"], .string("option"))
+
         // A blank video: no hoop either way; with a hoop given, no ball is ever seen. Both need a person.
         let blank = try awaitSync { try await client.uploadVideo(file: try self.stack.makeClip("blank.mp4", "color=c=black:size=640x360:rate=30")) }
         let blankJob = try awaitSync { try await client.createJob(CreateJobRequest(videoId: blank.id, sport: "basketball")) }
@@ -204,6 +226,7 @@ final class BasketballJobTests: CoordinatorTestCase {
         }
         XCTAssertTrue(try stack.waitForTerminal(blankJob.id).lastError?.contains("option hoop") ?? false)
         XCTAssertTrue(try stack.waitForTerminal(blankWithHoop.id).lastError?.contains("ballColor") ?? false)
-        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM basketball_shots").rows[0]["n"], "0", "no made-up score")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM basketball_shots WHERE job_id <> $1", [job.id]).rows[0]["n"], "0",
+                       "no made-up score (the job retried with a hoop is the only one scored)")
     }
 }
