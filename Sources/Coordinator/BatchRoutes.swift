@@ -12,8 +12,6 @@ struct BatchRoutes {
     let backends: Backends
     let jobs: JobRoutes
 
-    static let maxLabelLength = 200
-
     func register(on api: APIRouter) {
         api.post("/v1/batches", .clubData) { request, _, caller in try await create(request, caller) }
         api.get("/v1/batches", .clubData) { request, _, caller in try await list(request, caller) }
@@ -49,12 +47,7 @@ struct BatchRoutes {
         let sport = try JobRoutes.checkedSport(body.sport)
         let club = try caller.owningClub(requested: body.club, defaultClub: JobRoutes.defaultClub)
         let options = try JobRoutes.checkedOptions(body.options, sport: sport, diagnostics: backends.config.diagnostics)
-        if let label = body.label {
-            guard label.unicodeScalars.count <= Self.maxLabelLength,
-                  !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw APIError(.badRequest, "invalid_request", "'label' must be one line of at most \(Self.maxLabelLength) characters")
-            }
-        }
+        _ = try ClientText.label(body.label)
         let key = try JobRoutes.idempotencyKey(request)
         let (batch, created) = try await backends.sql {
             try BatchRepository($0).create(NewBatch(club: club, sport: sport, options: options, label: body.label, dedupeKey: key))
@@ -78,9 +71,18 @@ struct BatchRoutes {
             throw APIError(.badRequest, "invalid_request",
                            "'videoIds' has \(body.videoIds.count) entries; at most \(AddBatchJobsRequest.maxVideoIds) per request (send the rest in further requests)")
         }
-        var seen = Set<UUID>()
-        if let duplicate = body.videoIds.first(where: { !seen.insert($0).inserted }) {
-            throw APIError(.badRequest, "invalid_request", "video \(duplicate.uuidString.lowercased()) is named twice in 'videoIds'")
+        if let names = body.fileNames {
+            guard names.count == body.videoIds.count else {
+                throw APIError(.badRequest, "invalid_request",
+                               "'fileNames' has \(names.count) entries and 'videoIds' \(body.videoIds.count): give one name per video, in the same order")
+            }
+            for (index, name) in names.enumerated() { _ = try ClientText.fileName(name, field: "fileNames[\(index)]") }
+        }
+        let entries = body.videoIds.indices.map { (videoId: body.videoIds[$0], fileName: body.fileNames?[$0]) }
+        var seen = Set<String>()
+        if let duplicate = entries.first(where: { !seen.insert("\($0.videoId)/\($0.fileName ?? "")").inserted }) {
+            throw APIError(.badRequest, "invalid_request",
+                           "video \(duplicate.videoId.uuidString.lowercased())\(duplicate.fileName.map { " named '\($0)'" } ?? "") is given twice")
         }
         let maxAttempts = try JobRoutes.checkedMaxAttempts(body.maxAttempts, default: backends.config.maxAttempts)
         let priority = try JobRoutes.checkedPriority(body.priority)
@@ -91,12 +93,14 @@ struct BatchRoutes {
         let (jobIds, created): ([UUID], [QueueEntry]) = try await backends.sql { db in
             let repository = BatchRepository(db)
             let hashes = try repository.videoHashes(body.videoIds, club: batch.club)
-            let specs = try body.videoIds.map { id in
-                guard let hash = hashes[id] else {
-                    throw APIError(.notFound, "video_not_found", "no video with id \(id.uuidString.lowercased()); upload it first (nothing was created)")
+            let specs = try entries.map { entry in
+                guard let hash = hashes[entry.videoId] else {
+                    throw APIError(.notFound, "video_not_found",
+                                   "no video with id \(entry.videoId.uuidString.lowercased()); upload it first (nothing was created)")
                 }
-                let key = "batch:\(batch.id.uuidString.lowercased()):" + JobRoutes.contentKey(videoHash: hash, sport: sport, options: batch.options)
-                return BatchJobSpec(videoId: id, dedupeKey: key)
+                let key = "batch:\(batch.id.uuidString.lowercased()):"
+                    + JobRoutes.contentKey(videoHash: hash, sport: sport, options: batch.options, fileName: entry.fileName)
+                return BatchJobSpec(videoId: entry.videoId, dedupeKey: key, fileName: entry.fileName)
             }
             do {
                 return try repository.addJobs(to: batch, specs, maxAttempts: maxAttempts, priority: priority.rawValue, maxWaiting: maxWaiting)

@@ -55,9 +55,12 @@ struct JobRoutes {
         let maxAttempts = try Self.checkedMaxAttempts(body.maxAttempts, default: backends.config.maxAttempts)
         let priority = try Self.checkedPriority(body.priority)
         let idempotencyKey = try Self.idempotencyKey(request)
+        let givenName = try ClientText.fileName(body.fileName)
+        let label = try ClientText.label(body.label)
         let maxWaiting = backends.config.clubLimits.maxWaitingJobsPerClub
         let visibleClub = caller.visibleClub
         let (job, created): (JobView, Bool) = try await backends.sql { db in
+            var batchLabel: String?
             if let batchId = body.batchId {
                 guard let batch = try BatchRepository(db).find(id: batchId, club: visibleClub), batch.club == club else {
                     throw APIError(.notFound, "batch_not_found", "no batch with id \(batchId.uuidString.lowercased()) in club \(club)")
@@ -65,6 +68,7 @@ struct JobRoutes {
                 guard batch.sport == sport.rawValue else {
                     throw APIError(.badRequest, "invalid_request", "batch \(batchId.uuidString.lowercased()) is for \(batch.sport), not \(sport.rawValue)")
                 }
+                batchLabel = batch.label
             }
             // A club key uses its own videos (another club's id reads as a missing one); an operator
             // may use any, and the job's club then gets its own record of those bytes.
@@ -75,11 +79,12 @@ struct JobRoutes {
             }
             if options["noop"] == nil { try JobOptionsCheck.check(options, sport: sport, video: video.facts) }
             let dedupeKey = idempotencyKey.map { "key:" + $0 }
-                ?? "auto:" + Self.contentKey(videoHash: video.contentHash, sport: sport, options: options)
+                ?? "auto:" + Self.contentKey(videoHash: video.contentHash, sport: sport, options: options, fileName: givenName)
             do {
                 return try JobRepository(db).create(NewJob(videoId: video.id, club: club, sport: sport, options: options,
                                                            maxAttempts: maxAttempts, priority: priority.rawValue, dedupeKey: dedupeKey,
-                                                           batchId: body.batchId),
+                                                           batchId: body.batchId, fileName: givenName ?? video.originalName,
+                                                           label: label ?? batchLabel),
                                                     maxWaiting: maxWaiting)
             } catch let quota as ClubQuotaExceeded {
                 throw APIError(.tooManyRequests, "quota_exceeded", quota.description)
@@ -99,10 +104,13 @@ struct JobRoutes {
         return try JSONResponse.make(job, status: .created)
     }
 
-    /// What a job computes: the same key means the same result, so a repeat is a duplicate.
-    static func contentKey(videoHash: String, sport: Sport, options: JSONValue) -> String {
+    /// What a job computes, and under which name: the same key means the same request, so a
+    /// repeat is a duplicate, while a copy of the clip under another name is a job of its own.
+    static func contentKey(videoHash: String, sport: Sport, options: JSONValue, fileName: String? = nil) -> String {
         let hasher = ContentHasher()
         hasher.update(Array("\(videoHash)|\(sport.rawValue)|\(options.jsonString())|\(PipelineVersion.current)".utf8))
+        // Appended only when given, so requests without a name keep the keys they always had.
+        if let fileName { hasher.update(Array("|name:\(fileName)".utf8)) }
         return hasher.finalize()
     }
 

@@ -64,7 +64,7 @@ struct ReportRoutes {
             return (document?.result, try VideoRepository(db).find(id: job.videoId, club: club))
         }
         return Drawable(job: job, sport: try Self.sport(job.sport, of: "job \(job.id.uuidString.lowercased())"), result: result,
-                        videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: video?.video.originalName)
+                        videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: job.fileName ?? video?.video.originalName)
     }
 
     func picture(_ id: UUID, _ caller: Caller) async throws -> Response {

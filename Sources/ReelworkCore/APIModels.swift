@@ -49,9 +49,15 @@ public struct CreateJobRequest: Codable, Sendable {
     public var priority: String?
     /// The batch the job joins (the batch's club and sport must be the job's).
     public var batchId: UUID?
+    /// The clip's name on the client (default: the name its bytes were first uploaded under).
+    public var fileName: String?
+    /// A note of the coach's own, shown with the job (default: the batch's label).
+    public var label: String?
 
     public init(videoId: UUID, sport: String, club: String? = nil, options: JSONValue? = nil, maxAttempts: Int? = nil,
-                priority: String? = nil, batchId: UUID? = nil) {
+                priority: String? = nil, batchId: UUID? = nil, fileName: String? = nil, label: String? = nil) {
+        self.fileName = fileName
+        self.label = label
         self.videoId = videoId
         self.sport = sport
         self.club = club
@@ -139,15 +145,21 @@ public struct JobView: Codable, Sendable, Equatable {
     public var nextAttemptAt: Date?
     public var cancelRequested: Bool
     public var batchId: UUID?
+    /// The clip's name as the client gave it for this job (two copies of one video keep theirs).
+    public var fileName: String?
+    /// The job's label, or its batch's.
+    public var label: String?
     public var attempts: [AttemptView]
     public var stages: [StageView]
 
     public init(id: UUID, videoId: UUID, club: String, sport: String, options: JSONValue, status: JobStatus, attempt: Int,
                 maxAttempts: Int, workerId: String?, createdAt: Date, updatedAt: Date, startedAt: Date?, finishedAt: Date?,
                 lastError: String?, lastErrorKind: String?, priority: String = "normal", failures: Int = 0, stalls: Int = 0,
-                nextAttemptAt: Date? = nil, cancelRequested: Bool = false, batchId: UUID? = nil, attempts: [AttemptView] = [],
-                stages: [StageView]) {
+                nextAttemptAt: Date? = nil, cancelRequested: Bool = false, batchId: UUID? = nil, fileName: String? = nil,
+                label: String? = nil, attempts: [AttemptView] = [], stages: [StageView]) {
         self.batchId = batchId
+        self.fileName = fileName
+        self.label = label
         self.id = id
         self.videoId = videoId
         self.club = club
@@ -433,14 +445,45 @@ public struct AddBatchJobsRequest: Codable, Sendable {
     /// club's quota lock) for long.
     public static let maxVideoIds = 5_000
 
+    /// Most bytes of a request the client builds (`slices`): under the default body limit whatever
+    /// the names hold.
+    public static let maxBodyBytes = 192 * 1024
+
     public var videoIds: [UUID]
+    /// The clip's name on the client for each video, in the same order (optional). The same video
+    /// under two names is two jobs, each with its own name; the same video and name again is the
+    /// same job.
+    public var fileNames: [String]?
     public var priority: String?
     public var maxAttempts: Int?
 
-    public init(videoIds: [UUID], priority: String? = nil, maxAttempts: Int? = nil) {
+    public init(videoIds: [UUID], fileNames: [String]? = nil, priority: String? = nil, maxAttempts: Int? = nil) {
         self.videoIds = videoIds
+        self.fileNames = fileNames
         self.priority = priority
         self.maxAttempts = maxAttempts
+    }
+}
+
+extension AddBatchJobsRequest {
+    /// Requests for every `(videoId, fileName)` entry, in order, each within `maxVideoIds` entries
+    /// and about `maxBodyBytes` of JSON.
+    public static func slices(_ entries: [(videoId: UUID, fileName: String)]) -> [AddBatchJobsRequest] {
+        var requests: [AddBatchJobsRequest] = []
+        var ids: [UUID] = [], names: [String] = [], bytes = 0
+        for entry in entries {
+            // A UUID in quotes and a comma, the name escaped as JSON (at most 6 bytes a scalar) and its comma.
+            let size = 40 + JSONValue.string(entry.fileName).jsonString().utf8.count + 1
+            if !ids.isEmpty, ids.count == maxVideoIds || bytes + size > maxBodyBytes - 1_024 {
+                requests.append(AddBatchJobsRequest(videoIds: ids, fileNames: names))
+                (ids, names, bytes) = ([], [], 0)
+            }
+            ids.append(entry.videoId)
+            names.append(entry.fileName)
+            bytes += size
+        }
+        if !ids.isEmpty { requests.append(AddBatchJobsRequest(videoIds: ids, fileNames: names)) }
+        return requests
     }
 }
 

@@ -20,13 +20,16 @@ public struct NewBatch: Sendable {
 }
 
 /// One job a batch should hold: the video and the key that makes a repeat find the same job.
-public struct BatchJobSpec: Sendable {
+public struct BatchJobSpec: Sendable, Encodable {
     public var videoId: UUID
     public var dedupeKey: String
+    /// The client's name for the clip; nil: the name its video was first uploaded under.
+    public var fileName: String?
 
-    public init(videoId: UUID, dedupeKey: String) {
+    public init(videoId: UUID, dedupeKey: String, fileName: String? = nil) {
         self.videoId = videoId
         self.dedupeKey = dedupeKey
+        self.fileName = fileName
     }
 }
 
@@ -103,14 +106,17 @@ public struct BatchRepository {
             let jobs = JobRepository(db)
             try jobs.lockQuota(club: batch.club)
             let keys = specs.map(\.dedupeKey).joined(separator: ",")
+            // The specs travel as one JSON array: a file name may hold any character but a control one.
+            let rows = String(decoding: try JSONEncoder().encode(specs), as: UTF8.self)
             let created = try db.query("""
-                INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id)
-                SELECT gen_random_uuid(), t.video_id, $1, $2, $3::jsonb, 'queued', $4, $5, t.dedupe_key, $6
-                FROM unnest(string_to_array($7, ',')::uuid[], string_to_array($8, ',')) AS t(video_id, dedupe_key)
+                INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
+                SELECT gen_random_uuid(), t."videoId", $1, $2, $3::jsonb, 'queued', $4, $5, t."dedupeKey", $6,
+                       coalesce(t."fileName", (SELECT original_name FROM videos WHERE id = t."videoId")), $8
+                FROM jsonb_to_recordset($7::jsonb) AS t("videoId" uuid, "dedupeKey" text, "fileName" text)
                 ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
                 RETURNING id, club, priority, attempt, next_attempt_at, batch_id
-                """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id,
-                      specs.map(\.videoId.pgText).joined(separator: ","), keys]).rows.map(JobRepository.entry)
+                """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id, rows, batch.label])
+                .rows.map(JobRepository.entry)
             if !created.isEmpty {
                 try jobs.checkQuota(club: batch.club, maxWaiting: maxWaiting, adding: created.count)
                 // New jobs in a completed batch: it completes, and is announced, again.

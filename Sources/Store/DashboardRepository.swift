@@ -4,7 +4,7 @@ import ReelworkCore
 /// A job as a row of the dashboard's jobs page: the job and its video's file name.
 public struct JobListing: Sendable {
     public var job: JobView
-    public var fileName: String?
+    public var fileName: String? { job.fileName }
 }
 
 /// Failed jobs that share an error kind and message, as the failed page groups them.
@@ -54,7 +54,7 @@ public struct DashboardRepository {
         JobRepository.addCursor(cursor, club: search.club, alias: "j.", to: &conditions, &params)
         params.append(limit + 1)
         let rows = try db.query("""
-            SELECT j.*, v.original_name FROM jobs j JOIN videos v ON v.id = j.video_id
+            SELECT j.* FROM jobs j
             \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(params.count)
             """, params).rows
         return try Self.page(rows, limit: limit)
@@ -67,14 +67,10 @@ public struct DashboardRepository {
     /// indexes: `rowsReadPerMatchListed`). For every match: row by row when the indexes would list more than
     /// `textScanLimit`. Both ways give the same jobs; this only chooses the faster.
     func textMatch(_ pattern: String, rowsWanted: Int?) throws -> JobSearch.TextMatch {
-        let sizes = try db.query("""
-            SELECT (SELECT reltuples FROM pg_class WHERE oid = 'jobs'::regclass)::float8 AS jobs,
-                   (SELECT reltuples FROM pg_class WHERE oid = 'videos'::regclass)::float8 AS videos
-            """).rows[0]
-        let jobs = try sizes.double("jobs"), videos = try sizes.double("videos")
+        let jobs = try db.query("SELECT reltuples::float8 AS jobs FROM pg_class WHERE oid = 'jobs'::regclass").rows[0].double("jobs")
         // Never analysed (a new database): few rows, where either way is quick.
-        guard jobs > 0, videos > 0 else { return .eachRow }
-        let share = try estimatedRows("videos WHERE original_name ILIKE $1", pattern) / videos
+        guard jobs > 0 else { return .eachRow }
+        let share = try estimatedRows("jobs WHERE file_name ILIKE $1", pattern) / jobs
             + estimatedRows("jobs WHERE last_error ILIKE $1", pattern) / jobs
         let matches = share * jobs
         guard let rowsWanted else { return matches > Double(textScanLimit) ? .eachRow : .trigramIndexes }
@@ -106,13 +102,11 @@ public struct DashboardRepository {
         var (conditions, params) = rest.conditions()
         JobRepository.addCursor(cursor, club: search.club, alias: "j.", to: &conditions, &params)
         let candidates = "SELECT * FROM jobs j \(Self.whereClause(conditions)) ORDER BY j.created_at DESC, j.id DESC LIMIT \(textScanLimit)"
-        // The candidates come newest first and each one's video is looked up in turn (LATERAL with
-        // LIMIT 1, so the planner cannot turn it into a hash join that reads every video first when
-        // it expects few matches), so PostgreSQL stops reading them at the page's last match.
+        // The candidates come newest first, each tested in turn, so PostgreSQL stops reading them
+        // at the page's last match.
         let textParam = params.count + 1
         let rows = try db.query("""
-            SELECT j.*, v.original_name FROM (\(candidates)) j
-            CROSS JOIN LATERAL (SELECT original_name FROM videos WHERE videos.id = j.video_id LIMIT 1) v
+            SELECT j.* FROM (\(candidates)) j
             WHERE \(JobSearch.textTest(textParam)) ORDER BY j.created_at DESC, j.id DESC LIMIT $\(textParam + 1)
             """, params + [pattern as (any PGParam)?, limit + 1]).rows
         if rows.count <= limit, try db.query("SELECT count(*) AS n FROM (\(candidates)) j", params).rows[0].int("n") == textScanLimit {
@@ -129,7 +123,7 @@ public struct DashboardRepository {
     }
 
     static func page(_ rows: [PGRow], limit: Int) throws -> (jobs: [JobListing], more: Bool) {
-        let listings = try rows.prefix(limit).map { JobListing(job: try JobRepository.view($0), fileName: $0["original_name"]) }
+        let listings = try rows.prefix(limit).map { JobListing(job: try JobRepository.view($0)) }
         return (listings, rows.count > limit)
     }
 

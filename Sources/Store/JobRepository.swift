@@ -31,10 +31,15 @@ public struct NewJob: Sendable {
     /// Same key in the same club → the same job (Idempotency-Key, or a hash of what the job computes).
     public var dedupeKey: String
     public var batchId: UUID?
+    /// The client's name for the clip (a copy of the same bytes under another name keeps its own).
+    public var fileName: String?
+    public var label: String?
 
     public init(videoId: UUID, club: String, sport: Sport, options: JSONValue, maxAttempts: Int, priority: String, dedupeKey: String,
-                batchId: UUID? = nil) {
+                batchId: UUID? = nil, fileName: String? = nil, label: String? = nil) {
         self.batchId = batchId
+        self.fileName = fileName
+        self.label = label
         self.videoId = videoId
         self.club = club
         self.sport = sport
@@ -100,11 +105,12 @@ public struct JobRepository {
 
     private func insert(_ job: NewJob) throws -> (job: JobView, created: Bool) {
         let inserted = try db.query("""
-            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id)
+            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
             VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8, $9)
             ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
             RETURNING *
-            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey, job.batchId])
+            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey, job.batchId,
+                  job.fileName, job.label])
         if let row = inserted.rows.first { return (try Self.view(row), true) }
         guard let id = try db.query("SELECT id FROM jobs WHERE club = $1 AND dedupe_key = $2", [job.club, job.dedupeKey]).rows.first,
               let existing = try find(id: try id.uuid("id")) else {
@@ -274,6 +280,6 @@ public struct JobRepository {
                        lastError: row["last_error"], lastErrorKind: row["last_error_kind"], priority: try row.string("priority"),
                        failures: try row.int("failures"), stalls: try row.int("stalls"),
                        nextAttemptAt: row.optionalDate("next_attempt_at"), cancelRequested: try row.bool("cancel_requested"),
-                       batchId: row.optionalUUID("batch_id"), attempts: attempts, stages: stages)
+                       batchId: row.optionalUUID("batch_id"), fileName: row["file_name"], label: row["label"], attempts: attempts, stages: stages)
     }
 }

@@ -15,7 +15,7 @@ public struct JobSearch: Sendable, Equatable {
     public var from: Date?
     /// Created before.
     public var to: Date?
-    /// Part of the video's file name or of the last error's text, case-insensitive.
+    /// Part of the job's file name or of the last error's text, case-insensitive.
     public var text: String?
 
     public init(status: JobStatus? = nil, sport: Sport? = nil, club: String? = nil, batchId: UUID? = nil, errorKind: String? = nil,
@@ -49,12 +49,9 @@ public struct JobSearch: Sendable, Equatable {
         if let pattern {
             switch match {
             case .trigramIndexes:
-                add("""
-                    j.id IN (SELECT jv.id FROM jobs jv WHERE jv.video_id IN (SELECT id FROM videos WHERE original_name ILIKE ?)
-                             UNION ALL SELECT id FROM jobs WHERE last_error ILIKE ?)
-                    """, pattern)
+                add("j.id IN (SELECT id FROM jobs WHERE file_name ILIKE ? UNION ALL SELECT id FROM jobs WHERE last_error ILIKE ?)", pattern)
             case .eachRow:
-                add("(j.last_error ILIKE ? OR EXISTS (SELECT 1 FROM videos tv WHERE tv.id = j.video_id AND tv.original_name ILIKE ?))", pattern)
+                add("(j.file_name ILIKE ? OR j.last_error ILIKE ?)", pattern)
             }
         }
         return (sql, params)
@@ -69,7 +66,7 @@ public struct JobSearch: Sendable, Equatable {
         return "%\(escaped)%"
     }
 
-    /// How the text is matched. Through the trigram indexes of migration 0009 (the ids of the jobs
+    /// How the text is matched. Through the trigram indexes of migrations 0009 and 0014 (the ids of the jobs
     /// whose file name or error contains it) costs in proportion to how many jobs contain it, so it
     /// suits a rare text; testing each row the rest of the query reads, and stopping when it has
     /// enough, suits a text in many jobs. `DashboardRepository.textMatch` chooses.
@@ -78,8 +75,8 @@ public struct JobSearch: Sendable, Equatable {
         case eachRow
     }
 
-    /// The text's test of one row of `j` joined to its video `v`, with the pattern as parameter `$n`.
+    /// The text's test of one row of `j`, with the pattern as parameter `$n`.
     static func textTest(_ n: Int) -> String {
-        "(v.original_name ILIKE $\(n) OR j.last_error ILIKE $\(n))"
+        "(j.file_name ILIKE $\(n) OR j.last_error ILIKE $\(n))"
     }
 }

@@ -38,7 +38,8 @@ enum WebhookOutbox {
         jsonb_build_object(
             'job', jsonb_build_object(
                 'id', j.id::text, 'club', j.club, 'sport', j.sport, 'status', j.status,
-                'videoId', j.video_id::text, 'batchId', j.batch_id::text, 'priority', j.priority, 'attempt', j.attempt, 'maxAttempts', j.max_attempts,
+                'videoId', j.video_id::text, 'batchId', j.batch_id::text, 'fileName', j.file_name, 'label', j.label,
+                'priority', j.priority, 'attempt', j.attempt, 'maxAttempts', j.max_attempts,
                 'createdAt', \(utc("j.created_at")), 'startedAt', \(utc("j.started_at")), 'finishedAt', \(utc("j.finished_at")),
                 'lastError', left(j.last_error, \(maxErrorLength)), 'lastErrorKind', j.last_error_kind),
             'links', jsonb_build_object('job', '/v1/jobs/' || j.id, 'video', '/v1/videos/' || j.video_id)

@@ -50,8 +50,8 @@ struct JobsCommand: AsyncParsableCommand {
             if let batch { batchId = try await IDResolver.batch(batch, api) }
             let page = try await api.jobs(status: status, sport: sport, club: club, limit: limit, cursor: cursor, batch: batchId)
             if format == .json { return try printJSON(page) }
-            print(Terminal.table(["ID", "STATUS", "SPORT", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
-                [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.club, "\(job.attempt)/\(job.maxAttempts)",
+            print(Terminal.table(["ID", "STATUS", "SPORT", "FILE", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
+                [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.fileName ?? "-", job.club, "\(job.attempt)/\(job.maxAttempts)",
                  ReelworkJSON.formatDate(job.createdAt), job.lastError ?? ""]
             }))
             if let next = page.nextCursor { print("more: --cursor \(next)") }
@@ -201,16 +201,16 @@ extension JobsCommand {
                 let id = try await IDResolver.job(text, api)
                 let job = try await api.job(id)
                 guard job.status == .succeeded else {
-                    rows.append([Terminal.shortID(id), job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
-                    documents[id.uuidString.lowercased()] = .missing(ResultEntry.Missing(status: job.status, error: job.lastError,
-                                                                                     errorKind: job.lastErrorKind))
+                    rows.append([Terminal.shortID(id), job.fileName ?? "-", job.status.rawValue, "-", "-", "-", "-", "-", job.lastError ?? ""])
+                    documents[id.uuidString.lowercased()] = .missing(ResultEntry.Missing(fileName: job.fileName, status: job.status,
+                                                                                     error: job.lastError, errorKind: job.lastErrorKind))
                     withoutResults.append(job.status)
                     continue
                 }
                 let doc = try await api.results(id)
-                documents[id.uuidString.lowercased()] = .document(doc)
+                documents[id.uuidString.lowercased()] = .document(try ResultEntry.named(doc, fileName: job.fileName))
                 let v = doc.video
-                rows.append([Terminal.shortID(id), job.status.rawValue,
+                rows.append([Terminal.shortID(id), job.fileName ?? "-", job.status.rawValue,
                              v.map { "\($0.width)x\($0.height) \($0.codec)" } ?? "-",
                              v.map { String(format: "%.2fs", $0.durationSeconds) } ?? "-",
                              v.map { String(format: "%.2f", $0.fps) } ?? "-",
@@ -221,7 +221,7 @@ extension JobsCommand {
             if format == .json {
                 try printJSON(documents)
             } else {
-                print(Terminal.table(["JOB", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
+                print(Terminal.table(["JOB", "FILE", "STATUS", "VIDEO", "DURATION", "FPS", "FRAMES", "FOUND", "WARNINGS / ERROR"], rows))
             }
             guard withoutResults.isEmpty else {
                 let counts = Dictionary(grouping: withoutResults, by: \.rawValue).map { "\($0.value.count) \($0.key)" }.sorted()
@@ -230,16 +230,24 @@ extension JobsCommand {
             }
         }
 
-        /// One job's entry in `--format json`: its document, or why it has none.
+        /// One job's entry in `--format json`: its document, or why it has none, each with the
+        /// job's file name.
         enum ResultEntry: Encodable {
             struct Missing: Encodable {
+                var fileName: String?
                 var status: JobStatus
                 var error: String?
                 var errorKind: String?
             }
 
-            case document(AnalysisDocument)
+            case document(JSONValue)
             case missing(Missing)
+
+            /// The document with `fileName` beside its own fields.
+            static func named(_ document: AnalysisDocument, fileName: String?) throws -> JSONValue {
+                let value = try ReelworkJSON.decoder.decode(JSONValue.self, from: try ReelworkJSON.encoder.encode(document))
+                return value.merging(.object(["fileName": fileName.map(JSONValue.string) ?? .null]))
+            }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.singleValueContainer()
@@ -283,7 +291,8 @@ enum JobText {
             }
         }.joined(separator: "  ")
         let error = job.lastError.map { "  error: \($0)" } ?? ""
-        return "\(Terminal.shortID(job.id)) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) attempt \(job.attempt)/\(job.maxAttempts)  \(stages)\(error)"
+        let name = job.fileName.map { " \($0)" } ?? ""
+        return "\(Terminal.shortID(job.id))\(name) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) attempt \(job.attempt)/\(job.maxAttempts)  \(stages)\(error)"
     }
 
     static func frames(_ s: StageView) -> String {
@@ -306,6 +315,7 @@ enum JobText {
             "job       \(job.id.uuidString.lowercased())",
             "status    \(job.status.rawValue)",
             "sport     \(job.sport)    club \(job.club)",
+            "file      \(job.fileName ?? "-")\(job.label.map { "    label \($0)" } ?? "")",
             "video     \(job.videoId.uuidString.lowercased())",
             "attempt   \(job.attempt) of \(job.maxAttempts)",
             "created   \(ReelworkJSON.formatDate(job.createdAt))",

@@ -136,18 +136,26 @@ struct SubmitCommand: AsyncParsableCommand {
             }
         }
 
-        // 5. The batch's jobs, in slices the server accepts in one request each.
-        let videos = files.compactMap { journal.files[$0]?.videoId }.filter { journal.jobs[$0] == nil }
-        var seen = Set<UUID>()
-        let distinct = videos.filter { seen.insert($0).inserted }
-        for start in stride(from: 0, to: distinct.count, by: AddBatchJobsRequest.maxVideoIds) {
-            let slice = Array(distinct[start..<min(start + AddBatchJobsRequest.maxVideoIds, distinct.count)])
-            let added = try await client.addBatchJobs(batchId, AddBatchJobsRequest(videoIds: slice))
-            for (video, job) in zip(slice, added.jobIds) { journal.jobs[video] = job }
+        // 5. The batch's jobs, one per file under its own name (the same clip and name in two
+        // folders is one job), in slices the server accepts in one request each.
+        var pathsOf: [String: [String]] = [:]
+        var entries: [(videoId: UUID, fileName: String)] = []
+        for path in files where journal.jobs[path] == nil {
+            guard let video = journal.files[path]?.videoId else { continue }
+            let name = SubmitFiles.jobName(path)
+            let entryKey = "\(video)/\(name)"
+            if pathsOf[entryKey] == nil { entries.append((video, name)) }
+            pathsOf[entryKey, default: []].append(path)
+        }
+        for request in AddBatchJobsRequest.slices(entries) {
+            let added = try await client.addBatchJobs(batchId, request)
+            for (index, job) in added.jobIds.enumerated() {
+                for path in pathsOf["\(request.videoIds[index])/\(request.fileNames?[index] ?? "")"] ?? [] { journal.jobs[path] = job }
+            }
             try journal.save(key: key)
         }
         for path in files {
-            if let video = journal.files[path]?.videoId, let job = journal.jobs[video] { print(job.uuidString.lowercased()) }
+            if let job = journal.jobs[path] { print(job.uuidString.lowercased()) }
         }
         let batch = try await client.batch(batchId)
         Terminal.writeErr(Terminal.table(BatchText.header, [BatchText.row(batch)]) + "\n")

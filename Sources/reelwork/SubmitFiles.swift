@@ -44,6 +44,14 @@ enum SubmitFiles {
     }
 
     /// SHA-256 of a file, read in 1 MiB pieces.
+    /// The name a file's job is given: its last path component, one line (a control character,
+    /// which a file name may hold, becomes "?"), at most the 255 characters the API takes.
+    static func jobName(_ path: String) -> String {
+        let scalars = URL(fileURLWithPath: path).lastPathComponent.unicodeScalars.prefix(255)
+            .map { $0.properties.generalCategory == .control ? "?" : $0 }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     static func hash(_ path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ReelworkError.invalidRequest("cannot read \(path)") }
         defer { try? handle.close() }

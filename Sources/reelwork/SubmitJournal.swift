@@ -17,8 +17,9 @@ struct SubmitJournal: Codable {
 
     var batchId: UUID?
     var files: [String: FileEntry] = [:]
-    /// Video id → job id, once the batch has the job.
-    var jobs: [UUID: UUID] = [:]
+    /// File (absolute path) → job id, once the batch has the file's job. Two copies of a clip under
+    /// other names are one video but two jobs, each with its own name.
+    var jobs: [String: UUID] = [:]
 
     /// `$XDG_STATE_HOME/reelwork/submit` (default `~/.local/state/reelwork/submit`).
     static var directory: URL {

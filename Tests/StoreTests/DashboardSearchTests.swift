@@ -28,13 +28,15 @@ final class DashboardSearchTests: MigratedDatabaseTestCase {
                         ELSE 'IMG_' || i || '.MOV' END,
                    'mp4', 'h264', 160, 120, 30, 1, 30, now() - make_interval(secs => \(Self.jobCount) - i)
             FROM generate_series(0, \(Self.jobCount - 1)) AS i;
-            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at, finished_at, last_error, last_error_kind)
+            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at, finished_at, last_error, last_error_kind,
+                              file_name)
             SELECT md5('job' || i)::uuid, md5('video' || i)::uuid, 'c', 'tennis',
                    CASE WHEN i % 10 = 1 THEN 'failed' WHEN i % 10 = 2 THEN 'cancelled' ELSE 'succeeded' END, 1,
                    now() - make_interval(secs => \(Self.jobCount) - i), now(), now(),
                    CASE WHEN i % 10 = 1 THEN CASE i % 3 WHEN 0 THEN 'decode: truncated file: moov atom not found'
                                                         WHEN 1 THEN 'options: 50%_off is not a lane' ELSE 'pose: no person' END END,
-                   CASE WHEN i % 10 = 1 THEN 'invalid_input' END
+                   CASE WHEN i % 10 = 1 THEN 'invalid_input' END,
+                   (SELECT original_name FROM videos WHERE id = md5('video' || i)::uuid)
             FROM generate_series(0, \(Self.jobCount - 1)) AS i;
             ANALYZE videos;
             ANALYZE jobs;
@@ -47,10 +49,9 @@ final class DashboardSearchTests: MigratedDatabaseTestCase {
     /// here in Swift, not by the code under test.
     private func everyMatch(_ text: String, statuses: [JobStatus]? = nil) throws -> [UUID] {
         try db.query("""
-            SELECT j.id, j.status, v.original_name, j.last_error FROM jobs j JOIN videos v ON v.id = j.video_id
-            ORDER BY j.created_at DESC, j.id DESC
+            SELECT j.id, j.status, j.file_name, j.last_error FROM jobs j ORDER BY j.created_at DESC, j.id DESC
             """).rows.filter { row in
-            let fields = [row["original_name"], row["last_error"]].compactMap { $0?.lowercased() }
+            let fields = [row["file_name"], row["last_error"]].compactMap { $0?.lowercased() }
             return fields.contains { $0.contains(text.lowercased()) }
                 && statuses.map { $0.map(\.rawValue).contains(row["status"] ?? "") } ?? true
         }.map { try $0.uuid("id") }
@@ -105,6 +106,24 @@ final class DashboardSearchTests: MigratedDatabaseTestCase {
         // than the scan limit.
         XCTAssertEqual(try DashboardRepository(db, textScanLimit: 100).textMatch("%practice%", rowsWanted: nil), .eachRow)
         XCTAssertEqual(try repository.textMatch("%practice%", rowsWanted: nil), .trigramIndexes)
+    }
+
+    /// Two copies of one clip under other names are one video: each job is found by its own name,
+    /// never by the name the bytes were first uploaded under.
+    func testAJobIsFoundByItsOwnNameNotItsVideos() throws {
+        let anna = UUID(), ben = UUID()
+        try db.query("""
+            INSERT INTO jobs (id, video_id, club, sport, status, attempt, file_name)
+            VALUES ($1, md5('video' || 1234)::uuid, 'c', 'tennis', 'succeeded', 1, 'tue-forehand-anna.mp4'),
+                   ($2, md5('video' || 1234)::uuid, 'c', 'tennis', 'succeeded', 1, 'tue-rally-ben.mp4')
+            """, [anna, ben])
+        let repository = DashboardRepository(db)
+        for match in [JobSearch.TextMatch.eachRow, .trigramIndexes] {
+            XCTAssertEqual(try repository.jobs(JobSearch(text: "anna"), limit: 50, after: nil, text: match).jobs.map(\.job.id), [anna], "\(match)")
+            XCTAssertEqual(try repository.jobs(JobSearch(text: "ben"), limit: 50, after: nil, text: match).jobs.map(\.fileName), ["tue-rally-ben.mp4"])
+            XCTAssertFalse(try repository.jobs(JobSearch(text: "rare-clip"), limit: 50, after: nil, text: match).jobs.map(\.job.id).contains(anna),
+                           "the video's first name is not this job's")
+        }
     }
 
     func testABulkRetryByTextChangesExactlyTheMatchingFailedAndCancelledJobs() throws {

@@ -130,7 +130,8 @@ extension DashboardRoutes {
         context["job"] = ["id": id.uuidString.lowercased(), "status": job.status.rawValue, "club": job.club, "sport": job.sport,
                           "attempt": job.attempt, "maxAttempts": job.maxAttempts]
         context["statusTone"] = DashboardFormat.tone(job.status.rawValue)
-        context["fileName"] = video?.video.originalName ?? ""
+        context["fileName"] = job.fileName ?? video?.video.originalName ?? ""
+        if let label = job.label { context["label"] = label }
         context["created"] = DashboardFormat.time(job.createdAt)
         if let batch = job.batchId {
             context["batchId"] = batch.uuidString.lowercased()
