@@ -79,6 +79,16 @@ final class ReportTextFitTests: PatternClipTestCase {
         }
     }
 
+    func test_ATennisReportsTotalsReadWhole() throws {
+        let result = PictureFixtures.tennisResult()
+        let picture = try TennisReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+        let job = ReportJob(id: UUID(), club: "Club", sport: .tennis, fileName: Self.longName, createdAt: Date(), status: "succeeded",
+                            result: result, picture: picture)
+        let layout = try SessionReport.layout(job, report: TennisReport())
+        assertEveryTextWhole(layout.canvas.drawnText, on: Self.page, "the tennis report")
+        XCTAssertTrue(layout.canvas.drawnText.contains { $0.text == "55 % of body height" }, "the contact height's value whole")
+    }
+
     func test_TheBowlingPanelListsEveryShotWithoutCoveringAnyText() throws {
         for shots in [1, 4, 12, 40] {
             let picture = try XCTUnwrap(try BowlingReport().picture(result: PictureFixtures.bowlingResult(shots: shots), options: .emptyObject,
