@@ -60,6 +60,9 @@ final class ReportTextFitTests: PatternClipTestCase {
             XCTAssertTrue(text.contains(Self.squeezed(whole)), "'\(whole)' whole in the report")
         }
         for shot in 1...24 { XCTAssertTrue(layout.canvas.drawnText.contains { $0.text == "\(shot)" }, "shot \(shot)'s row") }
+        let heading = try XCTUnwrap(layout.canvas.drawnText.first { $0.text == "Picture" })
+        let panel = try XCTUnwrap(layout.canvas.drawnText.first { $0.text.hasPrefix("Shot 1 ") })
+        XCTAssertEqual(heading.page, panel.page, "the picture's heading is on the picture's page")
     }
 
     func test_ABatchReportWithLongNamesShowsAllOfItsText() throws {

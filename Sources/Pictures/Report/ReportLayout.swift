@@ -107,8 +107,15 @@ final class ReportLayout {
         }
     }
 
+    static let pictureMaxHeight = 420.0
+
+    /// How tall `picture` is on the page, its caption's first line included.
+    func shownHeight(_ picture: Picture) -> Double {
+        picture.height * min(1, width / picture.width, Self.pictureMaxHeight / picture.height) + 30
+    }
+
     /// The picture as wide as the page allows (never enlarged), at most `maxHeight` tall, with its caption under it.
-    func picture(_ picture: Picture, maxHeight: Double = 420) {
+    func picture(_ picture: Picture, maxHeight: Double = pictureMaxHeight) {
         let scale = min(1, width / picture.width, maxHeight / picture.height)
         let shown = (width: picture.width * scale, height: picture.height * scale)
         room(shown.height + 30)

@@ -46,7 +46,8 @@ public enum SessionReport {
         let rows = report.rows(in: result)
         layout.section("Totals")
         layout.keyValues(report.totals(rows))
-        layout.section("Picture", keepWith: 200)
+        // The heading goes with the picture, not alone at the foot of the page before it.
+        layout.section("Picture", keepWith: job.picture.map(layout.shownHeight) ?? 60)
         if let picture = job.picture {
             layout.picture(picture)
         } else {
