@@ -30,7 +30,7 @@ final class TennisReportTests: XCTestCase {
         // Player 2's only swing is their fastest, however slow beside player 1's.
         let result: JSONValue = .object(["swings": .array([Self.swing(1, speed: 9.4), Self.swing(2, speed: 10), Self.swing(3, speed: 8.6),
                                                            Self.swing(4, speed: nil), Self.swing(5, speed: 3, track: 2)])])
-        XCTAssertEqual(try cells(result, column: "Racket-hand"), ["94 % of fastest", "fastest", "86 % of fastest", "–", "fastest"])
+        XCTAssertEqual(try cells(result, column: "Racket-hand"), ["94 % of fastest swing", "fastest swing", "86 % of fastest swing", "–", "fastest swing"])
         let totals = totals(result)
         XCTAssertEqual(totals["Racket-hand speed (mean)"], "95 % of the player's fastest swing")
         XCTAssertEqual(totals["Speeds in km/h"], "give the player's height (option playerHeight, metres)")

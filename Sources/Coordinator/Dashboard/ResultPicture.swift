@@ -213,7 +213,7 @@ enum ResultPicture {
                 s.append(##"<line x1="\##(f(x(t)))" x2="\##(f(x(t)))" y1="\##(f(rowY - 3))" y2="\##(f(rowY + 21))" stroke="\##(colour)" stroke-width="2"><title>\##(key) at \##(String(format: "%.2f s", t))</title></line>"##)
             }
             var label = "\(swing["type"]?.text ?? "swing") \(String(format: "%.2f–%.2f s", start, end))"
-            if RacketHandSpeed.speed(swing) != nil { label += " · racket hand \(RacketHandSpeed.text(swing))" }
+            if RacketHandSpeed.speed(swing) != nil { label += " · racket-hand speed: \(RacketHandSpeed.text(swing))" }
             s.append(##"<text x="\##(left)" y="\##(f(rowY + 34))" font-size="12" fill="#333">\##(escape(label))</text>"##)
         }
         s.append("</svg>")

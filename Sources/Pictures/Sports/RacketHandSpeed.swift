@@ -42,9 +42,9 @@ public enum RacketHandSpeed {
         String(format: "%.0f km/h (%.1f m/s)", metresPerSecond * 3.6, metresPerSecond)
     }
 
-    /// "92 % of fastest", or "fastest" for the fastest swing itself.
+    /// "92 % of fastest swing", or "fastest swing" for the fastest itself.
     public static func relative(_ share: Double) -> String {
-        share >= 0.9995 ? "fastest" : String(format: "%.0f %% of fastest", share * 100)
+        share >= 0.9995 ? "fastest swing" : String(format: "%.0f %% of fastest swing", share * 100)
     }
 
     /// One swing's speed: in km/h, else against the player's fastest swing, else "–".

@@ -139,7 +139,7 @@ public struct TennisReport: SportReport {
         if let start = swing["startTime"]?.number, let end = swing["endTime"]?.number {
             parts.append(String(format: "%.2f–%.2f s", start, end))
         }
-        if RacketHandSpeed.speed(swing) != nil { parts.append("racket hand \(RacketHandSpeed.text(swing))") }
+        if RacketHandSpeed.speed(swing) != nil { parts.append("racket-hand speed: \(RacketHandSpeed.text(swing))") }
         if let turn = ResultValues.number(swing, "metrics", "shoulderTurn") { parts.append("shoulder turn \(degrees(turn))") }
         return parts.joined(separator: " · ")
     }
