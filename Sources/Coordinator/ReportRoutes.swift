@@ -102,8 +102,11 @@ struct ReportRoutes {
     /// The job as a report shows it, its picture drawn when `drawPicture` and the sport has one
     /// (a picture that cannot be drawn becomes a note, never a failed report).
     static func reportJob(_ item: Drawable, drawPicture: Bool, guards: MediaGuards) -> ReportJob {
+        // When the clip was filmed, from its container; a video that cannot be read (or says nothing) leaves the upload's time.
+        let recorded = item.videoPath.flatMap { try? MediaProbe.recordingDate($0, guards: guards) }
         var job = ReportJob(id: item.job.id, club: item.job.club, sport: item.sport, fileName: item.fileName, createdAt: item.job.createdAt,
-                            status: item.job.status.rawValue, error: item.job.status == .failed ? item.job.lastError : nil, result: item.result)
+                            recordedAt: recorded, status: item.job.status.rawValue, error: item.job.status == .failed ? item.job.lastError : nil,
+                            result: item.result)
         guard let result = item.result, let report = SportReports.forSport(item.sport) else { return job }
         guard drawPicture else {
             job.pictureNote = "Pictures are drawn for the first \(maxBatchPictures) jobs of a batch; GET /v1/jobs/\(item.job.id.uuidString.lowercased())/picture draws this one."

@@ -78,6 +78,16 @@ final class Demuxer {
         return (Int(declared.width), Int(declared.height))
     }
 
+    /// The value of metadata tag `key` (case-insensitive) of the container, else of the first
+    /// stream that has it; nil when none does.
+    func metadata(_ key: String) -> String? {
+        let dictionaries = [format.pointee.metadata] + streams.map(\.pointee.metadata)
+        for dictionary in dictionaries {
+            if let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value { return String(cString: value) }
+        }
+        return nil
+    }
+
     /// The stream at `index`; valid while this Demuxer lives.
     func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
         format.pointee.streams[Int(index)]!

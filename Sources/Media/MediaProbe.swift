@@ -1,3 +1,4 @@
+import Foundation
 import ReelworkCore
 
 /// Reads what a video is (size, length, frame rate, codec) without decoding it.
@@ -39,5 +40,12 @@ public enum MediaProbe {
         try demuxer.checkIndexFitsInFile()
         if verifyPackets { try PacketVerifier.verify(demuxer, videoStream: index) }
         return facts
+    }
+
+    /// When the clip at `location` was filmed, from its container's metadata (`RecordingDate`);
+    /// nil when the container does not say. Throws what opening the video throws.
+    public static func recordingDate(_ location: String, guards: MediaGuards = MediaGuards()) throws -> Date? {
+        let demuxer = try Demuxer(location: MediaLocation(location), guards: guards)
+        return RecordingDate.find(demuxer.metadata)
     }
 }

@@ -21,6 +21,11 @@ public final class Canvas {
     let cairo: OpaquePointer
     /// Where a PDF's bytes go as cairo writes them; nil for an image.
     private let sink: ByteSink?
+    /// The page being drawn, from 1 (an image has one).
+    public private(set) var page = 1
+    /// Every text drawn so far, where its ink landed: what tests read to prove that nothing is cut
+    /// off or drawn over other text.
+    public internal(set) var drawnText: [DrawnText] = []
 
     /// The largest image cairo makes (its own limit is 32,767 pixels a side).
     public static let maxImageSide = 16_384
@@ -78,6 +83,7 @@ public final class Canvas {
     public func newPage() {
         precondition(kind == .pdf, "pages are a document's")
         cairo_show_page(cairo)
+        page += 1
     }
 
     /// Ends the document (its last page included) and gives its PDF bytes. Draw nothing after.
@@ -122,6 +128,16 @@ public final class Canvas {
     }
 
     static func text(_ status: cairo_status_t) -> String { String(cString: cairo_status_to_string(status)) }
+}
+
+/// One text as drawn: its ink's box and the clip it was drawn inside, both in the canvas's own
+/// units (pixels of the image, points of the page), on `page`.
+public struct DrawnText: Sendable, Equatable {
+    public var text: String
+    public var page: Int
+    public var ink: Rect
+    /// What the clip (a picture's frame, a thumbnail) let through; the whole page without one.
+    public var clip: Rect
 }
 
 /// Collects the bytes cairo writes (a PNG or a PDF stream). Passed to cairo as its closure

@@ -16,6 +16,22 @@ public struct Rect: Sendable, Equatable {
 
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+
+    /// The part of both; an empty rectangle where they do not meet.
+    public func intersection(_ other: Rect) -> Rect {
+        let x1 = max(x, other.x), y1 = max(y, other.y), x2 = min(maxX, other.maxX), y2 = min(maxY, other.maxY)
+        return Rect(x: x1, y: y1, width: max(0, x2 - x1), height: max(0, y2 - y1))
+    }
+
+    /// Whether the two share some area (touching edges do not count).
+    public func overlaps(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
+    /// Whether `other` lies inside this one, give or take `tolerance`.
+    public func contains(_ other: Rect, tolerance: Double = 0.01) -> Bool {
+        other.x >= x - tolerance && other.y >= y - tolerance && other.maxX <= maxX + tolerance && other.maxY <= maxY + tolerance
+    }
 }
 
 /// A colour, opaque unless `alpha` says otherwise. Given as 8-bit values so that what a PNG shows

@@ -140,9 +140,10 @@ final class PictureRouteTests: CoordinatorTestCase {
         let alphaKey = try stack.createKey(["--club", "alpha"]), betaKey = try stack.createKey(["--club", "beta"])
         let client = try stack.client(key: alphaKey)
         let first = try awaitSync { try await client.uploadVideo(file: try self.stack.makeTinyClip()) }
-        // Another picture than the tiny clip's, so that it is another video.
+        // Another picture than the tiny clip's, so that it is another video; filmed at a time its container gives.
         let other = stack.directory.appendingPathComponent("other.mp4")
-        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", other.path])
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                         "-metadata", "creation_time=2025-03-06T18:45:00.000000Z", other.path])
         let second = try awaitSync { try await client.uploadVideo(file: other) }
         let batch = try awaitSync {
             try await client.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object(["seconds": .number(0.05)])]),
@@ -160,9 +161,12 @@ final class PictureRouteTests: CoordinatorTestCase {
         try Tool.run("pdftoppm", ["-png", "-r", "80", pdf.path, pdf.deletingPathExtension().path])
         let (pages, text) = try pdfText(pdf)
         XCTAssertEqual(pages, 3, "the batch's page, then one per job")
-        for expected in ["Tennis batch report", "Thursday juniors", "Totals over 2 succeeded jobs", "backhand", "8.2 torso/s"] {
+        // Without the player's height a speed is said against the player's own fastest swing, never in torso lengths.
+        for expected in ["Tennis batch report", "Thursday juniors", "Totals over 2 succeeded jobs", "backhand", "100 % of the player's fastest swing",
+                         "recorded 2025-03-06 18:45 UTC", "uploaded "] {
             XCTAssertTrue(text.contains(expected), "'\(expected)' in the report:\n\(text)")
         }
+        XCTAssertFalse(text.contains("torso"), text)
         let theirs = try get("/v1/batches/\(id)/report.pdf", key: betaKey)
         let missingID = UUID().uuidString.lowercased()
         let missing = try get("/v1/batches/\(missingID)/report.pdf", key: betaKey)

@@ -80,3 +80,32 @@ final class ReportTests: PatternClipTestCase {
         XCTAssertTrue(try text(pdf, page: 4).contains("Shots (2)"))
     }
 }
+
+/// A report says when the clip was filmed when its container says so, else when it was uploaded.
+final class ReportDateTests: XCTestCase {
+    func text(_ pdf: [UInt8], as name: String) throws -> String {
+        let url = try PictureFixtures.keep(pdf, as: name)
+        return String(decoding: try Tool.run("pdftotext", ["-layout", url.path, "-"]), as: UTF8.self)
+    }
+
+    func job(recordedAt: Date?) -> ReportJob {
+        ReportJob(id: UUID(), club: "Club", sport: .bowling, fileName: "lane.mp4", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
+                  recordedAt: recordedAt, status: "failed", error: "No ball found")
+    }
+
+    func test_TheReportSaysWhenTheClipWasFilmedElseWhenItWasUploaded() throws {
+        let filmed = try text(try SessionReport.pdf(job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)), report: BowlingReport()),
+                              as: "unit-recorded-report.pdf")
+        XCTAssertTrue(filmed.contains("Recorded") && filmed.contains("2024-05-14 09:30 UTC"), filmed)
+        XCTAssertFalse(filmed.contains("Uploaded"), filmed)
+        let uploaded = try text(try SessionReport.pdf(job(recordedAt: nil), report: BowlingReport()), as: "unit-uploaded-report.pdf")
+        XCTAssertTrue(uploaded.contains("Uploaded") && uploaded.contains("2026-09-21"), uploaded)
+        XCTAssertFalse(uploaded.contains("Recorded"), uploaded)
+
+        let batch = BatchReport.Batch(id: UUID(), club: "Club", sport: .bowling, label: "League", createdAt: Date(), counts: ["failed": 2])
+        let sections = try text(try BatchReport.pdf(batch, report: BowlingReport(), jobs: [job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)),
+                                                                                        job(recordedAt: nil)]), as: "unit-recorded-batch-report.pdf")
+        XCTAssertTrue(sections.contains("recorded 2024-05-14 09:30 UTC"), sections)
+        XCTAssertTrue(sections.contains("uploaded 2026-09-21"), sections)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 import ReelworkCore
 
 /// A succeeded job's result as a picture, where people would rather look than read: bowling shots
@@ -201,7 +202,8 @@ enum ResultPicture {
         s.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left * 2 + width))" height="\##(Int(height))" viewBox="0 0 \##(Int(left * 2 + width)) \##(Int(height))" role="img" aria-label="tennis swings on the time line" class="timeline">"##)
         s.append(##"<line x1="\##(left)" x2="\##(left + width)" y1="\##(f(height - 22))" y2="\##(f(height - 22))" stroke="#98a2b3"/>"##)
         s.append(##"<text x="\##(left)" y="\##(f(height - 6))" font-size="11" fill="#667085">0 s</text><text x="\##(left + width)" y="\##(f(height - 6))" font-size="11" text-anchor="end" fill="#667085">\##(String(format: "%.1f s", span))</text>"##)
-        for (i, swing) in swings.enumerated() {
+        // Each swing's speed against its player's fastest, unless the result is in m/s.
+        for (i, swing) in RacketHandSpeed.annotated(swings).enumerated() {
             guard let start = swing["startTime"]?.number, let end = swing["endTime"]?.number else { continue }
             let rowY = top + Double(i) * rowHeight
             s.append(##"<rect class="swing" x="\##(f(x(start)))" y="\##(f(rowY))" width="\##(f(max(2, x(end) - x(start))))" height="18" rx="3" fill="#dde8ff" stroke="#2457c5"/>"##)
@@ -211,9 +213,7 @@ enum ResultPicture {
                 s.append(##"<line x1="\##(f(x(t)))" x2="\##(f(x(t)))" y1="\##(f(rowY - 3))" y2="\##(f(rowY + 21))" stroke="\##(colour)" stroke-width="2"><title>\##(key) at \##(String(format: "%.2f s", t))</title></line>"##)
             }
             var label = "\(swing["type"]?.text ?? "swing") \(String(format: "%.2f–%.2f s", start, end))"
-            if let speed = swing["metrics"]?["peakWristSpeed"]?.number {
-                label += String(format: " · peak wrist %.1f %@", speed, swing["metrics"]?["peakWristSpeedUnit"]?.text ?? "")
-            }
+            if RacketHandSpeed.speed(swing) != nil { label += " · racket-hand speed: \(RacketHandSpeed.text(swing))" }
             s.append(##"<text x="\##(left)" y="\##(f(rowY + 34))" font-size="12" fill="#333">\##(escape(label))</text>"##)
         }
         s.append("</svg>")

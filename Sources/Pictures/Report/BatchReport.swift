@@ -21,9 +21,16 @@ public enum BatchReport {
     /// in order; `omitted` jobs of the batch are beyond what one report shows.
     public static func pdf(_ batch: Batch, report: (any SportReport)?, jobs: [ReportJob], omitted: Int = 0,
                            generatedAt: Date = Date()) throws -> [UInt8] {
+        try layout(batch, report: report, jobs: jobs, omitted: omitted, generatedAt: generatedAt).pdf()
+    }
+
+    /// The report laid out, before its bytes are written (tests read where its text went).
+    static func layout(_ batch: Batch, report: (any SportReport)?, jobs: [ReportJob], omitted: Int = 0,
+                       generatedAt: Date = Date()) throws -> ReportLayout {
         let sport = batch.sport.rawValue.capitalized
         let name = batch.label ?? "batch \(batch.id.uuidString.lowercased())"
-        let layout = try ReportLayout(title: "\(sport) batch report: \(name)", footer: "Reelwork · \(sport) batch report · \(name)")
+        let layout = try ReportLayout(title: "\(sport) batch report: \(name)",
+                                      footers: ["Reelwork · \(sport) batch report · \(name)", "Reelwork · \(sport) batch report"])
         layout.title("\(sport) batch report")
         layout.paragraph(name, font: Font(size: 12, bold: true))
         layout.paragraph("Generated: \(ReportLayout.time(generatedAt))", font: ReportLayout.smallFont, colour: .muted)
@@ -33,7 +40,7 @@ public enum BatchReport {
         let states = batch.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         layout.keyValues([Total("Club", batch.club), Total("Created", ReportLayout.time(batch.createdAt)),
                           Total("Jobs", "\(total)"), Total("By state", states.isEmpty ? "none" : states),
-                          Total("Batch", batch.id.uuidString.lowercased())], columns: 1, labelWidth: 80)
+                          Total("Batch", batch.id.uuidString.lowercased())], columns: 1)
         if omitted > 0 {
             layout.paragraph("This report shows the first \(jobs.count) jobs; \(omitted) more are in the batch (GET /v1/batches/\(batch.id.uuidString.lowercased())/jobs).",
                              colour: .muted)
@@ -56,11 +63,11 @@ public enum BatchReport {
         for (index, job) in jobs.enumerated() {
             layout.newPage()
             layout.title("\(index + 1). \(job.name)")
-            layout.paragraph((job.id.map { "Job \($0.uuidString.lowercased()) · " } ?? "") + "recorded \(ReportLayout.time(job.createdAt)) · \(job.status)",
+            layout.paragraph((job.id.map { "Job \($0.uuidString.lowercased()) · " } ?? "") + "\(job.when.label.lowercased()) \(job.when.value) · \(job.status)",
                              font: ReportLayout.smallFont, colour: .muted)
             SessionReport.body(job, on: layout, report: report)
         }
-        return try layout.pdf()
+        return layout
     }
 
     static func jobColumns(_ report: (any SportReport)?) -> [ReportColumn] {

@@ -10,15 +10,18 @@ final class ReportLayout {
     static let bodyFont = Font(size: 10), smallFont = Font(size: 8.5), tableFont = Font(size: 8.5)
 
     let canvas: Canvas
-    private let footer: String
+    /// The footer, longest first: the first that fits is drawn.
+    private let footers: [String]
     private(set) var y = margin
     private(set) var pages = 1
     var width: Double { Self.pageWidth - 2 * Self.margin }
     var bottom: Double { Self.pageHeight - Self.margin }
 
-    init(title: String, footer: String) throws {
+    /// `footers`: the footer's wordings, longest first (the last must fit: it is drawn whatever its width).
+    init(title: String, footers: [String]) throws {
+        precondition(!footers.isEmpty, "a report has a footer")
         canvas = try Canvas.document(width: Self.pageWidth, height: Self.pageHeight, title: title)
-        self.footer = footer
+        self.footers = footers
         drawFooter()
     }
 
@@ -56,32 +59,63 @@ final class ReportLayout {
 
     /// A section's heading with a rule under it; never alone at the foot of a page.
     func section(_ text: String, keepWith following: Double = 60) {
-        room(30 + following)
+        let font = Font(size: 13, bold: true)
+        let lines = canvas.wrapped(text, font: font, width: width)
+        room(30 + 16 * Double(lines.count - 1) + following)
         y += 8
-        canvas.text(canvas.fitted(text, font: Font(size: 13, bold: true), width: width), at: Point(Self.margin, y + 13),
-                    font: Font(size: 13, bold: true), .ink)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { y += 16 }
+            canvas.text(line, at: Point(Self.margin, y + 13), font: font, .ink)
+        }
         y += 18
         canvas.line(from: Point(Self.margin, y), to: Point(Self.margin + width, y), .rule, width: 0.8)
         y += 8
     }
 
-    /// Label–value lines, in two columns or (for long values) one.
-    func keyValues(_ items: [Total], columns: Int = 2, labelWidth: Double = 140) {
-        let columnWidth = width / Double(columns), lineHeight = 15.0
-        for first in stride(from: 0, to: items.count, by: columns) {
-            room(lineHeight)
-            for (column, item) in items[first..<min(first + columns, items.count)].enumerated() {
-                let x = Self.margin + Double(column) * columnWidth
-                canvas.text(canvas.fitted(item.label, font: Self.bodyFont, width: labelWidth - 6), at: Point(x, y + 10), font: Self.bodyFont, .muted)
-                canvas.text(canvas.fitted(item.value, font: Font(size: 10, bold: true), width: columnWidth - labelWidth - 8),
-                            at: Point(x + labelWidth, y + 10), font: Font(size: 10, bold: true), .ink)
+    /// Label–value lines, in `columns` columns when every label and value fits on one line there,
+    /// else in one. The labels' column is as wide as the widest label (up to half the column);
+    /// a value too long for its line goes on over more lines, never cut.
+    func keyValues(_ items: [Total], columns: Int = 2) {
+        let labelFont = Self.bodyFont, valueFont = Font(size: 10, bold: true), lineHeight = 15.0
+        let widestLabel = items.map { canvas.textWidth($0.label, font: labelFont) }.max() ?? 0
+        func geometry(_ columns: Int) -> (column: Double, label: Double, value: Double) {
+            let column = width / Double(columns), label = min(widestLabel + 12, column / 2)
+            return (column, label, column - label - 8)
+        }
+        func oneLineEach(_ columns: Int) -> Bool {
+            let g = geometry(columns)
+            return widestLabel + 12 <= g.label && items.allSatisfy { canvas.textWidth($0.value, font: valueFont) <= g.value }
+        }
+        let used = columns > 1 && !oneLineEach(columns) ? 1 : columns
+        let g = geometry(used)
+        for first in stride(from: 0, to: items.count, by: used) {
+            let group = items[first..<min(first + used, items.count)]
+            let cells = group.map { (label: canvas.wrapped($0.label, font: labelFont, width: g.label - 6),
+                                     value: canvas.wrapped($0.value, font: valueFont, width: g.value)) }
+            let lines = cells.map { max($0.label.count, $0.value.count, 1) }.max() ?? 1
+            room(lineHeight * Double(lines))
+            for (column, cell) in cells.enumerated() {
+                let x = Self.margin + Double(column) * g.column
+                for (index, line) in cell.label.enumerated() {
+                    canvas.text(line, at: Point(x, y + 10 + lineHeight * Double(index)), font: labelFont, .muted)
+                }
+                for (index, line) in cell.value.enumerated() {
+                    canvas.text(line, at: Point(x + g.label, y + 10 + lineHeight * Double(index)), font: valueFont, .ink)
+                }
             }
-            y += lineHeight
+            y += lineHeight * Double(lines)
         }
     }
 
+    static let pictureMaxHeight = 420.0
+
+    /// How tall `picture` is on the page, its caption's first line included.
+    func shownHeight(_ picture: Picture) -> Double {
+        picture.height * min(1, width / picture.width, Self.pictureMaxHeight / picture.height) + 30
+    }
+
     /// The picture as wide as the page allows (never enlarged), at most `maxHeight` tall, with its caption under it.
-    func picture(_ picture: Picture, maxHeight: Double = 420) {
+    func picture(_ picture: Picture, maxHeight: Double = pictureMaxHeight) {
         let scale = min(1, width / picture.width, maxHeight / picture.height)
         let shown = (width: picture.width * scale, height: picture.height * scale)
         room(shown.height + 30)
@@ -92,54 +126,66 @@ final class ReportLayout {
     }
 
     /// `rows` under `columns`, the header again at the top of each page the table reaches. A
-    /// column's title may have two lines ("Launch\nmph"): the name, then the unit.
+    /// column's title may have two lines ("Launch\nmph"): the name, then the unit. A title or a
+    /// cell too wide for its column goes on over more lines (the row grows), never cut.
     func table(_ columns: [ReportColumn], rows: [JSONValue]) {
-        let rowHeight = 15.0, total = columns.reduce(0) { $0 + $1.weight }
+        let lineHeight = 11.0, total = columns.reduce(0) { $0 + $1.weight }
         let widths = columns.map { width * $0.weight / total }
-        let titles = columns.map { $0.title.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        let headerFont = Font(size: 8.5, bold: true), unitFont = Font(size: 8.5)
+        // Each title's lines: the name's (bold), then the unit's, each wrapped to the column.
+        let titles: [[(text: String, font: Font)]] = zip(columns, widths).map { column, w in
+            column.title.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { index, part in
+                let font = index == 0 ? headerFont : unitFont
+                return canvas.wrapped(String(part), font: font, width: w - 6).map { (text: $0, font: font) }
+            }
+        }
         let headerLines = titles.map(\.count).max() ?? 1
-        let headerHeight = 4 + 11 * Double(headerLines)
+        let headerHeight = 4 + lineHeight * Double(headerLines)
         func header() {
             canvas.fill(Rect(x: Self.margin, y: y, width: width, height: headerHeight), .panel)
-            for line in 0..<headerLines {
-                y += 11
-                var x = Self.margin
-                for (title, w) in zip(titles, widths) {
-                    if line < title.count {
-                        canvas.text(canvas.fitted(title[line], font: Font(size: 8.5, bold: line == 0), width: w - 6), at: Point(x + 3, y - 1),
-                                    font: Font(size: 8.5, bold: line == 0), line == 0 ? .ink : .muted)
-                    }
-                    x += w
+            var x = Self.margin
+            for (title, w) in zip(titles, widths) {
+                for (line, part) in title.enumerated() {
+                    canvas.text(part.text, at: Point(x + 3, y + lineHeight * Double(line + 1) - 1), font: part.font, part.font.bold ? .ink : .muted)
                 }
+                x += w
             }
-            y += 4
+            y += headerHeight
         }
-        room(headerHeight + 2 * rowHeight)
+        let laidOut = rows.map { row in zip(columns, widths).map { column, w in canvas.wrapped(column.cell(row), font: Self.tableFont, width: w - 6) } }
+        let firstRowHeight = laidOut.first.map { rowHeight($0) } ?? 15
+        room(headerHeight + firstRowHeight + 15)
         header()
-        for (index, row) in rows.enumerated() {
-            if y + rowHeight > bottom {
+        for (index, cells) in laidOut.enumerated() {
+            let height = rowHeight(cells)
+            if y + height > bottom {
                 newPage()
                 header()
             }
-            if index % 2 == 1 { canvas.fill(Rect(x: Self.margin, y: y, width: width, height: rowHeight), Colour(0xf9fafb)) }
-            drawRow(columns.map { $0.cell(row) }, widths: widths, font: Self.tableFont, height: rowHeight)
+            if index % 2 == 1 { canvas.fill(Rect(x: Self.margin, y: y, width: width, height: height), Colour(0xf9fafb)) }
+            var x = Self.margin
+            for (lines, w) in zip(cells, widths) {
+                for (line, text) in lines.enumerated() {
+                    canvas.text(text, at: Point(x + 3, y + 10.5 + lineHeight * Double(line)), font: Self.tableFont, .ink)
+                }
+                x += w
+            }
+            y += height
         }
         canvas.line(from: Point(Self.margin, y), to: Point(Self.margin + width, y), .rule, width: 0.8)
         y += 6
     }
 
-    private func drawRow(_ cells: [String], widths: [Double], font: Font, height: Double) {
-        var x = Self.margin
-        for (cell, w) in zip(cells, widths) {
-            canvas.text(canvas.fitted(cell, font: font, width: w - 6), at: Point(x + 3, y + height - 4.5), font: font, .ink)
-            x += w
-        }
-        y += height
+    /// A row whose cells have these lines: one line is 15 pt, each more 11 pt.
+    private func rowHeight(_ cells: [[String]]) -> Double {
+        15 + 11 * Double(max(0, (cells.map(\.count).max() ?? 1) - 1))
     }
 
+    /// The footer names the report and (where it fits on the line) its file; "page N" at the right.
     private func drawFooter() {
         let at = Self.pageHeight - Self.margin / 2
-        canvas.text(canvas.fitted(footer, font: Self.smallFont, width: width - 60), at: Point(Self.margin, at), font: Self.smallFont, .muted)
+        let text = footers.first { canvas.textWidth($0, font: Self.smallFont) <= width - 60 } ?? footers.last!
+        canvas.text(text, at: Point(Self.margin, at), font: Self.smallFont, .muted)
         canvas.text("page \(pages)", at: Point(Self.margin + width, at), font: Self.smallFont, .muted, anchor: .end)
     }
 

@@ -7,19 +7,24 @@ import ReelworkCore
 public enum SessionReport {
     /// `report`: the sport's drawing (its plug-in's); nil says the sport's results are not drawn yet.
     public static func pdf(_ job: ReportJob, report: (any SportReport)?, generatedAt: Date = Date()) throws -> [UInt8] {
+        try layout(job, report: report, generatedAt: generatedAt).pdf()
+    }
+
+    /// The report laid out, before its bytes are written (tests read where its text went).
+    static func layout(_ job: ReportJob, report: (any SportReport)?, generatedAt: Date = Date()) throws -> ReportLayout {
         let sport = job.sport.rawValue.capitalized
         let layout = try ReportLayout(title: "\(sport) session report: \(job.name)",
-                                      footer: "Reelwork · \(sport) session report · \(job.name)")
+                                      footers: ["Reelwork · \(sport) session report · \(job.name)", "Reelwork · \(sport) session report"])
         layout.title("\(sport) session report")
         layout.paragraph(job.name, font: Font(size: 12, bold: true))
         layout.paragraph("Generated: \(ReportLayout.time(generatedAt))", font: ReportLayout.smallFont, colour: .muted)
         layout.space(6)
         layout.section("Session")
-        layout.keyValues([job.club.map { Total("Club", $0) }, Total("File", job.name), Total("Recorded", ReportLayout.time(job.createdAt)),
+        layout.keyValues([job.club.map { Total("Club", $0) }, Total("File", job.name), job.when,
                           Total("Status", job.status), job.id.map { Total("Job", $0.uuidString.lowercased()) }].compactMap { $0 },
-                         columns: 1, labelWidth: 80)
+                         columns: 1)
         body(job, on: layout, report: report)
-        return try layout.pdf()
+        return layout
     }
 
     /// Totals, picture and table of one job (also each section of a batch's report).
@@ -41,7 +46,8 @@ public enum SessionReport {
         let rows = report.rows(in: result)
         layout.section("Totals")
         layout.keyValues(report.totals(rows))
-        layout.section("Picture", keepWith: 200)
+        // The heading goes with the picture, not alone at the foot of the page before it.
+        layout.section("Picture", keepWith: job.picture.map(layout.shownHeight) ?? 60)
         if let picture = job.picture {
             layout.picture(picture)
         } else {

@@ -41,25 +41,27 @@ public struct BowlingReport: SportReport {
         let scale = Double(frame.width) / Double(max(1, display.width))
         let unit = max(1, Double(frame.width) / 640)
         let frameWidth = Double(frame.width), frameHeight = Double(frame.height)
-        // The panel grows with the frame so that its text keeps its size beside it; it lists the
-        // shots that fit beside the frame (at least two), the report's table has them all.
+        // The panel grows with the frame so that its text keeps its size beside it. It lists every
+        // shot, in as many columns beside the frame as that takes (and taller than the frame when
+        // even `maxPanelColumns` are not enough).
         let panelScale = max(1, frameHeight / 540)
-        let legend = Self.legend(shots)
-        let height = max(frameHeight, Self.panelHeight(Array(legend.prefix(2)), more: legend.count > 2) * panelScale)
-        let listed = (1...max(1, legend.count)).last { Self.panelHeight(Array(legend.prefix($0)), more: $0 < legend.count) * panelScale <= height } ?? 1
-        let width = frameWidth + Self.panelWidth * panelScale
+        let legend = try Self.wrapped(Self.legend(shots))
+        let panel = Self.panelLayout(legend.map(Self.entryHeight), frame: (frameWidth / panelScale, frameHeight / panelScale))
+        let height = max(frameHeight, panel.height * panelScale)
+        let width = frameWidth + Self.panelWidth * Double(panel.columns.count) * panelScale
         let caption = "\(shots.count) shot\(shots.count == 1 ? "" : "s") over the frame at \(String(format: "%.2f", frame.time)) s: "
             + "each path from the foul line to the pins with launch, arrows, breakpoint and pocket marked."
         return Picture(width: width, height: height, caption: caption) { canvas in
             canvas.fill(Rect(x: 0, y: 0, width: width, height: height), .ink)
             canvas.draw(frame, in: Rect(x: 0, y: 0, width: frameWidth, height: frameHeight))
+            var labels: [Rect] = []
             for (index, path) in paths.enumerated() where !path.isEmpty {
                 Self.drawShot(shots[index], path: path, number: Self.number(shots[index], index), colour: .series(index),
-                              scale: scale, unit: unit, on: canvas)
+                              scale: scale, unit: unit, avoiding: &labels, on: canvas)
             }
             canvas.withSavedState {
                 canvas.transform(offset: Point(frameWidth, 0), scale: panelScale)
-                Self.drawPanel(Array(legend.prefix(listed)), more: legend.count - listed, height: height / panelScale, on: canvas)
+                Self.drawPanel(legend, columns: panel.columns, height: height / panelScale, on: canvas)
             }
         }
     }
@@ -99,16 +101,27 @@ public struct BowlingReport: SportReport {
         return marks
     }
 
-    static func drawShot(_ shot: JSONValue, path: [PathPoint], number: Int, colour: Colour, scale: Double, unit: Double, on canvas: Canvas) {
+    /// Draws the shot's path and marks, and its number beside the path's end, moved up past the
+    /// numbers in `labels` (shots that end together would hide each other's) and added to them.
+    static func drawShot(_ shot: JSONValue, path: [PathPoint], number: Int, colour: Colour, scale: Double, unit: Double,
+                         avoiding labels: inout [Rect], on canvas: Canvas) {
         let points = path.map { Point($0.x * scale, $0.y * scale) }
         canvas.polyline(points, colour, width: 2.5 * unit, outline: Colour.black.with(alpha: 0.55))
         for (mark, point) in marks(shot, path) {
             drawMark(mark, at: Point(point.x * scale, point.y * scale), size: 6 * unit, colour: colour, on: canvas)
         }
-        if let last = points.last {
-            canvas.text("\(number)", at: Point(last.x + 9 * unit, last.y - 6 * unit), font: Font(size: 13 * unit, bold: true), colour,
-                        halo: .black)
+        guard let last = points.last else { return }
+        let font = Font(size: 13 * unit, bold: true), text = "\(number)"
+        // The label's box: the digits' advance, cap height above the baseline, a halo's width around.
+        let first = Rect(x: last.x + 8 * unit, y: last.y - 6 * unit - 11 * unit, width: canvas.textWidth(text, font: font) + 2 * unit, height: 13 * unit)
+        var box = first
+        // Up past the numbers already there; at the frame's top, a column further right.
+        while let hit = labels.first(where: { $0.overlaps(box) }) {
+            box.y = hit.y - box.height - unit
+            if box.y < 0 { (box.x, box.y) = (labels.filter { $0.overlaps(Rect(x: box.x, y: 0, width: box.width, height: first.maxY)) }.map(\.maxX).max()! + unit, first.y) }
         }
+        labels.append(box)
+        canvas.text(text, at: Point(box.x + unit, box.maxY - unit), font: font, colour, halo: .black)
     }
 
     /// A mark's shape: circle (launch), triangle (arrows, like the lane's own), diamond
@@ -130,25 +143,25 @@ public struct BowlingReport: SportReport {
 
     // MARK: the panel
 
-    /// Each shot's lines for the panel: its number, then speeds and boards; nulls say why once.
+    /// Each shot's lines for the panel: its number, then speeds, boards, angle, revs and strike
+    /// chance, a few to a line; nulls say why once.
     static func legend(_ shots: [JSONValue]) -> [(title: String, colour: Colour, lines: [String])] {
         shots.enumerated().map { index, shot in
             let f = ResultValues.format
+            func value(_ key: String) -> Double? { shot[key]?.number }
             var lines: [String] = []
-            let launch = shot["launchSpeed"]?.number, impact = shot["impactSpeed"]?.number
-            if launch != nil || impact != nil { lines.append("launch \(f(launch, 1, " mph")) · impact \(f(impact, 1, " mph"))") }
-            if let arrows = shot["arrowBoard"]?.number { lines.append("arrows board \(f(arrows, 1, ""))") }
-            if let board = shot["breakpointBoard"]?.number {
-                lines.append("breakpoint board \(f(board, 1, "")) at \(f(shot["breakpointDistance"]?.number, 0, " ft"))")
+            if value("launchSpeed") != nil || value("impactSpeed") != nil {
+                lines.append("launch \(f(value("launchSpeed"), 1, "")) · impact \(f(value("impactSpeed"), 1, "")) mph")
             }
-            if let pocket = shot["pocketBoard"]?.number {
-                lines.append("pocket board \(f(pocket, 1, "")) (off by \(f(shot["pocketOffset"]?.number, 1, "")))")
-            }
-            if let angle = shot["entryAngle"]?.number { lines.append("entry angle \(f(angle, 1, "°"))") }
-            if let rev = shot["revRate"]?.number {
-                lines.append("rev rate \(f(rev, 0, " rpm"))" + (ResultValues.text(shot, "revCategory").map { " (\($0))" } ?? ""))
-            }
-            if let strike = shot["strikeProbability"]?.number { lines.append("strike chance \(f(strike * 100, 0, " %"))") }
+            let boards = [value("arrowBoard").map { "arrows \(f($0, 1, ""))" },
+                          value("pocketBoard").map { "pocket \(f($0, 1, "")) (off by \(f(value("pocketOffset"), 1, "")))" }].compactMap { $0 }
+            if !boards.isEmpty { lines.append("board at " + boards.joined(separator: " · ")) }
+            let path = [value("breakpointBoard").map { "breakpoint board \(f($0, 1, "")) at \(f(value("breakpointDistance"), 0, " ft"))" },
+                        value("entryAngle").map { "entry \(f($0, 1, "°"))" }].compactMap { $0 }
+            if !path.isEmpty { lines.append(path.joined(separator: " · ")) }
+            let finish = [value("revRate").map { "\(f($0, 0, " rpm"))" + (ResultValues.text(shot, "revCategory").map { " (\($0))" } ?? "") },
+                          value("strikeProbability").map { "strike chance \(f($0 * 100, 0, " %"))" }].compactMap { $0 }
+            if !finish.isEmpty { lines.append(finish.joined(separator: " · ")) }
             if let end = ResultValues.text(shot, "result") { lines.append("ended: \(end)") }
             if lines.isEmpty { lines.append("no calibration: path in pixels only") }
             let title = "Shot \(number(shot, index))" + (shot["startTime"]?.number.map { String(format: " · %.2f s", $0) } ?? "")
@@ -156,34 +169,84 @@ public struct BowlingReport: SportReport {
         }
     }
 
-    static let lineHeight = 17.0, titleHeight = 21.0, shotGap = 10.0, keyHeight = 110.0, moreHeight = 22.0
+    static let lineFont = Font(size: 13), titleFont = Font(size: 15, bold: true)
+    /// Room for text in a column of the panel.
+    static let textWidth = panelWidth - 30
 
-    /// The panel's height (unscaled) with `legend` listed, and a line saying more shots are not.
-    static func panelHeight(_ legend: [(title: String, colour: Colour, lines: [String])], more: Bool) -> Double {
-        24 + legend.reduce(0) { $0 + titleHeight + Double($1.lines.count) * lineHeight + shotGap } + (more ? moreHeight : 0) + keyHeight
+    /// `legend` with each line broken where it is wider than the panel's column, so nothing is cut.
+    static func wrapped(_ legend: [(title: String, colour: Colour, lines: [String])]) throws -> [(title: String, colour: Colour, lines: [String])] {
+        let measure = try Canvas.image(width: 1, height: 1)
+        return legend.map { entry in
+            (entry.title, entry.colour, entry.lines.flatMap { measure.wrapped($0, font: lineFont, width: textWidth - 2) })
+        }
     }
 
-    /// The panel in its own units: `panelWidth` wide, `height` tall, its top left at (0, 0).
-    static func drawPanel(_ legend: [(title: String, colour: Colour, lines: [String])], more: Int, height: Double, on canvas: Canvas) {
-        let origin = Point(0, 0)
-        let x = origin.x + 18, textWidth = panelWidth - 30
-        var y = origin.y + 28
-        for shot in legend {
-            canvas.text(shot.title, at: Point(x, y), font: Font(size: 15, bold: true), shot.colour)
-            y += titleHeight
-            for line in shot.lines {
-                canvas.text(canvas.fitted(line, font: Font(size: 13), width: textWidth), at: Point(x + 2, y), font: Font(size: 13), .white)
-                y += lineHeight
+    static let lineHeight = 17.0, titleHeight = 21.0, shotGap = 10.0, keyHeight = 110.0, topGap = 24.0
+    /// Columns of shots beside the frame before the panel grows taller than the frame instead.
+    static let maxPanelColumns = 4
+
+    /// One shot's height in the panel (unscaled).
+    static func entryHeight(_ entry: (title: String, colour: Colour, lines: [String])) -> Double {
+        titleHeight + Double(entry.lines.count) * lineHeight + shotGap
+    }
+
+    /// Which shots go in which column (in order, each column filled before the next), and the
+    /// panel's height (unscaled), beside a frame of `frame` size in the panel's units. The panel
+    /// grows below the frame while the picture stays no taller than it is wide (a report shows
+    /// it as large as that), then takes another column, up to `maxPanelColumns`, and then grows
+    /// as tall as it takes. The key to the marks takes the foot.
+    static func panelLayout(_ entries: [Double], frame: (width: Double, height: Double)) -> (columns: [[Int]], height: Double) {
+        func fill(_ room: Double) -> [[Int]] {
+            var columns: [[Int]] = [[]], used = 0.0
+            for (index, entry) in entries.enumerated() {
+                if used + entry > room, !columns[columns.count - 1].isEmpty {
+                    columns.append([])
+                    used = 0
+                }
+                columns[columns.count - 1].append(index)
+                used += entry
             }
-            y += shotGap
+            return columns
         }
-        if more > 0 {
-            canvas.text("+ \(more) more shot\(more == 1 ? "" : "s"), drawn but not listed here", at: Point(x, y + 2), font: Font(size: 13), Colour(0x98a2b3))
-            y += moreHeight
+        let tallest = entries.max() ?? 0
+        for count in 1...maxPanelColumns {
+            let height = max(frame.height, 0.8 * (frame.width + Double(count) * panelWidth))
+            let columns = fill(max(height - topGap - keyHeight, tallest))
+            if columns.count <= count {
+                let used = columns.map { $0.reduce(0) { $0 + entries[$1] } }.max() ?? 0
+                return (columns, max(frame.height, topGap + used + keyHeight))
+            }
+        }
+        var room = max(frame.height - topGap - keyHeight, tallest)
+        var columns = fill(room)
+        while columns.count > maxPanelColumns {
+            room += lineHeight
+            columns = fill(room)
+        }
+        return (columns, max(frame.height, topGap + room + keyHeight))
+    }
+
+    /// The panel in its own units: `panelWidth` a column of shots, `height` tall, its top left at (0, 0).
+    static func drawPanel(_ legend: [(title: String, colour: Colour, lines: [String])], columns: [[Int]], height: Double, on canvas: Canvas) {
+        var lowest = 0.0
+        for (column, shots) in columns.enumerated() {
+            let x = Double(column) * panelWidth + 18
+            var y = topGap + 4
+            for shot in shots.map({ legend[$0] }) {
+                canvas.text(shot.title, at: Point(x, y), font: titleFont, shot.colour)
+                y += titleHeight
+                for line in shot.lines {
+                    canvas.text(line, at: Point(x + 2, y), font: lineFont, .white)
+                    y += lineHeight
+                }
+                y += shotGap
+            }
+            lowest = max(lowest, y)
         }
         // The key to the marks, at the panel's foot.
-        var keyY = max(y + 6, origin.y + height - keyHeight + 14)
-        canvas.line(from: Point(x, keyY - 16), to: Point(origin.x + panelWidth - 12, keyY - 16), Colour.white.with(alpha: 0.3), width: 1)
+        let x = 18.0
+        var keyY = max(lowest + 6, height - keyHeight + 14)
+        canvas.line(from: Point(x, keyY - 16), to: Point(panelWidth - 12, keyY - 16), Colour.white.with(alpha: 0.3), width: 1)
         for mark in Mark.allCases {
             drawMark(mark, at: Point(x + 8, keyY - 4), size: 6, colour: Colour(0x98a2b3), on: canvas)
             canvas.text(mark.name, at: Point(x + 24, keyY + 1), font: Font(size: 13), .white)

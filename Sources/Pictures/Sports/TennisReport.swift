@@ -11,7 +11,8 @@ public struct TennisReport: SportReport {
 
     public var rowNoun: String { "swing" }
 
-    public func rows(in result: JSONValue) -> [JSONValue] { ResultValues.items(result["swings"]) }
+    /// The swings, each with its speed's share of its player's fastest swing (`RacketHandSpeed`).
+    public func rows(in result: JSONValue) -> [JSONValue] { RacketHandSpeed.annotated(ResultValues.items(result["swings"])) }
 
     /// Swings drawn: each is five decodes, so a long session shows its first ones (the report's
     /// table has them all).
@@ -54,9 +55,11 @@ public struct TennisReport: SportReport {
         let footer = all > swings.count ? 26.0 : 0
         let height = Self.margin + Double(drawn.count) * rowHeight + footer
         let tracked = drawn.contains { !$0.path.isEmpty }
+        let relative = swings.contains { RacketHandSpeed.speed($0) != nil && !RacketHandSpeed.isMeasured($0) }
         let caption = "\(all) swing\(all == 1 ? "" : "s"): each one's keyframes from the video"
             + (tracked ? ", around the player, with the wrist's path (yellow) and its place at that moment (red at contact)" : " (no pose track in the result: whole frames, no wrist path)")
             + (all > swings.count ? "; the first \(swings.count) are drawn." : ".")
+            + (relative ? " Racket-hand speeds are against the player's fastest swing in the clip; with the player's height (option playerHeight) they are in km/h." : "")
         return Picture(width: width, height: height, caption: caption) { canvas in
             canvas.fill(Rect(x: 0, y: 0, width: width, height: height), .white)
             var y = Self.margin
@@ -131,23 +134,19 @@ public struct TennisReport: SportReport {
     }
 
     static func title(_ swing: JSONValue, _ index: Int) -> String {
-        let f = ResultValues.format
         var parts = ["Swing \(ResultValues.number(swing, "swingNumber").map { Int($0) } ?? index + 1)",
                      ResultValues.text(swing, "type") ?? "swing"]
         if let start = swing["startTime"]?.number, let end = swing["endTime"]?.number {
             parts.append(String(format: "%.2f–%.2f s", start, end))
         }
-        if let speed = ResultValues.number(swing, "metrics", "peakWristSpeed") {
-            parts.append("peak wrist \(f(speed, 1, "")) \(ResultValues.text(swing, "metrics", "peakWristSpeedUnit") ?? "")")
-        }
-        if let turn = ResultValues.number(swing, "metrics", "shoulderTurn") { parts.append("shoulder turn \(f(turn, 0, "°"))") }
+        if RacketHandSpeed.speed(swing) != nil { parts.append("racket-hand speed: \(RacketHandSpeed.text(swing))") }
+        if let turn = ResultValues.number(swing, "metrics", "shoulderTurn") { parts.append("shoulder turn \(degrees(turn))") }
         return parts.joined(separator: " · ")
     }
 
     static func draw(_ row: SwingRow, top: Double, thumbHeight: Double, display: (width: Double, height: Double), on canvas: Canvas) {
         canvas.fill(Rect(x: margin, y: top + 6, width: 5, height: 17), row.colour)
-        canvas.text(canvas.fitted(row.title, font: Font(size: 15, bold: true), width: 5 * thumbWidth),
-                    at: Point(margin + 12, top + 20), font: Font(size: 15, bold: true), .ink)
+        canvas.text(row.title, at: Point(margin + 12, top + 20), font: Font(size: 15, bold: true), .ink)
         for (column, thumb) in row.thumbs.enumerated() {
             let cell = Rect(x: margin + Double(column) * (thumbWidth + gap), y: top + rowTitleHeight, width: thumbWidth, height: thumbHeight)
             // Rows share the first row's cell; a crop of another shape is fitted inside it.
@@ -168,8 +167,7 @@ public struct TennisReport: SportReport {
                 }
             }
             canvas.stroke(cell, thumb.contact ? contactColour : .rule, width: thumb.contact ? 3 : 1)
-            canvas.text(canvas.fitted(thumb.label, font: Font(size: 12, bold: thumb.contact), width: thumbWidth), at: Point(cell.x, cell.maxY + 16),
-                        font: Font(size: 12, bold: thumb.contact), thumb.contact ? contactColour : .ink)
+            canvas.text(thumb.label, at: Point(cell.x, cell.maxY + 16), font: Font(size: 12, bold: thumb.contact), thumb.contact ? contactColour : .ink)
         }
     }
 
@@ -179,20 +177,24 @@ public struct TennisReport: SportReport {
         let f = ResultValues.format, mean = ResultValues.mean
         func metric(_ key: String) -> [Double?] { rows.map { ResultValues.number($0, "metrics", key) } }
         func count(_ type: String) -> Int { rows.filter { ResultValues.text($0, "type") == type }.count }
-        let units = Set(rows.compactMap { ResultValues.text($0, "metrics", "peakWristSpeedUnit") })
-        // Speeds in different units (some jobs knew the player's height) are not averaged together.
-        let speed = units.count == 1 ? f(mean(metric("peakWristSpeed")), 1, " \(units.first!)") : (units.isEmpty ? ResultValues.missing : "mixed units")
         return [
             Total("Swings", "\(rows.count)"),
             Total("Forehands", "\(count("forehand"))"),
             Total("Backhands", "\(count("backhand"))"),
             Total("Serves", "\(count("serve"))"),
-            Total("Peak wrist speed (mean)", speed),
-            Total("Shoulder turn (mean)", f(mean(metric("shoulderTurn")), 0, "°")),
-            Total("Contact height (mean)", f(mean(metric("contactHeight")), 2, " of body height")),
-            Total("Follow through (mean)", f(mean(metric("followThrough")), 0, "°")),
+        ] + RacketHandSpeed.totals(rows) + [
+            Total("Shoulder turn (mean)", Self.degrees(mean(metric("shoulderTurn")))),
+            Total("Contact height (mean)", f(mean(metric("contactHeight")).map { $0 * 100 }, 0, " % of body height")),
+            Total("Follow through (mean)", Self.degrees(mean(metric("followThrough")))),
             Total("Tracking quality (mean)", f(mean(metric("trackingQuality")).map { $0 * 100 }, 0, " %")),
         ]
+    }
+
+    /// Degrees as a coach reads them: whole degrees, but a tenth under 10° so that a small angle
+    /// (a follow through of 0.3°) does not read as none.
+    static func degrees(_ value: Double?, unit: String = "°") -> String {
+        guard let value, value.isFinite else { return ResultValues.missing }
+        return ResultValues.format(value, abs(value) < 9.95 ? 1 : 0, unit)
     }
 
     public var columns: [ReportColumn] {
@@ -205,12 +207,10 @@ public struct TennisReport: SportReport {
                 return String(format: "%.2f–%.2f", start, end)
             },
             ReportColumn("Contact\ns") { f(ResultValues.number($0, "keyFrameTimes", "contact"), 2, "") },
-            ReportColumn("Peak wrist\nspeed", weight: 1.3) { row in
-                f(ResultValues.number(row, "metrics", "peakWristSpeed"), 1, " " + (ResultValues.text(row, "metrics", "peakWristSpeedUnit") ?? ""))
-            },
-            ReportColumn("Shoulder\nturn °") { f(ResultValues.number($0, "metrics", "shoulderTurn"), 0, "") },
-            ReportColumn("Contact\nheight") { f(ResultValues.number($0, "metrics", "contactHeight"), 2, "") },
-            ReportColumn("Follow\nthrough °") { f(ResultValues.number($0, "metrics", "followThrough"), 0, "") },
+            ReportColumn("Racket-hand\nspeed", weight: 2) { RacketHandSpeed.text($0) },
+            ReportColumn("Shoulder\nturn °") { Self.degrees(ResultValues.number($0, "metrics", "shoulderTurn"), unit: "") },
+            ReportColumn("Contact\nheight %") { f(ResultValues.number($0, "metrics", "contactHeight").map { $0 * 100 }, 0, "") },
+            ReportColumn("Follow\nthrough °") { Self.degrees(ResultValues.number($0, "metrics", "followThrough"), unit: "") },
             ReportColumn("Tracking\n%") { f(ResultValues.number($0, "metrics", "trackingQuality").map { $0 * 100 }, 0, "") },
         ]
     }
