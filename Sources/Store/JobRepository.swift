@@ -106,7 +106,7 @@ public struct JobRepository {
     private func insert(_ job: NewJob) throws -> (job: JobView, created: Bool) {
         let inserted = try db.query("""
             INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
-            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8, $9)
+            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8, $9, $10, $11)
             ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
             RETURNING *
             """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey, job.batchId,

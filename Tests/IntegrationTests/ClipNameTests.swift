@@ -84,6 +84,19 @@ final class ClipNameTests: WebhookStackTestCase {
         let pdf = try PictureRouteTests.keep(pdfData, "clip-names-batch-report.pdf")
         let text = try PictureRouteTests.pdfText(pdf).text
         XCTAssertTrue(text.contains("tue-forehand-anna.mp4") && text.contains("tue-rally-ben.mp4"), text)
+
+        // One job at a time: its own name and label, or by default the name the bytes came under.
+        let club = try stack.client(key: clubKey)
+        let noop: JSONValue = .object(["noop": .object(["seconds": .number(0.05)])])
+        let named = try awaitSync {
+            try await club.createJob(CreateJobRequest(videoId: jobs[0].videoId, sport: "tennis", options: noop, fileName: "wed-serve-anna.mp4", label: "Wednesday"))
+        }
+        XCTAssertEqual(named.fileName, "wed-serve-anna.mp4")
+        XCTAssertEqual(named.label, "Wednesday")
+        let unnamed = try awaitSync { try await club.createJob(CreateJobRequest(videoId: jobs[0].videoId, sport: "tennis", options: noop)) }
+        XCTAssertNotEqual(unnamed.id, named.id, "another name, another job")
+        XCTAssertEqual(unnamed.fileName, try awaitSync { try await club.video(jobs[0].videoId) }.originalName)
+        XCTAssertNil(unnamed.label)
     }
 
     /// Names a client gives are one line of bounded length, checked before anything is stored.
