@@ -75,7 +75,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Retry one failed or cancelled job, or every failed job matching a filter.",
-            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)")
+            discussion: "reelwork jobs retry ID\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)\n\nWith --failed it first says how many jobs match and asks; --yes does not ask (a script must give it: without a terminal the command refuses), --dry-run only prints the count.")
         @OptionGroup var client: ClientOptions
         @Argument var id: String?
         @Flag(help: "Retry every failed job matching the filters.") var failed = false
@@ -85,6 +85,7 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "Failed at or after: an ISO-8601 time or an age like 30m, 2h, 1d.") var since: String?
         @Option(help: "Failed before: an ISO-8601 time or an age.") var until: String?
         @Flag(help: "With --failed and no filter: retry every failed job of every club.") var all = false
+        @OptionGroup var confirmation: ConfirmationOptions
 
         private var hasFilter: Bool { club != nil || sport != nil || errorKind != nil || since != nil || until != nil }
 
@@ -95,6 +96,7 @@ struct JobsCommand: AsyncParsableCommand {
                 throw ValidationError("--failed without a filter would retry every failed job: add a filter (--club, --sport, --error-kind, --since, --until) or --all")
             }
             if all, hasFilter { throw ValidationError("--all retries every failed job: leave out the filters, or leave out --all") }
+            if id != nil, confirmation.dryRun { throw ValidationError("--dry-run goes with --failed") }
         }
 
         func run() async throws {
@@ -104,11 +106,7 @@ struct JobsCommand: AsyncParsableCommand {
                 print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again (\(job.maxAttempts) attempts)")
                 return
             }
-            let filter = RetryFilter(club: club, sport: sport, errorKind: errorKind, since: try since.map(TimeArgument.parse),
-                                     until: try until.map(TimeArgument.parse), all: all ? true : nil)
-            let result = try await api.retryFailed(filter)
-            for id in result.retried { print(id.uuidString.lowercased()) }
-            Terminal.writeErr("retried \(result.retried.count) failed job(s)\n")
+            try await retryFailed(api)
         }
     }
 
