@@ -127,7 +127,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Redraw per-stage status and progress until the jobs end.",
-            discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
+            discussion: "On a terminal each job's line is redrawn with how long it has run and an estimate of what is left of its running stage; in a pipe or a log (stderr not a terminal) it writes a line when a job's status or a stage changes, and a last line per job with how long it took. Exit status 0 when every job succeeded, 1 otherwise.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Job ids (also read from stdin when none are given and stdin is not a terminal).") var ids: [String] = []
         @Option(help: "Seconds between refreshes when the coordinator has no event stream (it redraws on each event otherwise).") var interval: Double = 0.5
@@ -142,7 +142,7 @@ struct JobsCommand: AsyncParsableCommand {
             var jobIDs: [UUID] = []
             for text in texts { jobIDs.append(try await IDResolver.job(text, api)) }
             var linesDrawn = 0
-            var lastFrame = ""
+            var log = WatchLog()
             var jobs: [UUID: JobView] = [:]
             var outcome: Bool?
             let watched = Set(jobIDs)
@@ -152,15 +152,17 @@ struct JobsCommand: AsyncParsableCommand {
                                  relevant: { watched.contains($0.jobId) }) {
                 for id in jobIDs { jobs[id] = try await api.job(id) }
                 let shown = jobIDs.compactMap { jobs[$0] }
-                let frame = shown.map(JobText.progressLine).joined(separator: "\n")
                 if Terminal.isInteractive {
+                    let now = Date()
+                    let frame = shown.map { JobText.progressLine($0) + WatchClock.suffix($0, now: now) }
                     if linesDrawn > 0 { Terminal.writeErr("\u{1B}[\(linesDrawn)A") }
-                    Terminal.writeErr(frame.split(separator: "\n").map { "\u{1B}[2K" + $0 + "\n" }.joined())
+                    Terminal.writeErr(frame.map { "\u{1B}[2K" + $0 + "\n" }.joined())
                     linesDrawn = shown.count
-                } else if frame != lastFrame {
-                    Terminal.writeErr(frame + "\n")
+                } else {
+                    // A pipe or a log: what changed, not every progress tick.
+                    let lines = shown.flatMap { log.lines($0) }
+                    if !lines.isEmpty { Terminal.writeErr(lines.joined(separator: "\n") + "\n") }
                 }
-                lastFrame = frame
                 guard shown.allSatisfy({ $0.status.isTerminal }) else { return false }
                 outcome = shown.allSatisfy { $0.status == .succeeded }
                 return true
