@@ -27,7 +27,9 @@ struct WatchLog {
         var out: [String] = []
         if before?.status != job.status || before?.attempt != job.attempt, !job.status.isTerminal {
             let error = job.status == .retryScheduled ? job.lastError.map { ": \($0)" } ?? "" : ""
-            out.append("\(id) \(job.status.rawValue) (attempt \(job.attempt)/\(job.maxAttempts))\(error)")
+            // A job not yet claimed is at attempt 0: no attempt to name.
+            let attempt = job.attempt > 0 ? " (attempt \(job.attempt)/\(job.maxAttempts))" : ""
+            out.append("\(id) \(job.status.rawValue)\(attempt)\(error)")
         }
         // Stages in the order the job lists them: a stage that started and ended between two reads
         // is written once, as it ended.

@@ -25,7 +25,7 @@ final class WatchLogTests: XCTestCase {
     func test_ProgressTicksWriteNothingStageChangesOneLineEachAndTheEndSaysHowLongItTook() {
         var log = WatchLog()
         var written: [String] = []
-        written += log.lines(job(.queued, stages: []))
+        written += log.lines(job(.queued, attempt: 0, stages: []))
         // Twenty progress ticks of the decode stage: one line when it starts, none for the ticks.
         for tick in 0..<20 {
             written += log.lines(job(.running, stages: [stage("decode", .running, progress: Double(tick) / 20), stage("pose", .pending)]))
@@ -36,7 +36,7 @@ final class WatchLogTests: XCTestCase {
         written += log.lines(job(.succeeded, stages: [stage("decode", .succeeded, progress: 1, end: 3),
                                                       stage("pose", .succeeded, progress: 1, start: 3, end: 4.5)], finished: 4.5))
         XCTAssertEqual(written, [
-            "1a2b3c4d queued (attempt 1/3)",
+            "1a2b3c4d queued",
             "1a2b3c4d running (attempt 1/3)",
             "1a2b3c4d decode started",
             "1a2b3c4d decode done in 2.00s",
