@@ -121,7 +121,7 @@ struct BatchesCommand: AsyncParsableCommand {
                 Terminal.writeErr("\(Self.name(before)) has no waiting or running jobs: nothing to cancel\n")
                 return
             }
-            guard try Confirmation.proceed("Cancel \(Confirmation.count(count, "job")) of \(Self.name(before))? \(reach).",
+            guard try Confirmation.proceed("Cancel \(Confirmation.count(count, "job")) of \(Self.name(before))?", detail: reach,
                                            plan: "would cancel \(Confirmation.count(count, "job")) of \(Self.name(before)): \(reach)",
                                            confirmation) else { return }
             let batch = try await api.cancelBatch(batchId)

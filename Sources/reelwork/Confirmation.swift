@@ -29,21 +29,22 @@ enum Confirmation {
 
     @TaskLocal static var input = Input.standard
 
-    /// Whether to go ahead. `question` is asked (on stderr) as "QUESTION [y/N]"; `plan` is what a
+    /// Whether to go ahead. `question` is asked (on stderr) as "QUESTION DETAIL. [y/N]"; `plan` is what a
     /// dry run prints (on stdout) after "dry run: ", and it returns false. An answer other than y
     /// or yes says nothing changed and exits 1; so does no terminal without `--yes`, with an
     /// error naming the flag.
-    static func proceed(_ question: String, plan: String, _ options: ConfirmationOptions) throws -> Bool {
+    static func proceed(_ question: String, detail: String? = nil, plan: String, _ options: ConfirmationOptions) throws -> Bool {
         if options.dryRun {
             print("dry run: \(plan); nothing changed")
             return false
         }
         if options.yes { return true }
         guard input.isTerminal() else {
-            throw UserFacingError("\(question.hasSuffix("?") ? String(question.dropLast()) : question): not without confirmation, "
+            let asked = question.hasSuffix("?") ? String(question.dropLast()) : question
+            throw UserFacingError("\(asked)\(detail.map { " (\($0))" } ?? ""): this needs confirmation, "
                 + "and stdin is not a terminal to ask on; pass --yes to go ahead (or --dry-run to see what would change). Nothing changed.")
         }
-        Terminal.writeErr("\(question) [y/N] ")
+        Terminal.writeErr("\(question)\(detail.map { " \($0)." } ?? "") [y/N] ")
         let answer = (input.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
             Terminal.writeErr("nothing changed\n")

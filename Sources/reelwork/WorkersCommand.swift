@@ -37,7 +37,7 @@ struct WorkersCommand: AsyncParsableCommand {
                 if format == .json { return try printJSON(listed) }
                 return print(Terminal.table(WorkerText.header, [WorkerText.row(listed)]))
             }
-            guard try Confirmation.proceed("Drain worker \(id)? \(Self.reach(listed).prefix(1).uppercased() + Self.reach(listed).dropFirst()).",
+            guard try Confirmation.proceed("Drain worker \(id)?", detail: Self.reach(listed),
                                            plan: "would drain worker \(id): \(Self.reach(listed))", confirmation) else { return }
             let worker = try await api.drainWorker(id)
             if format == .json { return try printJSON(worker) }
