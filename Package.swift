@@ -200,6 +200,8 @@ let package = Package(
         // camera noise.
         .target(name: "ArcheryScenes", dependencies: ["SportMath"]),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
+        // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
+        .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
                                                              "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks"]),
     ],

@@ -368,7 +368,7 @@ poll 30 refusals_seen || true   # checked below, job by job
 w2_busy() { [[ $(sql "SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id LIKE 'w2/%'") -ge 1 ]]; }
 wait_until 60 "w2 to be running a job" w2_busy
 T_DRAIN=$(now)
-on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers drain w2 >"$RUN/logs/drain.out" 2>&1 || { cat "$RUN/logs/drain.out" >&2; die "reelwork workers drain w2 failed"; }
+on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers drain w2 --yes >"$RUN/logs/drain.out" 2>&1 || { cat "$RUN/logs/drain.out" >&2; die "reelwork workers drain w2 failed"; }
 event "DRAIN w2 requested through the API (it was running $(sql "SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id LIKE 'w2/%'") job(s))"
 W2_RC=
 w2_exited() { ! rw__alive "${PID_OF[w2]}"; }

@@ -254,7 +254,8 @@ struct JobRoutes {
     }
 
     /// Retries every failed job matching the filter (club, sport, error kind, finished in a time range).
-    /// A club key retries its own club's jobs only, whatever the filter says.
+    /// A club key retries its own club's jobs only, whatever the filter says. With `dryRun`, counts
+    /// them instead (`matched`) and changes nothing.
     func retryMatching(_ request: Request, _ caller: Caller) async throws -> Response {
         var filter = try await JSONResponse.decode(RetryFilter.self, from: request, limit: backends.config.limits.maxJSONBytes)
         if filter.isUnfiltered, filter.all != true {
@@ -267,8 +268,9 @@ struct JobRoutes {
             }
         }
         if let club = filter.club { _ = try Self.validClub(club) }
+        let dryRun = filter.dryRun == true ? true : nil
         if let own = caller.visibleClub {
-            guard filter.club == nil || filter.club == own else { return try JSONResponse.make(BulkRetryResult(retried: [])) }
+            guard filter.club == nil || filter.club == own else { return try JSONResponse.make(BulkRetryResult(retried: [], dryRun: dryRun)) }
             filter.club = own
         }
         var sport: Sport?
@@ -279,7 +281,14 @@ struct JobRoutes {
             throw APIError(.badRequest, "invalid_request",
                            "unknown errorKind '\(kind)'; expected one of: \((ErrorKind.allCases.map(\.rawValue) + ["stalled"]).joined(separator: ", "))")
         }
-        let entries = try await backends.sql { [sport] in
+        if dryRun == true {
+            // What the CLI asks before it retries: the count, nothing changed.
+            let matched = try await backends.sql { [filter, sport] in
+                try JobRepository($0).countFailed(club: filter.club, sport: sport, errorKind: filter.errorKind, since: filter.since, until: filter.until)
+            }
+            return try JSONResponse.make(BulkRetryResult(retried: [], matched: matched, dryRun: true))
+        }
+        let entries = try await backends.sql { [filter, sport] in
             try JobRepository($0).requeueFailed(club: filter.club, sport: sport, errorKind: filter.errorKind, since: filter.since, until: filter.until)
         }
         try await enqueue(entries)

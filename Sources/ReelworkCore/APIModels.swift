@@ -205,27 +205,39 @@ public struct RetryFilter: Codable, Sendable, Equatable {
     public var until: Date?
     /// Required (true) to retry every failed job when no other field narrows the set.
     public var all: Bool?
+    /// True: only count the jobs that would be retried (`matched`), and change nothing.
+    public var dryRun: Bool?
 
     public init(club: String? = nil, sport: String? = nil, errorKind: String? = nil, since: Date? = nil, until: Date? = nil,
-                all: Bool? = nil) {
+                all: Bool? = nil, dryRun: Bool? = nil) {
         self.club = club
         self.sport = sport
         self.errorKind = errorKind
         self.since = since
         self.until = until
         self.all = all
+        self.dryRun = dryRun
     }
 
     /// True when no field narrows the set: every failed job would match.
     public var isUnfiltered: Bool { club == nil && sport == nil && errorKind == nil && since == nil && until == nil }
 }
 
-/// What a bulk retry did.
+/// What a bulk retry did, or with `dryRun` would do.
 public struct BulkRetryResult: Codable, Sendable, Equatable {
+    /// The jobs queued again (none in a dry run).
     public var retried: [UUID]
+    /// How many failed jobs matched: those retried, or in a dry run those that would be. (Nil
+    /// from a coordinator older than the field.)
+    public var matched: Int?
+    /// True when nothing was changed: the answer to a dry run. (A coordinator that does not know
+    /// `dryRun` leaves it out, and has retried the jobs.)
+    public var dryRun: Bool?
 
-    public init(retried: [UUID]) {
+    public init(retried: [UUID], matched: Int? = nil, dryRun: Bool? = nil) {
         self.retried = retried
+        self.matched = matched ?? retried.count
+        self.dryRun = dryRun
     }
 }
 

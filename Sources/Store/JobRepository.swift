@@ -200,6 +200,20 @@ public struct JobRepository {
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
     }
 
+    /// The failed jobs `requeueFailed` (and `countFailed`) take, its parameters $1 to $6 in their order.
+    static let failedMatching = """
+        status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
+          AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
+          AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
+        """
+
+    /// How many failed jobs `requeueFailed` with the same filter would queue again now (a dry run's count).
+    public func countFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
+                            batchId: UUID? = nil) throws -> Int {
+        try db.query("SELECT count(*) AS n FROM jobs WHERE \(Self.failedMatching)",
+                     [club, sport?.rawValue, errorKind, since, until, batchId]).rows[0].int("n")
+    }
+
     /// Requeues every failed job matching the filter (fresh budgets) and opens their completed
     /// batches again; returns what to enqueue.
     public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
@@ -207,9 +221,7 @@ public struct JobRepository {
         try db.transaction { db in
             let rows = try db.query("""
                 UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
-                WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
-                  AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
-                  AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
+                WHERE \(Self.failedMatching)
                 RETURNING id, club, priority, attempt, batch_id
                 """, [club, sport?.rawValue, errorKind, since, until, batchId]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)

@@ -105,13 +105,26 @@ struct BatchesCommand: AsyncParsableCommand {
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel a batch's waiting jobs and stop its running ones.")
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a batch's waiting jobs and stop its running ones.",
+            discussion: "It first says how many jobs that reaches and asks; --yes does not ask (a script must give it: without a terminal the command refuses), --dry-run only prints the count.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Batch id.") var id: String
+        @OptionGroup var confirmation: ConfirmationOptions
 
         func run() async throws {
             let api = try client.client()
-            let batch = try await api.cancelBatch(try await IDResolver.batch(id, api))
+            let batchId = try await IDResolver.batch(id, api)
+            let before = try await api.batch(batchId)
+            let (count, reach) = Self.reach(before)
+            guard count > 0 else {
+                Terminal.writeErr("\(Self.name(before)) has no waiting or running jobs: nothing to cancel\n")
+                return
+            }
+            guard try Confirmation.proceed("Cancel \(Confirmation.count(count, "job")) of \(Self.name(before))?", detail: reach,
+                                           plan: "would cancel \(Confirmation.count(count, "job")) of \(Self.name(before)): \(reach)",
+                                           confirmation) else { return }
+            let batch = try await api.cancelBatch(batchId)
             print(BatchText.progressLine(batch))
         }
     }

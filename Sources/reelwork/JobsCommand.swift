@@ -75,7 +75,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Retry one failed or cancelled job, or every failed job matching a filter.",
-            discussion: "reelwork jobs retry ID [--options FILE]   (FILE's keys are merged into the job's options; null removes one)\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)")
+            discussion: "reelwork jobs retry ID [--options FILE]   (FILE's keys are merged into the job's options; null removes one)\nreelwork jobs retry --failed [--club NAME] [--sport S] [--error-kind K] [--since 2h|ISO-8601] [--until …]\nreelwork jobs retry --failed --all   (every failed job, no filter)\n\nWith --failed it first says how many jobs match and asks; --yes does not ask (a script must give it: without a terminal the command refuses), --dry-run only prints the count.")
         @OptionGroup var client: ClientOptions
         @Argument var id: String?
         @Flag(help: "Retry every failed job matching the filters.") var failed = false
@@ -87,6 +87,7 @@ struct JobsCommand: AsyncParsableCommand {
         @Flag(help: "With --failed and no filter: retry every failed job of every club.") var all = false
         @Option(name: .customLong("options"), help: "With a job id: a JSON file of options to merge into the job's (e.g. the hoop a needs_person failure asked for).")
         var optionsFile: String?
+        @OptionGroup var confirmation: ConfirmationOptions
 
         private var hasFilter: Bool { club != nil || sport != nil || errorKind != nil || since != nil || until != nil }
 
@@ -98,6 +99,7 @@ struct JobsCommand: AsyncParsableCommand {
                 throw ValidationError("--failed without a filter would retry every failed job: add a filter (--club, --sport, --error-kind, --since, --until) or --all")
             }
             if all, hasFilter { throw ValidationError("--all retries every failed job: leave out the filters, or leave out --all") }
+            if id != nil, confirmation.dryRun { throw ValidationError("--dry-run goes with --failed") }
         }
 
         func run() async throws {
@@ -109,11 +111,7 @@ struct JobsCommand: AsyncParsableCommand {
                 if options != nil { print("options \(job.options.jsonString())") }
                 return
             }
-            let filter = RetryFilter(club: club, sport: sport, errorKind: errorKind, since: try since.map(TimeArgument.parse),
-                                     until: try until.map(TimeArgument.parse), all: all ? true : nil)
-            let result = try await api.retryFailed(filter)
-            for id in result.retried { print(id.uuidString.lowercased()) }
-            Terminal.writeErr("retried \(result.retried.count) failed job(s)\n")
+            try await retryFailed(api)
         }
     }
 
@@ -134,7 +132,7 @@ struct JobsCommand: AsyncParsableCommand {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Redraw per-stage status and progress until the jobs end.",
-            discussion: "Exit status 0 when every job succeeded, 1 otherwise.")
+            discussion: "On a terminal each job's line is redrawn with how long it has run and an estimate of what is left of its running stage; in a pipe or a log (stderr not a terminal) it writes a line when a job's status or a stage changes, and a last line per job with how long it took. Exit status 0 when every job succeeded, 1 otherwise.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Job ids (also read from stdin when none are given and stdin is not a terminal).") var ids: [String] = []
         @Option(help: "Seconds between refreshes when the coordinator has no event stream (it redraws on each event otherwise).") var interval: Double = 0.5
@@ -149,7 +147,7 @@ struct JobsCommand: AsyncParsableCommand {
             var jobIDs: [UUID] = []
             for text in texts { jobIDs.append(try await IDResolver.job(text, api)) }
             var linesDrawn = 0
-            var lastFrame = ""
+            var log = WatchLog()
             var jobs: [UUID: JobView] = [:]
             var outcome: Bool?
             let watched = Set(jobIDs)
@@ -159,15 +157,17 @@ struct JobsCommand: AsyncParsableCommand {
                                  relevant: { watched.contains($0.jobId) }) {
                 for id in jobIDs { jobs[id] = try await api.job(id) }
                 let shown = jobIDs.compactMap { jobs[$0] }
-                let frame = shown.map(JobText.progressLine).joined(separator: "\n")
                 if Terminal.isInteractive {
+                    let now = Date()
+                    let frame = shown.map { JobText.progressLine($0) + WatchClock.suffix($0, now: now) }
                     if linesDrawn > 0 { Terminal.writeErr("\u{1B}[\(linesDrawn)A") }
-                    Terminal.writeErr(frame.split(separator: "\n").map { "\u{1B}[2K" + $0 + "\n" }.joined())
+                    Terminal.writeErr(frame.map { "\u{1B}[2K" + $0 + "\n" }.joined())
                     linesDrawn = shown.count
-                } else if frame != lastFrame {
-                    Terminal.writeErr(frame + "\n")
+                } else {
+                    // A pipe or a log: what changed, not every progress tick.
+                    let lines = shown.flatMap { log.lines($0) }
+                    if !lines.isEmpty { Terminal.writeErr(lines.joined(separator: "\n") + "\n") }
                 }
-                lastFrame = frame
                 guard shown.allSatisfy({ $0.status.isTerminal }) else { return false }
                 outcome = shown.allSatisfy { $0.status == .succeeded }
                 return true

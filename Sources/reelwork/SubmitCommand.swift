@@ -8,9 +8,10 @@ struct SubmitCommand: AsyncParsableCommand {
         commandName: "submit", abstract: "Upload clips (or whole folders) as one batch and create one job per clip; prints the job ids.",
         discussion: """
             Each file is hashed first and the coordinator is asked, once for all of them, which ones this club has \
-            already uploaded: only the rest are sent, several at once. The same command run again (after Ctrl-C, \
-            say) finishes only what is missing, in the same batch: its journal is kept under \
-            $XDG_STATE_HOME/reelwork/submit. Files that are not videos are skipped with a line saying why. \
+            already uploaded: only the rest are sent, several at once. The batch is made once they are sent, with \
+            a job per clip, so an interrupted submit leaves no empty batch. The same command run again (after \
+            Ctrl-C, say) says what it resumes ("resuming batch 1a2b3c4d (3 of 5 files sent)") and finishes only what \
+            is missing, in the same batch: its journal is kept under $XDG_STATE_HOME/reelwork/submit. Files that are not videos are skipped with a line saying why. \
             Progress goes to stderr; stdout gets one job id per line.
             """)
 
@@ -46,7 +47,8 @@ struct SubmitCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw UserFacingError("no videos to send") }
 
         let key = SubmitJournal.key(parts: [client.baseURL.absoluteString, club ?? "", sport, options.jsonString(), label ?? ""], files: files)
-        var journal = SubmitJournal.load(key: key) ?? SubmitJournal()
+        let earlier = SubmitJournal.load(key: key)
+        var journal = earlier ?? SubmitJournal()
         let interrupted = Self.onInterrupt()
         defer { interrupted.cancel() }
 
@@ -61,20 +63,16 @@ struct SubmitCommand: AsyncParsableCommand {
         }
         try journal.save(key: key)
 
-        // 2. The batch (the journal key is its Idempotency-Key, so a lost journal finds it again).
-        // A journal whose batch the coordinator does not have is from another database (a local
-        // stack started afresh, another coordinator at the same address): its ids mean nothing there.
+        // 2. The batch is made only once there are jobs to put in it (step 5), so an interrupted
+        // submit leaves no empty batch behind. A journal whose batch the coordinator does not have is
+        // from another database (a local stack started afresh, another coordinator at the same
+        // address): its ids mean nothing there.
         if let known = journal.batchId, try await !Self.coordinator(client, hasBatch: known) {
             Terminal.writeErr("the coordinator has no batch \(known.uuidString.lowercased()) from this command's last run (a new database?): sending afresh\n")
             journal.forgetCoordinatorState()
             try journal.save(key: key)
         }
-        if journal.batchId == nil {
-            journal.batchId = try await client.createBatch(CreateBatchRequest(sport: sport, options: options, label: label, club: club),
-                                                           idempotencyKey: "submit-\(key)").id
-            try journal.save(key: key)
-        }
-        guard let batchId = journal.batchId else { return }
+        if earlier != nil, let line = journal.resumption(files) { Terminal.writeErr(line + "\n") }
 
         // 3. Which files the club has already: one request per few thousand files.
         let unknown = files.filter { journal.files[$0]?.videoId == nil }
@@ -136,8 +134,10 @@ struct SubmitCommand: AsyncParsableCommand {
             }
         }
 
-        // 5. The batch's jobs, one per file under its own name (the same clip and name in two
-        // folders is one job), in slices the server accepts in one request each.
+        // 5. The batch, made now that it has jobs to hold (the journal key is its Idempotency-Key, so a
+        // lost journal, or a crash before the journal is saved, finds it again), and its jobs: one
+        // per file under its own name (the same clip and name in two folders is one job), in slices
+        // the server accepts in one request each.
         var pathsOf: [String: [String]] = [:]
         var entries: [(videoId: UUID, fileName: String)] = []
         for path in files where journal.jobs[path] == nil {
@@ -146,6 +146,14 @@ struct SubmitCommand: AsyncParsableCommand {
             let entryKey = "\(video)/\(name)"
             if pathsOf[entryKey] == nil { entries.append((video, name)) }
             pathsOf[entryKey, default: []].append(path)
+        }
+        if journal.batchId == nil, !entries.isEmpty {
+            journal.batchId = try await client.createBatch(CreateBatchRequest(sport: sport, options: options, label: label, club: club),
+                                                           idempotencyKey: "submit-\(key)").id
+            try journal.save(key: key)
+        }
+        guard let batchId = journal.batchId else {
+            throw UserFacingError("\(failures) upload(s) failed and none was sent, so no batch was made; run the same command again")
         }
         for request in AddBatchJobsRequest.slices(entries) {
             let added = try await client.addBatchJobs(batchId, request)
@@ -170,7 +178,7 @@ struct SubmitCommand: AsyncParsableCommand {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT)
         source.setEventHandler {
-            Terminal.writeErr("\ninterrupted: run the same command again to finish what is missing (in the same batch)\n")
+            Terminal.writeErr("\ninterrupted: run the same command again to finish what is missing (it takes up where this one stopped)\n")
             Foundation.exit(130)
         }
         source.resume()

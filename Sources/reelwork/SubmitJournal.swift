@@ -53,6 +53,22 @@ struct SubmitJournal: Codable {
         for path in files.keys { files[path]?.videoId = nil }
     }
 
+    /// What a run of the same command takes up from this journal, for `files`: "resuming batch
+    /// 1a2b3c4d (3 of 5 files sent)"; before its batch is made (Ctrl-C during the uploads),
+    /// "resuming an interrupted submit (3 of 5 files sent; …)"; once every file has its job, that
+    /// the batch has them all. Nil when nothing was sent yet.
+    func resumption(_ files: [String]) -> String? {
+        let sent = files.filter { self.files[$0]?.videoId != nil }.count
+        let withJobs = files.filter { jobs[$0] != nil }.count
+        let counts = "\(sent) of \(files.count) file\(files.count == 1 ? "" : "s") sent"
+        guard let batchId else {
+            return sent == 0 ? nil : "resuming an interrupted submit (\(counts); the batch is made once the rest are)"
+        }
+        let batch = "batch \(String(batchId.uuidString.lowercased().prefix(8)))"
+        if withJobs == files.count { return "\(batch) has a job for every file already (\(counts) by an earlier run)" }
+        return "resuming \(batch) (\(counts))"
+    }
+
     func save(key: String) throws {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         try ReelworkJSON.encoder.encode(self).write(to: Self.url(for: key), options: .atomic)

@@ -23,13 +23,23 @@ struct WorkersCommand: AsyncParsableCommand {
     struct Drain: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask a worker to drain.",
-            discussion: "At its next heartbeat the worker stops claiming; its running jobs get the shutdown grace period to finish, are then handed back, and it exits (the SIGTERM path).")
+            discussion: "At its next heartbeat the worker stops claiming; its running jobs get the shutdown grace period to finish, are then handed back, and it exits (the SIGTERM path). It first says how many running jobs that reaches and asks; --yes does not ask (a script must give it: without a terminal the command refuses), --dry-run only prints it.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "Worker id (as `workers list` shows it).") var id: String
         @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var confirmation: ConfirmationOptions
 
         func run() async throws {
-            let worker = try await client.client().drainWorker(id)
+            let api = try client.client()
+            let listed = try await Self.listed(id, api)
+            guard !listed.draining else {
+                Terminal.writeErr("worker \(id) is draining already\n")
+                if format == .json { return try printJSON(listed) }
+                return print(Terminal.table(WorkerText.header, [WorkerText.row(listed)]))
+            }
+            guard try Confirmation.proceed("Drain worker \(id)?", detail: Self.reach(listed),
+                                           plan: "would drain worker \(id): \(Self.reach(listed))", confirmation) else { return }
+            let worker = try await api.drainWorker(id)
             if format == .json { return try printJSON(worker) }
             print(Terminal.table(WorkerText.header, [WorkerText.row(worker)]))
         }

@@ -318,7 +318,7 @@ final class HostileRequestTests: CoordinatorTestCase {
         let cli = try stack.run(["jobs", "retry", "--failed"])
         XCTAssertNotEqual(cli.status, 0)
         XCTAssertTrue(cli.output.contains("--all"), cli.output)
-        XCTAssertEqual(try stack.run(["jobs", "retry", "--failed", "--all"]).status, 0)
+        XCTAssertEqual(try stack.run(["jobs", "retry", "--failed", "--all", "--yes"]).status, 0)
     }
 
     /// With `maxmemory` reached and `noeviction`, Redis refuses writes: a new job is refused whole

@@ -41,7 +41,7 @@ final class PoolControlTests: QueueStackTestCase {
         let listedByCLI = try stack.run(["workers", "list"])
         XCTAssertEqual(listedByCLI.status, 0, listedByCLI.output)
         XCTAssertTrue(listedByCLI.stdout.contains("drain-me") && listedByCLI.stdout.contains("active"), listedByCLI.output)
-        let drainedByCLI = try stack.run(["workers", "drain", "drain-me"])
+        let drainedByCLI = try stack.run(["workers", "drain", "drain-me", "--yes"])
         XCTAssertEqual(drainedByCLI.status, 0, drainedByCLI.output)
         XCTAssertTrue(drainedByCLI.stdout.contains("draining"), drainedByCLI.output)
         XCTAssertEqual(try post("/v1/workers/drain-me/drain").status, 202, "draining again is the same request")

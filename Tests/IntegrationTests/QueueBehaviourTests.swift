@@ -163,7 +163,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         let southFailing = try stack.submitNoop(video: video, club: "south", seconds: 0, tag: 20, extra: ["invalidAttempts": .number(1)])
         for job in northFailing + [southFailing] { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .failed) }
 
-        let retried = try stack.run(["jobs", "retry", "--failed", "--club", "north", "--since", "1h"])
+        let retried = try stack.run(["jobs", "retry", "--failed", "--club", "north", "--since", "1h", "--yes"])
         XCTAssertEqual(retried.status, 0, retried.output)
         XCTAssertEqual(Set(retried.stdout.split(separator: "\n").map(String.init)), Set(northFailing.map { $0.id.uuidString.lowercased() }))
         for job in northFailing {
