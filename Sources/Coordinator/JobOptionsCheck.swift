@@ -24,7 +24,7 @@ enum JobOptionsCheck {
                            "option noop (the diagnostic pipeline) is accepted only by a coordinator started with \(ReelworkConfig.Env.diagnostics)=1")
         }
         do {
-            if try NoopOptions.parse(options) != nil { return }
+            if try OptionKeys.refusingUnknown({ try NoopOptions.parse(options) }) != nil { return }
             try SportRegistry.checkOptions(options, sport: sport)
         } catch let error as ReelworkError {
             // Options only a person can fix (an impossible lane calibration) keep their own code.

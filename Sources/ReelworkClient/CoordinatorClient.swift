@@ -208,8 +208,20 @@ public final class CoordinatorClient: Sendable {
     }
 
     /// `path?format=csv` as text.
-    private func csv(_ path: String) async throws -> String {
-        let (data, status) = try await exchange(request("GET", url(path, query: ["format": "csv"])))
+    /// A season's results as one CSV (`GET /v1/results.csv`): every succeeded job of `batch`, or of
+    /// `sport` (with `club`, `from`, `to` narrowing it), one row per shot, swing or arrow.
+    public func seasonCSV(batch: UUID? = nil, sport: String? = nil, club: String? = nil, from: Date? = nil, to: Date? = nil) async throws -> String {
+        var query: [String: String] = [:]
+        query["batch"] = batch?.uuidString.lowercased()
+        query["sport"] = sport
+        query["club"] = club
+        query["from"] = from.map(ReelworkJSON.formatDate)
+        query["to"] = to.map(ReelworkJSON.formatDate)
+        return try await csv("/v1/results.csv", query: query)
+    }
+
+    private func csv(_ path: String, query: [String: String] = ["format": "csv"]) async throws -> String {
+        let (data, status) = try await exchange(request("GET", url(path, query: query)))
         try checkStatus(data: data, status: status)
         return String(decoding: data, as: UTF8.self)
     }

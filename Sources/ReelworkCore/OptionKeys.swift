@@ -1,13 +1,25 @@
 /// Refuses option keys a sport does not read. A misspelt key (`threePointDistanceFT`) or another
 /// sport's option would otherwise create a job that silently ignores it; the message names the key,
 /// the nearest known one when the slip is small, and every key that is known there.
+///
+/// Each parser names its keys (`check`), and the check refuses only where a client sends options:
+/// the coordinator's check binds `refusesUnknown` around the parse. A worker reading a stored job's
+/// options parses them as they were accepted, so a job queued before an upgrade still runs.
 public enum OptionKeys {
+    @TaskLocal public static var refusesUnknown = false
+
+    /// Runs `parse` with unknown keys refused.
+    public static func refusingUnknown<T>(_ parse: () throws -> T) rethrows -> T {
+        try $refusesUnknown.withValue(true, operation: parse)
+    }
+
     /// Throws `ReelworkError.invalidInput` for the first unknown key (in sorted order, so the
-    /// message is the same on every run) of `value` when it is an object; anything else passes
-    /// (the parser that reads `value` refuses a wrong type with its own message).
-    /// `path` is the option holding `value` ("ballProfile"), nil at the top of a sport's options.
+    /// message is the same on every run) of `value` when it is an object and `refusesUnknown` is
+    /// bound; anything else passes (the parser that reads `value` refuses a wrong type with its
+    /// own message). `path` is the option holding `value` ("ballProfile"), nil at the top of a
+    /// sport's options.
     public static func check(_ value: JSONValue?, known: [String], path: String? = nil, sport: Sport? = nil) throws {
-        guard case .object(let fields)? = value else { return }
+        guard refusesUnknown, case .object(let fields)? = value else { return }
         guard let unknown = fields.keys.filter({ !known.contains($0) }).sorted().first else { return }
         let qualified = { (key: String) in path.map { "\($0).\(key)" } ?? key }
         var message = "unknown option '\(qualified(unknown))'"

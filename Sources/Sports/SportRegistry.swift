@@ -33,7 +33,7 @@ public enum SportRegistry {
     /// Checks a new job's options with the sport's own parser (the one its run uses); throws what
     /// the parser throws. Sports without a plug-in take no options.
     public static func checkOptions(_ options: JSONValue, sport: Sport) throws {
-        _ = try plugin(for: sport)?.analysis(options: options)
+        _ = try OptionKeys.refusingUnknown { try plugin(for: sport)?.analysis(options: options) }
     }
 
     /// Checks options that name pixels (basketball's `hoop`) against the job's video, displayed

@@ -80,24 +80,55 @@ public struct ResultRowsRepository {
 
     /// The rows the job's stored result wrote, in order, one value per column of `table`.
     public func rows(jobId: UUID, table: ResultTable) throws -> [[JSONValue?]] {
-        let columns = table.columns.map { $0.type == .flags ? "\($0.sqlName)::text AS \($0.sqlName)" : $0.sqlName }
-        let number = ResultTable.Column.snakeCase(table.numberColumn)
         let rows = try db.query("""
-            SELECT \(columns.joined(separator: ", ")) FROM \(table.sqlTable)
+            SELECT \(Self.selectList(table)) FROM \(table.sqlTable)
             WHERE job_id = $1 AND attempt = (SELECT attempt FROM results WHERE job_id = $1)
-            ORDER BY \(number)
+            ORDER BY \(ResultTable.Column.snakeCase(table.numberColumn))
             """, [jobId]).rows
-        return try rows.map { row in
-            try table.columns.map { column in
-                guard let text = row[column.sqlName] else { return nil }
-                switch column.type {
-                case .integer, .number:
-                    guard let value = Double(text) else { throw PostgresError(message: "column \(column.sqlName): '\(text)' is not a number") }
-                    return .number(value)
-                case .text: return .string(text)
-                case .boolean: return .bool(text == "t" || text == "true")
-                case .flags: return try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
-                }
+        return try rows.map { try Self.values($0, table) }
+    }
+
+    /// Most jobs one season export holds: a bigger one is narrowed (a batch, a date range) or asked
+    /// for in parts, so one request never builds a file of unbounded size.
+    public static let maxExportJobs = 10_000
+
+    /// Every succeeded job matching `search` (its sport's `table`) as one CSV, oldest job first
+    /// (a batch's jobs, made together, by file name), one row per shot, swing or arrow, each headed by its job's id and file name. Throws
+    /// `.invalidRequest` when more than `maxExportJobs` jobs match.
+    public func seasonCSV(_ search: JobSearch, table: ResultTable) throws -> String {
+        let matching = try DashboardRepository(db).count(search, statuses: [.succeeded], upTo: Self.maxExportJobs)
+        guard matching <= Self.maxExportJobs else {
+            throw ReelworkError.invalidRequest("more than \(Self.maxExportJobs) succeeded jobs match; narrow the export (a batch, a club, from/to dates)")
+        }
+        var (conditions, params) = search.conditions()
+        conditions.append("j.status = 'succeeded'")
+        let rows = try db.query("""
+            SELECT j.id AS export_job_id, j.file_name AS export_file_name, \(Self.selectList(table, alias: "t."))
+            FROM jobs j JOIN results r ON r.job_id = j.id JOIN \(table.sqlTable) t ON t.job_id = j.id AND t.attempt = r.attempt
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY j.created_at, j.file_name, j.id, t.\(ResultTable.Column.snakeCase(table.numberColumn))
+            """, params).rows
+        let lines = try rows.map { row in
+            [try row.uuid("export_job_id").uuidString.lowercased(), row["export_file_name"] ?? ""] + table.cells(try Self.values(row, table))
+        }
+        return CSV.render(header: ["jobId", "fileName"] + table.columns.map(\.name), rows: lines)
+    }
+
+    private static func selectList(_ table: ResultTable, alias: String = "") -> String {
+        table.columns.map { $0.type == .flags ? "\(alias)\($0.sqlName)::text AS \($0.sqlName)" : "\(alias)\($0.sqlName)" }.joined(separator: ", ")
+    }
+
+    /// One stored row's values, one per column of `table`.
+    private static func values(_ row: PGRow, _ table: ResultTable) throws -> [JSONValue?] {
+        try table.columns.map { column in
+            guard let text = row[column.sqlName] else { return nil }
+            switch column.type {
+            case .integer, .number:
+                guard let value = Double(text) else { throw PostgresError(message: "column \(column.sqlName): '\(text)' is not a number") }
+                return .number(value)
+            case .text: return .string(text)
+            case .boolean: return .bool(text == "t" || text == "true")
+            case .flags: return try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
             }
         }
     }

@@ -181,17 +181,46 @@ extension JobsCommand {
     struct Results: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the results of succeeded jobs (a table, JSON documents, or one job's shots/swings/arrows as CSV).",
-            discussion: "A job without results (failed, cancelled, still waiting or running) is listed with its status and error, never left out, and the exit status is then 1.")
+            discussion: """
+                A job without results (failed, cancelled, still waiting or running) is listed with its status and error, never left out, and the exit status is then 1.
+
+                A season's export, one CSV row per shot, swing or arrow with its job and file name:
+                  reelwork jobs results --batch ID --format csv
+                  reelwork jobs results --sport bowling [--club NAME] [--since 90d] [--until …] --format csv
+                """)
         @OptionGroup var client: ClientOptions
-        @Argument var ids: [String]
+        @Argument var ids: [String] = []
+        @Option(help: "Export every succeeded job of this batch (its id or the start of it); with --format csv.") var batch: String?
+        @Option(help: "Export every succeeded job of this sport; with --format csv.") var sport: String?
+        @Option(help: "With --sport: only this club's jobs.") var club: String?
+        @Option(help: "With --sport: jobs created at or after (ISO-8601, or an age like 90d).") var since: String?
+        @Option(help: "With --sport: jobs created before (ISO-8601, or an age).") var until: String?
+
+        private var exports: Bool { batch != nil || sport != nil }
+
+        func validate() throws {
+            if exports {
+                guard ids.isEmpty else { throw ValidationError("give job ids, or --batch/--sport for an export, not both") }
+                guard format == .csv else { throw ValidationError("--batch and --sport export CSV: add --format csv") }
+            } else {
+                guard !ids.isEmpty else { throw ValidationError("give job ids, or --batch ID / --sport S with --format csv") }
+                guard club == nil, since == nil, until == nil else { throw ValidationError("--club, --since and --until narrow an export: add --sport") }
+            }
+        }
         @Option(help: "text, json, or csv (one job of a sport with rows: its shots, swings or arrows, one row each).") var format: ResultsFormat = .text
 
         enum ResultsFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv }
 
         func run() async throws {
             let api = try client.client()
+            if exports {
+                var batchId: UUID?
+                if let batch { batchId = try await IDResolver.batch(batch, api) }
+                return print(try await api.seasonCSV(batch: batchId, sport: sport, club: club, from: try since.map(TimeArgument.parse),
+                                                     to: try until.map(TimeArgument.parse)), terminator: "")
+            }
             if format == .csv {
-                guard ids.count == 1 else { throw ValidationError("--format csv takes exactly one job id") }
+                guard ids.count == 1 else { throw ValidationError("--format csv takes exactly one job id (or --batch/--sport for an export)") }
                 return print(try await api.resultsCSV(try await IDResolver.job(ids[0], api)), terminator: "")
             }
             var rows: [[String]] = []

@@ -13,10 +13,16 @@ struct SubmitCommand: AsyncParsableCommand {
             Ctrl-C, say) says what it resumes ("resuming batch 1a2b3c4d (3 of 5 files sent)") and finishes only what \
             is missing, in the same batch: its journal is kept under $XDG_STATE_HOME/reelwork/submit. Files that are not videos are skipped with a line saying why. \
             Progress goes to stderr; stdout gets one job id per line.
+
+            A season folder may mix sports and settings: a clip's own options come from a sidecar beside it \
+            (clip.options.json or clip.mp4.options.json, the same JSON object as --options), and a manifest \
+            (--manifest season.json: [{"file": "tue/anna.mp4", "sport": "tennis", "options": {...}}], paths relative to it) \
+            gives each file its sport and options. Files with the same sport and options go in one batch.
             """)
 
-    @Argument(help: "Video files, or folders with --recursive.") var paths: [String]
-    @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
+    @Argument(help: "Video files, or folders with --recursive.") var paths: [String] = []
+    @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")) (for files the manifest gives none).") var sport: String?
+    @Option(help: "A JSON manifest: [{\"file\", \"sport\"?, \"options\"?}], paths relative to it.") var manifest: String?
     @Option(help: "The club the jobs belong to (operator keys only; a club key's jobs are its club's).") var club: String?
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
     @Option(help: "A label for the batch.") var label: String?
@@ -25,7 +31,8 @@ struct SubmitCommand: AsyncParsableCommand {
     @OptionGroup var connection: ClientOptions
 
     func validate() throws {
-        _ = try Sport.parse(sport)
+        if let sport { _ = try Sport.parse(sport) }
+        if paths.isEmpty, manifest == nil { throw ValidationError("give video files or folders, or --manifest") }
         guard (1...16).contains(parallel) else { throw ValidationError("--parallel must be from 1 to 16") }
     }
 
@@ -41,11 +48,25 @@ struct SubmitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.client()
-        let options = try optionsFile.map(OptionsFile.load) ?? .emptyObject
-        let (files, skipped) = try SubmitFiles.collect(paths, recursive: recursive)
+        let plan = try manifest.map(SubmitPlan.loadManifest) ?? SubmitPlan()
+        let excluded = Set(manifest.map { [URL(fileURLWithPath: $0).standardizedFileURL.path] } ?? [])
+        let (files, skipped) = try SubmitFiles.collect(paths + plan.paths, recursive: recursive, excluded: excluded)
         for skip in skipped { Terminal.writeErr("skipped \(skip.path): \(skip.reason)\n") }
         guard !files.isEmpty else { throw UserFacingError("no videos to send") }
+        let groups = try plan.groups(files, sport: sport, options: try optionsFile.map(OptionsFile.load))
+        var failures = 0
+        for group in groups {
+            if groups.count > 1 { Terminal.writeErr("\(group.sport), \(group.files.count) file(s), options \(group.options.jsonString()):\n") }
+            failures += try await send(group.files, sport: group.sport, options: group.options, client: client)
+        }
+        if failures > 0 {
+            throw UserFacingError("\(failures) upload(s) failed; run the same command again to send what is missing")
+        }
+    }
 
+    /// Sends `files` as one batch of `sport` with `options` (resuming an earlier run of the same
+    /// command from its journal); returns how many uploads failed.
+    func send(_ files: [String], sport: String, options: JSONValue, client: CoordinatorClient) async throws -> Int {
         let key = SubmitJournal.key(parts: [client.baseURL.absoluteString, club ?? "", sport, options.jsonString(), label ?? ""], files: files)
         let earlier = SubmitJournal.load(key: key)
         var journal = earlier ?? SubmitJournal()
@@ -153,7 +174,8 @@ struct SubmitCommand: AsyncParsableCommand {
             try journal.save(key: key)
         }
         guard let batchId = journal.batchId else {
-            throw UserFacingError("\(failures) upload(s) failed and none was sent, so no batch was made; run the same command again")
+            Terminal.writeErr("no file of this \(sport) batch was sent, so no batch was made\n")
+            return failures
         }
         for request in AddBatchJobsRequest.slices(entries) {
             let added = try await client.addBatchJobs(batchId, request)
@@ -168,9 +190,7 @@ struct SubmitCommand: AsyncParsableCommand {
         let batch = try await client.batch(batchId)
         Terminal.writeErr(Terminal.table(BatchText.header, [BatchText.row(batch)]) + "\n")
         Terminal.writeErr("batch \(batch.id.uuidString.lowercased()): `reelwork batches watch \(batch.id.uuidString.lowercased())` follows it\n")
-        if failures > 0 {
-            throw UserFacingError("\(failures) upload(s) failed; run the same command again to send what is missing")
-        }
+        return failures
     }
 
     /// Ctrl-C: what is done is in the journal; say how to go on, then stop.

@@ -11,7 +11,8 @@ enum SubmitFiles {
     }
 
     /// Absolute paths in a stable order, and what was skipped.
-    static func collect(_ paths: [String], recursive: Bool) throws -> (files: [String], skipped: [Skipped]) {
+    /// `excluded`: files a folder walk leaves out (the manifest, when it lies in the folder).
+    static func collect(_ paths: [String], recursive: Bool, excluded: Set<String> = []) throws -> (files: [String], skipped: [Skipped]) {
         var candidates: [String] = []
         let manager = FileManager.default
         for path in paths {
@@ -27,6 +28,8 @@ enum SubmitFiles {
                 if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
                 let file = absolute + "/" + relative
                 var dir: ObjCBool = false
+                // A clip's options beside it (SubmitPlan reads them) are no video to report as skipped.
+                if file.hasSuffix(SubmitPlan.sidecarSuffix) || excluded.contains(file) { continue }
                 if manager.fileExists(atPath: file, isDirectory: &dir), !dir.boolValue { candidates.append(file) }
             }
         }
@@ -43,7 +46,6 @@ enum SubmitFiles {
         return (files, skipped)
     }
 
-    /// SHA-256 of a file, read in 1 MiB pieces.
     /// The name a file's job is given: its last path component, one line (a control character,
     /// which a file name may hold, becomes "?"), at most the 255 characters the API takes.
     static func jobName(_ path: String) -> String {
@@ -52,6 +54,7 @@ enum SubmitFiles {
         return String(String.UnicodeScalarView(scalars))
     }
 
+    /// SHA-256 of a file, read in 1 MiB pieces.
     static func hash(_ path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ReelworkError.invalidRequest("cannot read \(path)") }
         defer { try? handle.close() }

@@ -35,11 +35,17 @@ extension DashboardRoutes {
                 context["nextHref"] = "/dashboard/jobs?" + filter.query([("after", last.job.id.uuidString.lowercased())])
             }
             if cursor != nil { context["firstHref"] = "/dashboard/jobs" + (filter.isEmpty ? "" : "?" + filter.query()) }
+            if filter.search.sport != nil || filter.search.batchId != nil {
+                context["exportHref"] = "/dashboard/results.csv?" + filter.query()
+            }
             context["hiddenFilter"] = DashboardFilter.names.compactMap { name -> [String: String]? in
                 let value = filter.value(name)
                 return value.isEmpty ? nil : ["name": name, "value": value]
             }
             return renderer.page("jobs", context)
+        }
+        page(router, "/dashboard/results.csv") { request, _, visitor in
+            try await seasonCSV(try DashboardFilter(Self.query(request), ownClub: visitor.caller.visibleClub), visitor)
         }
         action(router, "/dashboard/jobs/bulk") { _, _, visitor, form in
             try await bulk(form, visitor)
@@ -154,6 +160,25 @@ extension DashboardRoutes {
             }
         }
         return renderer.page("job", context)
+    }
+
+    /// Every succeeded job the filter matches as one CSV (the API's `GET /v1/results.csv`), for a
+    /// filter that names a sport or a batch.
+    func seasonCSV(_ filter: DashboardFilter, _ visitor: Visitor) async throws -> Response {
+        var search = filter.search
+        let club = visitor.caller.visibleClub
+        if search.sport == nil, let batchId = search.batchId {
+            search.sport = try await backends.sql { try BatchRepository($0).find(id: batchId, club: club) }.flatMap { Sport(rawValue: $0.sport) }
+        }
+        guard let sport = search.sport, let table = SportRegistry.plugin(for: sport)?.table else {
+            throw DashboardProblem(.badRequest, "Choose a sport (or a batch) to export: each sport's rows have their own columns.")
+        }
+        do {
+            let csv = try await backends.sql { [search] in try ResultRowsRepository($0).seasonCSV(search, table: table) }
+            return ResultExportRoutes.csvResponse(csv, name: "reelwork-\(sport.rawValue)-results.csv")
+        } catch let error as ReelworkError {
+            throw DashboardProblem(.badRequest, error.message)
+        }
     }
 
     func download(_ id: UUID, _ visitor: Visitor, format: String) async throws -> Response {
