@@ -119,7 +119,8 @@ struct BatchRoutes {
 
     /// Cancels every waiting job of the batch at once and asks running ones to stop.
     func cancel(_ batch: BatchView, _ caller: Caller) async throws -> Response {
-        let (cancelled, requested) = try await backends.sql { try BatchRepository($0).cancel(batchId: batch.id) }
+        let by = Cancel.by(club: caller.visibleClub)
+        let (cancelled, requested) = try await backends.sql { try BatchRepository($0).cancel(batchId: batch.id, by: by) }
         // Running jobs' workers publish their own cancels when they stop.
         await backends.publish(cancelled.map { JobEvent(type: .jobCancelled, jobId: $0, batchId: batch.id, club: batch.club, sport: batch.sport) })
         let queue = backends.queue

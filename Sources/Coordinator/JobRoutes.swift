@@ -301,7 +301,7 @@ struct JobRoutes {
         let result: JobRepository.CancelResult
         let club = caller.visibleClub
         do {
-            guard let r = try await backends.sql({ try JobRepository($0).cancel(id: id, club: club) }) else {
+            guard let r = try await backends.sql({ try JobRepository($0).cancel(id: id, club: club, by: Cancel.by(club: club)) }) else {
                 throw APIError(.notFound, "job_not_found", "no job with id \(id.uuidString.lowercased())")
             }
             result = r

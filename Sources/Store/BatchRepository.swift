@@ -139,18 +139,19 @@ public struct BatchRepository {
 
     /// Cancels the batch's waiting jobs at once (with their webhooks) and asks its running ones to
     /// stop. Returns the ids of the waiting ones (Redis must forget them) and of the running ones.
-    public func cancel(batchId: UUID) throws -> (cancelled: [UUID], requested: [UUID]) {
+    public func cancel(batchId: UUID, by: String = Cancel.byOperator) throws -> (cancelled: [UUID], requested: [UUID]) {
         let (cancelled, sports, requested) = try db.transaction { db in
             let rows = try db.query("""
                 WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
                     WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
-                """, [batchId]).rows
+                """, [batchId, by]).rows
             let requested = try db.query("""
-                UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE batch_id = $1 AND status = 'running' RETURNING id
-                """, [batchId]).rows.map { try $0.uuid("id") }
+                UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $2
+                WHERE batch_id = $1 AND status = 'running' RETURNING id
+                """, [batchId, by]).rows.map { try $0.uuid("id") }
             return (try rows.map { try $0.uuid("id") }, try rows.map { try $0.string("sport") }, requested)
         }
         // Counted once the transaction has committed.

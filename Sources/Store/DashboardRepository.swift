@@ -170,19 +170,22 @@ public struct DashboardRepository {
 
     /// Cancels every waiting job matching `search` (with their webhooks) and asks the running ones
     /// to stop. Returns the waiting ones' ids (Redis must forget them) and how many were asked.
-    public func cancel(_ search: JobSearch) throws -> (cancelled: [UUID], requested: Int) {
-        let (conditions, params) = try conditionsForEveryMatch(search)
+    public func cancel(_ search: JobSearch, by: String = Cancel.byOperator) throws -> (cancelled: [UUID], requested: Int) {
+        var (conditions, params) = try conditionsForEveryMatch(search)
         let matching = "SELECT j.id FROM jobs j \(Self.whereClause(conditions))"
+        params.append(by)
+        let byParam = "$\(params.count)"
         let (rows, requested) = try db.transaction { db in
             let rows = try db.query("""
                 WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet(byParam))
                     WHERE id IN (\(matching)) AND status IN ('queued', 'retry_scheduled') RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
                 """, params).rows
             let requested = try db.query("""
-                UPDATE jobs SET cancel_requested = true, updated_at = now() WHERE id IN (\(matching)) AND status = 'running'
+                UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = \(byParam)
+                WHERE id IN (\(matching)) AND status = 'running'
                 """, params).affectedRows
             return (rows, requested)
         }

@@ -187,7 +187,7 @@ public struct JobRepository {
     public func requeueForRetry(id: UUID, club: String? = nil, options: JSONValue? = nil) throws -> QueueEntry? {
         let updated = try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL, options = COALESCE($3::jsonb, options)
                 WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
                 RETURNING id, club, priority, attempt, batch_id
@@ -238,22 +238,23 @@ public struct JobRepository {
 
     /// Cancels a job. Throws `.conflict` for a finished job; nil if there is no such job (or it
     /// is not `club`'s). A waiting job ends here, with its webhooks.
-    public func cancel(id: UUID, club: String? = nil) throws -> CancelResult? {
+    /// `by`: who asked ("an operator", "club north"), recorded with the cancel (`Cancel`).
+    public func cancel(id: UUID, club: String? = nil, by: String = Cancel.byOperator) throws -> CancelResult? {
         let ended = try db.query("""
             WITH changed AS (
-                UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL
+                UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$3"))
                 WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
             )\(WebhookOutbox.jobEvents(from: "changed"))
             SELECT sport FROM changed
-            """, [id, club]).rows
+            """, [id, club, by]).rows
         if let row = ended.first {
             FinishedJobs.count(sport: try row.string("sport"), status: .cancelled, errorKind: nil)
             return .cancelled
         }
         let running = try db.query("""
-            UPDATE jobs SET cancel_requested = true, updated_at = now()
+            UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $3
             WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR club = $2)
-            """, [id, club])
+            """, [id, club, by])
         if running.affectedRows == 1 { return .requested }
         guard let job = try find(id: id, club: club) else { return nil }
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is already \(job.status.rawValue)")

@@ -97,7 +97,8 @@ public struct RunRepository {
             // Cancelled while its last run was lost: nobody else will record it (nor its webhooks).
             let cancelled = try db.query("""
                 WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
+                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(),
+                                    last_error = 'cancelled by ' || coalesce(cancelled_by, '\(Cancel.byOperator)'), last_error_kind = NULL
                     WHERE id = $1 AND cancel_requested AND status NOT IN ('succeeded', 'failed', 'cancelled') RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT sport FROM changed
@@ -150,10 +151,11 @@ public struct RunRepository {
         try finish(run, status: .queued, outcome: "handed_back", error: reason, kind: nil)
     }
 
-    /// Records an operator's cancel, seen by the running worker.
+    /// Records a cancel seen by the running worker, saying who asked for it.
     @discardableResult
     public func cancelled(_ run: ClaimedRun) throws -> Bool {
-        try finish(run, status: .cancelled, outcome: "cancelled", error: "cancelled by an operator", kind: nil)
+        let by = try db.query("SELECT cancelled_by FROM jobs WHERE id = $1", [run.jobId]).rows.first?["cancelled_by"]
+        return try finish(run, status: .cancelled, outcome: "cancelled", error: Cancel.message(by: by ?? Cancel.byOperator), kind: nil)
     }
 
     /// Notes in the history that this run lost its lease (its result, if any, is not written).
@@ -176,7 +178,7 @@ public struct RunRepository {
         var sql = """
             WITH owned AS (
                 UPDATE jobs SET status = $3, updated_at = now(), finished_at = CASE WHEN $4 THEN now() END,
-                                last_error = CASE WHEN $3 = 'succeeded' THEN NULL WHEN $6::text IS NULL THEN last_error ELSE $5 END,
+                                last_error = CASE WHEN $3 = 'succeeded' THEN NULL WHEN $6::text IS NULL AND $3 <> 'cancelled' THEN last_error ELSE $5 END,
                                 last_error_kind = CASE WHEN $3 = 'succeeded' THEN NULL ELSE COALESCE($6, last_error_kind) END,
                                 failures = failures + $8, next_attempt_at = $9
                 WHERE id = $1 AND attempt = $2 AND status = 'running'

@@ -67,7 +67,7 @@ struct RunEnding {
             .map { run.event(.stageSkipped, stage: $0, error: reason) }
     }
 
-    /// Records an operator's cancel.
+    /// Records a cancel (the job's record says who asked for it).
     func cancel(_ run: ClaimedRun, _ claim: Claim, owner: String) throws -> Outcome {
         let reason = StopReason.cancelled.explanation
         var changes = try skipRemaining(run, reason: reason)
@@ -75,7 +75,7 @@ struct RunEnding {
         if recorded { changes.append(run.event(.jobCancelled)) }
         events.publish(changes, on: redis)
         if recorded { try queue.finish(claim, owner: owner, outcome: .done, on: redis) }
-        logger.info("cancelled by an operator")
+        logger.info("cancelled on request")
         return .cancelled
     }
 
@@ -109,7 +109,7 @@ extension StopReason {
     var explanation: String {
         switch self {
         case .leaseLost: return "lease lost"
-        case .cancelled: return "cancelled by an operator"
+        case .cancelled: return "cancelled"
         case .shutdown: return "worker stopped; job handed back"
         case .stalled(let message): return message
         }

@@ -221,7 +221,8 @@ extension DashboardRoutes {
             try await jobs.enqueue(entries)
             changed = entries.count
         } else {
-            let (cancelled, requested) = try await backends.sql { try DashboardRepository($0).cancel(filter.search) }
+            let by = Cancel.by(club: visitor.caller.visibleClub)
+            let (cancelled, requested) = try await backends.sql { try DashboardRepository($0).cancel(filter.search, by: by) }
             let queue = backends.queue
             try await backends.redis { redis in for id in cancelled { _ = try queue.cancel(id, on: redis) } }
             changed = cancelled.count + requested
