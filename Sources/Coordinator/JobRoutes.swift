@@ -21,7 +21,7 @@ struct JobRoutes {
         api.post("/v1/jobs", .clubData) { request, _, caller in try await create(request, caller) }
         api.get("/v1/jobs", .clubData) { request, _, caller in try await list(request, caller) }
         api.get("/v1/jobs/:id", .clubData) { _, context, caller in
-            try JSONResponse.make(try await job(RouteParams.uuid(context, "id"), caller))
+            try JSONResponse.make(try await markingPaused([try await job(RouteParams.uuid(context, "id"), caller)])[0])
         }
         api.post("/v1/jobs/:id/retry", .clubData) { request, context, caller in
             let id = try RouteParams.uuid(context, "id")
@@ -211,8 +211,23 @@ struct JobRoutes {
             filter.club = own
         }
         let (limit, cursor) = try page(request)
-        let page = try await backends.sql { [filter, limit, cursor] in try JobRepository($0).list(filter, limit: limit, cursor: cursor) }
+        var page = try await backends.sql { [filter, limit, cursor] in try JobRepository($0).list(filter, limit: limit, cursor: cursor) }
+        page.jobs = await markingPaused(page.jobs)
         return try JSONResponse.make(page)
+    }
+
+    /// `jobs` with `paused` set on the waiting ones an operator's pause holds (their club's, or
+    /// the whole queue's), so they do not read as merely queued beside an older attempt's error.
+    /// With Redis out of reach the flag is left out: the job itself is read from PostgreSQL.
+    func markingPaused(_ jobs: [JobView]) async -> [JobView] {
+        guard jobs.contains(where: { JobStatus.waiting.contains($0.status) }) else { return jobs }
+        let queue = backends.queue
+        guard let pause = try? await backends.redis({ try queue.pauseState(on: $0) }) else { return jobs }
+        return jobs.map { job in
+            var job = job
+            if JobStatus.waiting.contains(job.status) { job.paused = pause.all || pause.clubs.contains(job.club) }
+            return job
+        }
     }
 
     /// Gives a failed or cancelled job a fresh budget of attempts and enqueues it. A body's

@@ -149,6 +149,8 @@ public struct JobView: Codable, Sendable, Equatable {
     public var fileName: String?
     /// The job's label, or its batch's.
     public var label: String?
+    /// Set on a waiting job: whether an operator's pause (its club's or the whole queue's) holds it.
+    public var paused: Bool?
     public var attempts: [AttemptView]
     public var stages: [StageView]
 

@@ -52,7 +52,7 @@ struct JobsCommand: AsyncParsableCommand {
             if format == .json { return try printJSON(page) }
             print(Terminal.table(["ID", "STATUS", "SPORT", "FILE", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
                 [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.fileName ?? "-", job.club, "\(job.attempt)/\(job.maxAttempts)",
-                 ReelworkJSON.formatDate(job.createdAt), job.lastError ?? ""]
+                 ReelworkJSON.formatDate(job.createdAt), JobText.note(job)]
             }))
             if let next = page.nextCursor { print("more: --cursor \(next)") }
         }
@@ -305,6 +305,16 @@ extension JobsCommand {
 
 /// Text renderings of jobs for the terminal.
 enum JobText {
+    static let pausedNote = "paused by an operator (it runs once the pause is lifted)"
+
+    /// What a list says beside a job's status: the pause holding a waiting job, a waiting job's
+    /// previous attempt's error as such (it is no error of the attempt to come), or the error.
+    static func note(_ job: JobView) -> String {
+        if job.paused == true { return pausedNote }
+        guard let error = job.lastError else { return "" }
+        return JobStatus.waiting.contains(job.status) ? "previous attempt: \(error)" : error
+    }
+
     /// One line: id, status, and the current attempt's stages with progress.
     static func progressLine(_ job: JobView) -> String {
         let current = job.stages.filter { $0.attempt == job.attempt }
@@ -319,7 +329,8 @@ enum JobText {
             case .pending: return "\(stage.name) …"
             }
         }.joined(separator: "  ")
-        let error = job.lastError.map { "  error: \($0)" } ?? ""
+        let note = note(job)
+        let error = note.isEmpty ? "" : (note == job.lastError ? "  error: \(note)" : "  \(note)")
         let name = job.fileName.map { " \($0)" } ?? ""
         return "\(Terminal.shortID(job.id))\(name) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) attempt \(job.attempt)/\(job.maxAttempts)  \(stages)\(error)"
     }
@@ -350,7 +361,11 @@ enum JobText {
             "created   \(ReelworkJSON.formatDate(job.createdAt))",
         ]
         if let worker = job.workerId { lines.append("worker    \(worker)") }
-        if let error = job.lastError { lines.append("error     \(error) [\(job.lastErrorKind ?? "?")]") }
+        if job.paused == true { lines.append("paused    \(JobText.pausedNote)") }
+        if let error = job.lastError {
+            let label = JobStatus.waiting.contains(job.status) ? "previous" : "error   "
+            lines.append("\(label)  \(error)\(job.lastErrorKind.map { " [\($0)]" } ?? "")")
+        }
         for attempt in Set(job.stages.map(\.attempt)).sorted() {
             lines.append("")
             lines.append("attempt \(attempt):")

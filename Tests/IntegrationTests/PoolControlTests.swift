@@ -80,6 +80,17 @@ final class PoolControlTests: QueueStackTestCase {
         XCTAssertEqual(try stack.waitForTerminal(other.id).status, .succeeded, "another club's job runs")
         XCTAssertTrue(try waitUntilIdle("pause-test", since: Date()))
         XCTAssertEqual(try stack.status(paused.id), "queued", "the paused club's job was skipped")
+        // The coach and the operator read why it waits; another club's waiting job is not paused.
+        XCTAssertEqual(try awaitSync { try await api.job(paused.id) }.paused, true)
+        let shown = try stack.run(["jobs", "show", paused.id.uuidString])
+        XCTAssertTrue(shown.output.contains("paused    paused by an operator"), shown.output)
+        let listed = try stack.run(["jobs", "list", "--club", "paused-club"])
+        XCTAssertTrue(listed.output.contains("queued") && listed.output.contains("paused by an operator"), listed.output)
+        let waitingElsewhere = try stack.submitNoop(video: video, club: "other-club", seconds: 30, tag: 3)
+        XCTAssertNotEqual(try awaitSync { try await api.job(waitingElsewhere.id) }.paused, true)
+        _ = try awaitSync { try await api.cancel(waitingElsewhere.id) }
+        XCTAssertEqual(try stack.waitForTerminal(waitingElsewhere.id).status, .cancelled)
+        XCTAssertNil(try awaitSync { try await api.job(other.id) }.paused, "a finished job carries no pause")
 
         XCTAssertEqual(try post("/v1/clubs/paused-club/resume").status, 200)
         XCTAssertEqual(try stack.waitForTerminal(paused.id, timeout: 30).status, .succeeded, "resumed: claimed")
