@@ -162,7 +162,9 @@ public struct BatchRepository {
     }
 
     /// Each batch row of `source` (aliased `b`) with its jobs counted by status (one pass over its
-    /// jobs) and, with `frames`, its frames summed over the current attempts (one pass over their stages).
+    /// jobs) and, with `frames`, its videos' frames over the current attempts (one pass over their
+    /// stages). Each streamed stage of a run counts the same decoded frames (a sampled one fewer),
+    /// so a job's frames are its stages' most, not their sum.
     static func summary(of source: String, frames: Bool = true) -> String {
         """
         SELECT b.*, s.counts, s.started_at, s.finished_at, f.frames_done, f.frames_planned
@@ -176,11 +178,14 @@ public struct BatchRepository {
         ) s
         CROSS JOIN LATERAL (
         """ + (frames ? """
-            -- A finished stage's last progress write may be throttled away: it did all it planned.
-            SELECT coalesce(sum(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done)
-                                     ELSE g.frames_done END), 0) AS frames_done,
-                   coalesce(sum(g.frames_planned), 0) AS frames_planned
-            FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt WHERE j.batch_id = b.id
+            SELECT coalesce(sum(m.done), 0) AS frames_done, coalesce(sum(m.planned), 0) AS frames_planned
+            FROM (
+                -- A finished stage's last progress write may be throttled away: it did all it planned.
+                SELECT max(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done) ELSE g.frames_done END) AS done,
+                       max(g.frames_planned) AS planned
+                FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt WHERE j.batch_id = b.id
+                GROUP BY j.id
+            ) m
         """ : """
             SELECT 0 AS frames_done, 0 AS frames_planned
         """) + """
