@@ -52,10 +52,10 @@ struct WatchLog {
         }
     }
 
-    /// "1a2b3c4d succeeded in 2.31s (attempt 1/3)": how long its last attempt ran, or how long it
-    /// waited when it never ran.
+    /// "1a2b3c4d serve.mp4 succeeded in 2.31s (attempt 1/3)": its file, how long its last attempt
+    /// ran, or how long it waited when it never ran.
     static func final(_ job: JobView) -> String {
-        let id = Terminal.shortID(job.id)
+        let id = Terminal.shortID(job.id) + (job.fileName.map { " \($0)" } ?? "")
         let end = job.finishedAt ?? job.updatedAt
         let took = job.startedAt.map { "in \(WatchClock.text(end.timeIntervalSince($0)))" }
             ?? "after \(WatchClock.text(end.timeIntervalSince(job.createdAt))) without running"

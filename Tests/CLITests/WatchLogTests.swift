@@ -13,7 +13,7 @@ final class WatchLogTests: XCTestCase {
         JobView(id: id, videoId: UUID(), club: "north", sport: "tennis", options: .emptyObject, status: status, attempt: attempt,
                 maxAttempts: 3, workerId: nil, createdAt: t0, updatedAt: t0.addingTimeInterval(finished ?? 1),
                 startedAt: status == .queued ? nil : t0.addingTimeInterval(1), finishedAt: finished.map { t0.addingTimeInterval($0) },
-                lastError: error, lastErrorKind: nil, stages: stages)
+                lastError: error, lastErrorKind: nil, fileName: "serve.mp4", stages: stages)
     }
 
     func stage(_ name: String, _ status: StageStatus, progress: Double = 0, start: Double = 1, end: Double? = nil) -> StageView {
@@ -41,7 +41,7 @@ final class WatchLogTests: XCTestCase {
             "1a2b3c4d decode started",
             "1a2b3c4d decode done in 2.00s",
             "1a2b3c4d pose done in 1.50s",
-            "1a2b3c4d succeeded in 3.5s (attempt 1/3)",
+            "1a2b3c4d serve.mp4 succeeded in 3.5s (attempt 1/3)",
         ])
         XCTAssertEqual(log.lines(job(.succeeded, stages: [stage("decode", .succeeded, progress: 1, end: 3),
                                                           stage("pose", .succeeded, progress: 1, start: 3, end: 4.5)], finished: 4.5)), [],
@@ -51,7 +51,7 @@ final class WatchLogTests: XCTestCase {
     func test_AFailedJobsLastLineCarriesItsError() {
         var log = WatchLog()
         let lines = log.lines(job(.failed, stages: [stage("decode", .failed, end: 2)], finished: 2, error: "not a video"))
-        XCTAssertEqual(lines.last, "1a2b3c4d failed in 1.0s (attempt 1/3): not a video")
+        XCTAssertEqual(lines.last, "1a2b3c4d serve.mp4 failed in 1.0s (attempt 1/3): not a video")
     }
 
     func test_OnATerminalALineSaysHowLongItHasRunAndWhatIsLeftAtTheStagesRate() {
