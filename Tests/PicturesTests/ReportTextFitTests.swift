@@ -107,6 +107,38 @@ final class ReportTextFitTests: PatternClipTestCase {
         }
     }
 
+    /// An end of 6 arrows, an indoor round's 24, and more than one line of them: every score is
+    /// listed under the face, on as many lines as it takes.
+    func test_TheArcheryPictureListsEveryArrowsScoreWhole() throws {
+        let frames = try FrameGrabber(location: Self.clip)
+        let centre = (x: Double(frames.displaySize.width) / 2, y: Double(frames.displaySize.height) / 2), radius = 40.0
+        for count in [6, 24, 60] {
+            let arrows: [JSONValue] = (0..<count).map { i in
+                let angle = Double(i) / Double(count) * 2 * .pi, distance = 0.1 + 0.8 * Double(i % 5) / 5
+                let x = cos(angle) * distance, y = sin(angle) * distance
+                return .object(["arrowNumber": .number(Double(i + 1)), "normalizedX": .number(x), "normalizedY": .number(y),
+                                "pixelX": .number(centre.x + x * radius), "pixelY": .number(centre.y + y * radius),
+                                "score": .number(Double(10 - i % 10)), "isXRing": .bool(false)])
+            }
+            let result: JSONValue = .object(["arrows": .array(arrows), "total": .number(100), "input": .string("photo"),
+                                             "face": .object(["homography": .array([radius, 0, centre.x, 0, radius, centre.y, 0, 0, 1].map(JSONValue.number))])])
+            let picture = try XCTUnwrap(try ArcheryReport().picture(result: result, options: .emptyObject, frames: frames))
+            _ = try PictureFixtures.keep(try picture.png(), as: "archery-\(count)-arrows.png")
+            let canvas = try Canvas.image(width: Int(picture.width.rounded(.up)), height: Int(picture.height.rounded(.up)))
+            picture.draw(on: canvas)
+            let texts = canvas.drawnText
+            let bounds = Rect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+            for arrow in 1...count {
+                let score = 10 - (arrow - 1) % 10
+                XCTAssertTrue(texts.contains { $0.text.contains("\(arrow):\u{00A0}\(score)") }, "arrow \(arrow) of \(count) is listed with its score")
+            }
+            for text in texts {
+                XCTAssertFalse(text.text.contains("…"), "'\(text.text)' is shortened")
+                XCTAssertTrue(bounds.contains(text.ink), "'\(text.text)' at \(text.ink) runs off the picture \(bounds)")
+            }
+        }
+    }
+
     func test_ALongWordIsBrokenIntoLinesThatFitNotCut() throws {
         let canvas = try Canvas.image(width: 10, height: 10)
         let font = Font(size: 10)

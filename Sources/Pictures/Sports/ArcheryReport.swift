@@ -17,6 +17,9 @@ public struct ArcheryReport: SportReport {
     /// The rectified face's side, in pixels, and how far out it shows (face radii).
     static let faceSide = 600.0, reach = 1.15
     static let header = 46.0, footer = 34.0, gap = 12.0
+    static let titleFont = Font(size: 24, bold: true), scoresFont = Font(size: 19)
+    /// Each further line of a wrapped title or score list adds this much to its band.
+    static let titleLineHeight = 30.0, scoresLineHeight = 25.0
     /// Frames are read this wide at most.
     static let maxFrameWidth = 1600
     static let ringColour = Colour(0x00e5ff), markColour = Colour(0xff2dd4)
@@ -33,17 +36,26 @@ public struct ArcheryReport: SportReport {
         let rectified = Self.rectify(frame, inverse: inverse, scale: toFrame, side: Int(Self.faceSide))
         let photoScale = Self.faceSide / Double(frame.height)
         let photoWidth = (Double(frame.width) * photoScale).rounded()
-        let width = photoWidth + Self.gap + Self.faceSide, height = Self.header + Self.faceSide + Self.footer
+        let width = photoWidth + Self.gap + Self.faceSide
         let marks = arrows.enumerated().map { index, arrow in Mark(arrow, index: index) }
-        let title = Self.title(result, arrows: arrows.count)
+        // The title and the scores wrap (an end of 24 arrows, a long title): the bands above and
+        // below the pictures grow, and nothing is cut. A score's number and value never part.
+        let measure = try Canvas.image(width: 1, height: 1)
+        let titleLines = measure.wrapped(Self.title(result, arrows: arrows.count), font: Self.titleFont, width: width - 24)
+        // Two no-break spaces and a space: entries stay apart on a line and wrap only between them.
+        let scores = marks.map { "\($0.number):\u{00A0}\($0.scoreText)" }.joined(separator: "\u{00A0}\u{00A0} ")
+        let scoreLines = measure.wrapped(scores.isEmpty ? "No arrows found on the face." : scores, font: Self.scoresFont, width: width - 24)
+        let header = Self.header + Double(titleLines.count - 1) * Self.titleLineHeight
+        let height = header + Self.faceSide + Self.footer + Double(scoreLines.count - 1) * Self.scoresLineHeight
         let caption = "\(arrows.count) arrow\(arrows.count == 1 ? "" : "s"): left, the \(ResultValues.text(result, "input") == "video" ? "video's frame at \(String(format: "%.2f", frame.time)) s" : "photo") "
             + "with the face found (cyan) and each arrow's impact; right, the face rectified by the fitted homography with the scoring rings, each arrow numbered with its score."
         return Picture(width: width, height: height, caption: caption) { canvas in
             canvas.fill(Rect(x: 0, y: 0, width: width, height: height), .ink)
-            canvas.text(canvas.fitted(title, font: Font(size: 24, bold: true), width: width - 24), at: Point(12, 32),
-                        font: Font(size: 24, bold: true), .white)
+            for (index, line) in titleLines.enumerated() {
+                canvas.text(line, at: Point(12, 32 + Double(index) * Self.titleLineHeight), font: Self.titleFont, .white)
+            }
             // The photo, the face's outline and the impacts.
-            let photo = Rect(x: 0, y: Self.header, width: photoWidth, height: Self.faceSide)
+            let photo = Rect(x: 0, y: header, width: photoWidth, height: Self.faceSide)
             canvas.draw(frame, in: photo)
             canvas.withSavedState {
                 canvas.clip(photo)
@@ -61,7 +73,7 @@ public struct ArcheryReport: SportReport {
                 }
             }
             // The face rectified, its rings and the arrows.
-            let face = Rect(x: photoWidth + Self.gap, y: Self.header, width: Self.faceSide, height: Self.faceSide)
+            let face = Rect(x: photoWidth + Self.gap, y: header, width: Self.faceSide, height: Self.faceSide)
             canvas.draw(rectified, in: face)
             let perRadius = Self.faceSide / (2 * Self.reach)
             let centre = Point(face.x + Self.faceSide / 2, face.y + Self.faceSide / 2)
@@ -76,9 +88,9 @@ public struct ArcheryReport: SportReport {
                                   taken: &taken)
                 }
             }
-            let scores = marks.map { "\($0.number): \($0.scoreText)" }.joined(separator: "   ")
-            canvas.text(canvas.fitted(scores.isEmpty ? "No arrows found on the face." : scores, font: Font(size: 19), width: width - 24),
-                        at: Point(12, Self.header + Self.faceSide + 25), font: Font(size: 19), .white)
+            for (index, line) in scoreLines.enumerated() {
+                canvas.text(line, at: Point(12, header + Self.faceSide + 25 + Double(index) * Self.scoresLineHeight), font: Self.scoresFont, .white)
+            }
         }
     }
 
