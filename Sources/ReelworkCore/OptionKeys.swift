@@ -24,8 +24,12 @@ public enum OptionKeys {
         let qualified = { (key: String) in path.map { "\($0).\(key)" } ?? key }
         var message = "unknown option '\(qualified(unknown))'"
         if let near = nearest(to: unknown, in: known) { message += " (did you mean '\(qualified(near))'?)" }
-        let owner = path.map { "option \($0)" } ?? sport.map { "\($0.rawValue) options" } ?? "the options"
-        message += known.isEmpty ? "; \(owner) take no keys" : "; \(owner) are: \(known.sorted().joined(separator: ", "))"
+        let keys = known.sorted().joined(separator: ", ")
+        if let path {
+            message += "; option \(path) takes: \(keys)"
+        } else {
+            message += "; \(sport.map { "\($0.rawValue) options" } ?? "the options") are: \(keys)"
+        }
         throw ReelworkError.invalidInput(message)
     }
 

@@ -238,7 +238,7 @@ final class ClubIsolationTests: XCTestCase {
         _ = try awaitSync { try await beta.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/beta", events: ["job.succeeded"])) }
         // Alpha's records made after beta's: as cursors they would page to beta's older ones.
         let later = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
-                                                                                  options: .object(["noop": .object(["tag": .number(9)])]))) }
+                                                                                  options: .object(["noop": .object([:]), "tag": .number(9)]))) }
         let laterBatch = try awaitSync { try await alpha.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]))) }
         let laterHook = try awaitSync { try await alpha.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/later", events: ["job.failed"])) }.webhook
         for (path, field, alphaId) in [("/v1/jobs", "jobs", later.id), ("/v1/batches", "batches", laterBatch.id), ("/v1/webhooks", "webhooks", laterHook.id)] {

@@ -135,6 +135,15 @@ final class OpenAPIContractTests: XCTestCase {
         XCTAssertEqual(videoIds, AddBatchJobsRequest.maxVideoIds)
         let add = AddBatchJobsRequest(videoIds: (0..<videoIds).map { _ in UUID() }, priority: "normal", maxAttempts: 10)
         XCTAssertLessThanOrEqual(try ReelworkJSON.encoder.encode(add).count, InputLimits().maxJSONBytes, "the longest list of a batch's videos")
+        // With names the longest list may not fit one body: the client's slices each do, whatever the names hold.
+        let names = ["x", String(repeating: "n", count: 255), String(repeating: "\u{1F3BE}", count: 255), String(repeating: "\"", count: 255)]
+        let entries = (0..<videoIds).map { (videoId: UUID(), fileName: names[$0 % names.count]) }
+        let slices = AddBatchJobsRequest.slices(entries)
+        XCTAssertEqual(slices.flatMap(\.videoIds), entries.map(\.videoId), "every entry once, in order")
+        XCTAssertEqual(slices.flatMap { $0.fileNames ?? [] }, entries.map(\.fileName))
+        for slice in slices {
+            XCTAssertLessThanOrEqual(try ReelworkJSON.encoder.encode(slice).count, InputLimits().maxJSONBytes, "a slice of \(slice.videoIds.count) named videos")
+        }
     }
 
     /// Data the server stored and cannot read back is its fault: a 500, which the fuzzer reports,

@@ -109,10 +109,10 @@ final class StageWatchdogTests: QueueStackTestCase {
     /// supervisor to start a fresh one. Its other job is handed back, never failed, and a new worker runs it.
     func test_AWorkerThatAbandonedTooManyThreadsDrainsAndExitsNonZeroWithoutLosingItsOtherJob() throws {
         let stuckVideo = try stuckVideo()
-        // Two jobs, not one asked twice: the tag tells them apart.
+        // Two jobs, not one asked twice: their names tell them apart.
         let stuck = try (1...2).map { tag in
             try awaitSync { try await self.stack.client().createJob(CreateJobRequest(
-                videoId: stuckVideo, sport: "tennis", options: .object(["tag": .number(Double(tag))]), maxAttempts: 1)) }
+                videoId: stuckVideo, sport: "tennis", maxAttempts: 1, fileName: "stuck-\(tag).mp4")) }
         }
         let other = try stack.submitNoop(video: video, seconds: 10, tag: 3)
         let worker = try stack.startWorker(slots: 3, extraEnvironment: [QueueSettings.Env.maxAbandonedThreads: "2"])

@@ -24,12 +24,12 @@ final class ListCursorClubTests: MigratedDatabaseTestCase {
             INSERT INTO batches (id, club, sport, created_at)
             SELECT md5('batch' || i)::uuid, 'beta', 'tennis', now() - make_interval(mins => 60 + i) FROM generate_series(1, 3) AS i;
             INSERT INTO batches (id, club, sport) VALUES ('\(alphaBatch.pgText)', 'alpha', 'tennis');
-            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at)
+            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at, file_name)
             SELECT md5('job' || i)::uuid, md5('video' || i)::uuid, 'beta', 'tennis', 'succeeded', 1,
-                   now() - make_interval(mins => 60 + i), now()
+                   now() - make_interval(mins => 60 + i), now(), 'clip' || i || '.mp4'
             FROM generate_series(1, 3) AS i;
-            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at)
-            VALUES ('\(alphaJob.pgText)', md5('video0')::uuid, 'alpha', 'tennis', 'succeeded', 1, now(), now());
+            INSERT INTO jobs (id, video_id, club, sport, status, attempt, created_at, updated_at, file_name)
+            VALUES ('\(alphaJob.pgText)', md5('video0')::uuid, 'alpha', 'tennis', 'succeeded', 1, now(), now(), 'clip0.mp4');
             INSERT INTO webhook_endpoints (id, club, url, events, secret, created_at)
             SELECT md5('hook' || i)::uuid, 'beta', 'https://example.com/' || i, ARRAY['job.succeeded'], 'whsec_c2VjcmV0',
                    now() - make_interval(mins => 60 + i)
