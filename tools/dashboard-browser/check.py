@@ -174,6 +174,11 @@ def run(driver, a):
     rows = [e.get_attribute("data-job") for e in driver.find_elements(By.CSS_SELECTOR, "#jobs tbody tr[data-job]")]
     check(rows == [a.other_club_job], f"an operator filters by club (saw {rows})")
     shot(driver, a.out, "12-jobs-operator")
+    driver.get(url + "/dashboard/jobs?sport=tennis&club=beta")
+    links = driver.find_elements(By.ID, "export-csv")
+    check(len(links) == 1 and "/dashboard/results.csv?" in links[0].get_attribute("href"),
+          "a jobs page filtered by sport links the season's CSV")
+    shot(driver, a.out, "14-jobs-export")
 
     # --- markup stored in a file name and a batch label is text, and nothing of it runs ---
     for path, what in ((f"/dashboard/jobs/{a.markup_job}", "the job's page (file name)"), ("/dashboard/jobs?club=gamma", "the jobs list (file name)"),
