@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// C libraries come from Debian's -dev packages (scripts/install-deps.sh installs them).
+// C libraries come from Debian's -dev packages (rw_install_deps in scripts/lib/services.sh installs them).
 let package = Package(
     name: "Reelwork",
     platforms: [.macOS(.v14)],

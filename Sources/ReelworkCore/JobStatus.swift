@@ -10,6 +10,18 @@ public enum JobStatus: String, Codable, CaseIterable, Sendable {
     /// What the views call "waiting" (a batch's column, the dashboard): queued or between attempts.
     public static let waiting: [JobStatus] = [.queued, .retryScheduled]
 
+    /// Not yet ended: waiting or running (a batch with any is not complete).
+    public static let open: [JobStatus] = waiting + [.running]
+
+    /// Ended: nothing changes them again until an operator retries them.
+    public static let terminal: [JobStatus] = allCases.filter(\.isTerminal)
+
+    /// `statuses` as an SQL list, `('queued', 'retry_scheduled')`: the states are named here once,
+    /// and the SQL that groups them takes the group from here.
+    public static func sqlList(_ statuses: [JobStatus]) -> String {
+        "(" + statuses.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    }
+
     /// The names a status filter takes: every status and `waiting`.
     public static let filterNames = allCases.map(\.rawValue) + ["waiting"]
 

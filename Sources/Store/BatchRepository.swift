@@ -144,7 +144,7 @@ public struct BatchRepository {
             let rows = try db.query("""
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
-                    WHERE batch_id = $1 AND status IN ('queued', 'retry_scheduled') RETURNING *
+                    WHERE batch_id = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting)) RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
                 """, [batchId, by]).rows
@@ -172,7 +172,7 @@ public struct BatchRepository {
         CROSS JOIN LATERAL (
             SELECT coalesce(jsonb_object_agg(st.status, st.n) FILTER (WHERE st.status IS NOT NULL), '{}'::jsonb)::text AS counts,
                    min(st.started_at) AS started_at,
-                   CASE WHEN bool_and(st.status IN ('succeeded', 'failed', 'cancelled')) THEN max(st.finished_at) END AS finished_at
+                   CASE WHEN bool_and(st.status IN \(JobStatus.sqlList(JobStatus.terminal))) THEN max(st.finished_at) END AS finished_at
             FROM (SELECT status, count(*) AS n, min(started_at) AS started_at, max(finished_at) AS finished_at
                   FROM jobs WHERE batch_id = b.id GROUP BY status) st
         ) s

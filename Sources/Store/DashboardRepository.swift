@@ -158,7 +158,7 @@ public struct DashboardRepository {
         conditions.append("j.status IN ('failed', 'cancelled')")
         return try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL
                 WHERE id IN (SELECT j.id FROM jobs j \(Self.whereClause(conditions)))
                 RETURNING id, club, priority, attempt, batch_id
@@ -179,7 +179,7 @@ public struct DashboardRepository {
             let rows = try db.query("""
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet(byParam))
-                    WHERE id IN (\(matching)) AND status IN ('queued', 'retry_scheduled') RETURNING *
+                    WHERE id IN (\(matching)) AND status IN \(JobStatus.sqlList(JobStatus.waiting)) RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
                 """, params).rows
@@ -226,7 +226,7 @@ public struct DashboardRepository {
     public func retryGroup(club: String, errorKind: String?, message: String?) throws -> [QueueEntry] {
         try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, updated_at = now(),
+                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL
                 WHERE status = 'failed' AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
                 RETURNING id, club, priority, attempt, batch_id

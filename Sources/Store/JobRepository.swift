@@ -96,7 +96,7 @@ public struct JobRepository {
     /// (counting the `adding` just inserted, which the caller's rollback removes again).
     func checkQuota(club: String, maxWaiting: Int, adding: Int) throws {
         let waiting = try db.query("""
-            SELECT count(*) AS n FROM jobs WHERE club = $1 AND status IN ('queued', 'retry_scheduled')
+            SELECT count(*) AS n FROM jobs WHERE club = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting))
             """, [club]).rows[0].int("n")
         if waiting > maxWaiting {
             throw ClubQuotaExceeded(club: club, waiting: waiting - adding, adding: adding, limit: maxWaiting)
@@ -243,7 +243,7 @@ public struct JobRepository {
         let ended = try db.query("""
             WITH changed AS (
                 UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$3"))
-                WHERE id = $1 AND status IN ('queued', 'retry_scheduled') AND ($2::text IS NULL OR club = $2) RETURNING *
+                WHERE id = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting)) AND ($2::text IS NULL OR club = $2) RETURNING *
             )\(WebhookOutbox.jobEvents(from: "changed"))
             SELECT sport FROM changed
             """, [id, club, by]).rows

@@ -73,7 +73,7 @@ public struct MaintenanceRepository {
     public func reconcileCandidates(settle: Double, staleRun: Double, limit: Int) throws -> [(entry: QueueEntry, status: JobStatus)] {
         try db.query("""
             SELECT id, club, priority, attempt, status, next_attempt_at FROM jobs
-            WHERE (status IN ('queued', 'retry_scheduled') AND updated_at < now() - make_interval(secs => $1))
+            WHERE (status IN \(JobStatus.sqlList(JobStatus.waiting)) AND updated_at < now() - make_interval(secs => $1))
                OR (status = 'running' AND COALESCE(heartbeat_at, started_at) < now() - make_interval(secs => $2))
             ORDER BY updated_at LIMIT $3
             """, [settle, staleRun, limit]).rows.map { row in

@@ -70,7 +70,7 @@ public struct RunRepository {
                                   updated_at = now(), finished_at = NULL, next_attempt_at = NULL
                 FROM videos v
                 WHERE j.id = $1 AND v.id = j.video_id AND j.attempt < $2 AND NOT j.cancel_requested
-                  AND j.status IN ('queued', 'running', 'retry_scheduled')
+                  AND j.status IN \(JobStatus.sqlList(JobStatus.open))
                 RETURNING j.max_attempts, j.failures, j.club, j.sport, j.options, j.video_id, v.storage_key, j.batch_id
             ), recorded AS (
                 INSERT INTO job_attempts (job_id, attempt, worker_id) SELECT $1, $2, $3 FROM started ON CONFLICT DO NOTHING
@@ -99,7 +99,7 @@ public struct RunRepository {
                 WITH changed AS (
                     UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(),
                                     last_error = 'cancelled by ' || coalesce(cancelled_by, '\(Cancel.byOperator)'), last_error_kind = NULL
-                    WHERE id = $1 AND cancel_requested AND status NOT IN ('succeeded', 'failed', 'cancelled') RETURNING *
+                    WHERE id = $1 AND cancel_requested AND status NOT IN \(JobStatus.sqlList(JobStatus.terminal)) RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT sport FROM changed
                 """, [jobId]).rows

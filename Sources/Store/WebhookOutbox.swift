@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// The SQL that records deliveries: the outbox half of guarantee 9. It runs inside the statement
 /// or transaction that writes the event's own change, so a delivery exists exactly when that change
 /// committed: a rolled-back or fenced write records none, a crash after the commit loses none.
@@ -25,7 +27,7 @@ enum WebhookOutbox {
     /// write that changed nothing (fenced, or already terminal) notifies nobody.
     static func jobEvents(from changed: String) -> String {
         ", notified AS (" + insert(event: "'job.' || j.status", club: "j.club", data: jobData, source: "\(changed) j",
-                                   condition: "j.status IN ('succeeded', 'failed', 'cancelled')") + ")"
+                                   condition: "j.status IN \(JobStatus.sqlList(JobStatus.terminal))") + ")"
     }
 
     /// Longest error text a payload carries (the job's own record has all of it).
