@@ -51,7 +51,7 @@ struct JobsCommand: AsyncParsableCommand {
             let page = try await api.jobs(status: status, sport: sport, club: club, limit: limit, cursor: cursor, batch: batchId)
             if format == .json { return try printJSON(page) }
             print(Terminal.table(["ID", "STATUS", "SPORT", "FILE", "CLUB", "ATTEMPT", "CREATED", "ERROR"], page.jobs.map { job in
-                [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.fileName ?? "-", job.club, "\(job.attempt)/\(job.maxAttempts)",
+                [job.id.uuidString.lowercased(), job.status.rawValue, job.sport, job.fileName ?? "-", job.club, JobText.attempts(job),
                  ReelworkJSON.formatDate(job.createdAt), JobText.note(job)]
             }))
             if let next = page.nextCursor { print("more: --cursor \(next)") }
@@ -107,7 +107,7 @@ struct JobsCommand: AsyncParsableCommand {
             if let id {
                 let options = try optionsFile.map(OptionsFile.load)
                 let job = try await api.retry(try await IDResolver.job(id, api), options: options)
-                print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again: attempt \(job.attempt + 1) is next, \(job.maxAttempts) more may run")
+                print("job \(job.id.uuidString.lowercased()) is \(job.status.rawValue) again: attempt \(job.attempt + 1) is next; its failures count again from \(job.failures)/\(job.maxAttempts)")
                 if options != nil { print("options \(job.options.jsonString())") }
                 return
             }
@@ -307,6 +307,13 @@ extension JobsCommand {
 enum JobText {
     static let pausedNote = "paused by an operator (it runs once the pause is lifted)"
 
+    /// "attempt 2, 1/3 failed": the run's number, and how many of the failures the job is allowed
+    /// have happened. A retry starts that count again while attempt numbers go on, so the two are
+    /// shown apart rather than as "attempt 4/3".
+    static func attempts(_ job: JobView) -> String {
+        (job.attempt > 0 ? "attempt \(job.attempt), " : "") + "\(job.failures)/\(job.maxAttempts) failed"
+    }
+
     /// What a list says beside a job's status: the pause holding a waiting job, a waiting job's
     /// previous attempt's error as such (it is no error of the attempt to come), or the error.
     static func note(_ job: JobView) -> String {
@@ -332,7 +339,7 @@ enum JobText {
         let note = note(job)
         let error = note.isEmpty ? "" : (note == job.lastError ? "  error: \(note)" : "  \(note)")
         let name = job.fileName.map { " \($0)" } ?? ""
-        return "\(Terminal.shortID(job.id))\(name) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) attempt \(job.attempt)/\(job.maxAttempts)  \(stages)\(error)"
+        return "\(Terminal.shortID(job.id))\(name) \(job.status.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(JobText.attempts(job))  \(stages)\(error)"
     }
 
     static func frames(_ s: StageView) -> String {
@@ -357,7 +364,7 @@ enum JobText {
             "sport     \(job.sport)    club \(job.club)",
             "file      \(job.fileName ?? "-")\(job.label.map { "    label \($0)" } ?? "")",
             "video     \(job.videoId.uuidString.lowercased())",
-            "attempt   \(job.attempt) of \(job.maxAttempts)",
+            "attempts  \(JobText.attempts(job))",
             "created   \(ReelworkJSON.formatDate(job.createdAt))",
         ]
         if let worker = job.workerId { lines.append("worker    \(worker)") }

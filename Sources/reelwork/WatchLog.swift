@@ -28,7 +28,7 @@ struct WatchLog {
         if before?.status != job.status || before?.attempt != job.attempt, !job.status.isTerminal {
             let error = job.status == .retryScheduled ? job.lastError.map { ": \($0)" } ?? "" : ""
             // A job not yet claimed is at attempt 0: no attempt to name.
-            let attempt = job.attempt > 0 ? " (attempt \(job.attempt)/\(job.maxAttempts))" : ""
+            let attempt = job.attempt > 0 ? " (\(JobText.attempts(job)))" : ""
             out.append("\(id) \(job.status.rawValue)\(attempt)\(error)")
         }
         // Stages in the order the job lists them: a stage that started and ended between two reads
@@ -60,7 +60,7 @@ struct WatchLog {
         let took = job.startedAt.map { "in \(WatchClock.text(end.timeIntervalSince($0)))" }
             ?? "after \(WatchClock.text(end.timeIntervalSince(job.createdAt))) without running"
         let error = job.status == .succeeded ? "" : job.lastError.map { ": \($0)" } ?? ""
-        return "\(id) \(job.status.rawValue) \(took) (attempt \(job.attempt)/\(job.maxAttempts))\(error)"
+        return "\(id) \(job.status.rawValue) \(took) (\(JobText.attempts(job)))\(error)"
     }
 }
 

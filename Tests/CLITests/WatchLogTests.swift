@@ -37,11 +37,11 @@ final class WatchLogTests: XCTestCase {
                                                       stage("pose", .succeeded, progress: 1, start: 3, end: 4.5)], finished: 4.5))
         XCTAssertEqual(written, [
             "1a2b3c4d queued",
-            "1a2b3c4d running (attempt 1/3)",
+            "1a2b3c4d running (attempt 1, 0/3 failed)",
             "1a2b3c4d decode started",
             "1a2b3c4d decode done in 2.00s",
             "1a2b3c4d pose done in 1.50s",
-            "1a2b3c4d serve.mp4 succeeded in 3.5s (attempt 1/3)",
+            "1a2b3c4d serve.mp4 succeeded in 3.5s (attempt 1, 0/3 failed)",
         ])
         XCTAssertEqual(log.lines(job(.succeeded, stages: [stage("decode", .succeeded, progress: 1, end: 3),
                                                           stage("pose", .succeeded, progress: 1, start: 3, end: 4.5)], finished: 4.5)), [],
@@ -51,7 +51,7 @@ final class WatchLogTests: XCTestCase {
     func test_AFailedJobsLastLineCarriesItsError() {
         var log = WatchLog()
         let lines = log.lines(job(.failed, stages: [stage("decode", .failed, end: 2)], finished: 2, error: "not a video"))
-        XCTAssertEqual(lines.last, "1a2b3c4d serve.mp4 failed in 1.0s (attempt 1/3): not a video")
+        XCTAssertEqual(lines.last, "1a2b3c4d serve.mp4 failed in 1.0s (attempt 1, 0/3 failed): not a video")
     }
 
     func test_OnATerminalALineSaysHowLongItHasRunAndWhatIsLeftAtTheStagesRate() {

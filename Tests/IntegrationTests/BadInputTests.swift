@@ -155,6 +155,10 @@ final class BadInputTests: CoordinatorTestCase {
         let done = try stack.waitForTerminal(job.id)
         XCTAssertEqual(done.status, .succeeded)
         XCTAssertEqual(done.attempt, 2)
+        XCTAssertTrue(retried.output.contains("attempt 2 is next; its failures count again from 0/3"), retried.output)
+        // The views agree: attempt numbers go on, the failures allowed start again.
+        let shown = try stack.run(["jobs", "show", job.id.uuidString.lowercased()])
+        XCTAssertTrue(shown.output.contains("attempts  attempt 2, 0/3 failed"), shown.output)
         XCTAssertEqual(Set(done.stages.map(\.attempt)), [1, 2], "both attempts stay in the history")
         XCTAssertEqual(done.stages.filter { $0.attempt == 1 }.first?.status, .failed)
 

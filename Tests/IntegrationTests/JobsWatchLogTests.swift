@@ -22,7 +22,7 @@ final class JobsWatchLogTests: QueueStackTestCase {
         XCTAssertTrue(lines.contains("\(short) noop started") || lines.contains { $0.hasPrefix("\(short) noop done in") }, watched.output)
         XCTAssertTrue(lines.contains { $0.hasPrefix("\(short) noop done in 1.") }, "the stage's line says how long it ran:\n\(watched.output)")
         let last = try XCTUnwrap(lines.last)
-        XCTAssertTrue(last.hasPrefix("\(short)\(job.fileName.map { " \($0)" } ?? "") succeeded in ") && last.hasSuffix("(attempt 1/\(job.maxAttempts))"), last)
+        XCTAssertTrue(last.hasPrefix("\(short)\(job.fileName.map { " \($0)" } ?? "") succeeded in ") && last.hasSuffix("(attempt 1, 0/\(job.maxAttempts) failed)"), last)
         // queued/running, probe started and done, noop started and done, the last line: 7 at most.
         XCTAssertLessThanOrEqual(lines.count, 7, "a line per change, none per progress tick:\n\(watched.output)")
     }

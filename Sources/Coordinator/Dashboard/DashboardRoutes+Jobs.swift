@@ -134,7 +134,7 @@ extension DashboardRoutes {
         var context = visitor.base
         context["title"] = "Job \(DashboardFormat.shortID(id))"
         context["job"] = ["id": id.uuidString.lowercased(), "status": job.status.rawValue, "club": job.club, "sport": job.sport,
-                          "attempt": job.attempt, "maxAttempts": job.maxAttempts]
+                          "attempt": job.attempt, "maxAttempts": job.maxAttempts, "failures": job.failures]
         context["statusTone"] = DashboardFormat.tone(job.status.rawValue)
         context["fileName"] = job.fileName ?? video?.video.originalName ?? ""
         if let label = job.label { context["label"] = label }
