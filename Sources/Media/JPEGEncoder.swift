@@ -11,42 +11,18 @@ public enum JPEGEncoder {
     /// Encodes `pixels` (`width` × `height` × 3 bytes, rows top to bottom) with 4:2:0 chroma.
     /// Throws `.internal` when this FFmpeg has no MJPEG encoder or the encoder fails.
     public static func encode(_ pixels: [UInt8], width: Int, height: Int, quality: Int = defaultQuality) throws -> [UInt8] {
-        guard width > 0, height > 0, pixels.count >= width * height * 3 else {
-            throw MediaError(kind: .internal, message: "cannot encode \(pixels.count) bytes as a \(width)×\(height) JPEG")
-        }
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
-            throw MediaError(kind: .internal, message: "this FFmpeg has no JPEG (MJPEG) encoder")
-        }
-        guard let context = avcodec_alloc_context3(codec) else { throw MediaError.outOfMemory("a JPEG encoder") }
-        var contextOrNil: UnsafeMutablePointer<AVCodecContext>? = context
-        defer { avcodec_free_context(&contextOrNil) }
         let lambda = Int32(min(31, max(2, quality))) * FF_QP2LAMBDA
-        context.pointee.width = Int32(width)
-        context.pointee.height = Int32(height)
         // The full-range ("J") format is what a JFIF file holds; the encoder takes it as is.
-        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
-        context.pointee.color_range = AVCOL_RANGE_JPEG
-        context.pointee.time_base = AVRational(num: 1, den: 25)
-        context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
-        context.pointee.global_quality = lambda
-        try check(avcodec_open2(context, codec, nil), "cannot open the JPEG encoder")
-
-        let frame = try Frame()
-        frame.pointer.pointee.width = Int32(width)
-        frame.pointer.pointee.height = Int32(height)
-        frame.pointer.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
-        frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
-        frame.pointer.pointee.quality = lambda
-        try check(av_frame_get_buffer(frame.pointer, 0), "cannot allocate the JPEG encoder's picture")
-        try fillPlanes(frame.pointer, from: pixels, width: width, height: height)
-        try check(avcodec_send_frame(context, frame.pointer), "the JPEG encoder refused the picture")
-        try check(avcodec_send_frame(context, nil), "the JPEG encoder could not finish")
-        let packet = try Packet()
-        try check(avcodec_receive_packet(context, packet.pointer), "the JPEG encoder gave no picture")
-        defer { packet.unref() }
-        let size = Int(packet.pointer.pointee.size)
-        guard size > 0, let data = packet.pointer.pointee.data else { throw MediaError(kind: .internal, message: "the JPEG encoder gave an empty picture") }
-        return Array(UnsafeBufferPointer(start: data, count: size))
+        let format = StillImageEncoder.Format(name: "JPEG", encoderName: "JPEG (MJPEG)", codec: AV_CODEC_ID_MJPEG, pixelFormat: AV_PIX_FMT_YUVJ420P)
+        return try StillImageEncoder.encode(pixels, width: width, height: height, as: format, configure: { context, frame in
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+            context.pointee.global_quality = lambda
+            frame.pointee.color_range = AVCOL_RANGE_JPEG
+            frame.pointee.quality = lambda
+        }, fill: { frame, pixels in
+            try fillPlanes(frame, from: pixels, width: width, height: height)
+        })
     }
 
     /// RGB to JFIF's full-range Y′CbCr (BT.601 weights), chroma averaged over each 2 × 2 block.
@@ -79,9 +55,5 @@ public enum JPEGEncoder {
                 }
             }
         }
-    }
-
-    private static func check(_ status: Int32, _ what: String) throws {
-        if status < 0 { throw MediaError(kind: .internal, message: "\(what): \(FFmpegStatus.message(for: status))") }
     }
 }
