@@ -25,8 +25,10 @@ struct SubmitPlan {
         var options: JSONValue?
     }
 
-    /// The manifest's entries by absolute path, in its order.
-    var manifest: [(path: String, entry: Entry)] = []
+    /// The manifest's files (absolute paths), in its order.
+    private(set) var paths: [String] = []
+    /// Each file's manifest entry (a file named twice: its last entry).
+    private var entries: [String: Entry] = [:]
 
     static func loadManifest(_ path: String) throws -> SubmitPlan {
         guard let data = FileManager.default.contents(atPath: path) else { throw UserFacingError("cannot read manifest \(path)") }
@@ -44,19 +46,19 @@ struct SubmitPlan {
                 guard case .object = options else { throw UserFacingError("manifest \(path), entry \(index + 1) (\(entry.file)): options must be a JSON object") }
             }
             let absolute = entry.file.hasPrefix("/") ? URL(fileURLWithPath: entry.file) : folder.appendingPathComponent(entry.file)
-            plan.manifest.append((absolute.standardizedFileURL.path, entry))
+            let file = absolute.standardizedFileURL.path
+            plan.paths.append(file)
+            plan.entries[file] = entry
         }
         return plan
     }
-
-    var paths: [String] { manifest.map(\.path) }
 
     /// The files in groups of one sport and options each, in the order their first file comes;
     /// a file with no sport from anywhere is an error naming it (nothing is sent).
     func groups(_ files: [String], sport defaultSport: String?, options defaultOptions: JSONValue?) throws -> [Group] {
         var groups: [Group] = []
         for file in files {
-            let line = manifest.last { $0.path == file }?.entry
+            let line = entries[file]
             guard let sport = (line?.sport ?? defaultSport).map({ $0.lowercased() }) else {
                 throw UserFacingError("\(file) has no sport: give --sport, or name it in the manifest")
             }
