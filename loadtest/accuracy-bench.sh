@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Accuracy on footage Reelwork did not make (issue 31). Scenes come from a second renderer that
-# shares no code with Sources/ArcheryScenes (POV-Ray, tools/povray/archery_scene.py), with the
-# truth written by the script that placed the objects; each frame goes through the same path a
-# worker takes (an H.264 clip, `reelwork analyze --sport archery`), and the result is compared
-# with the truth by loadtest/accuracy/score_archery.py.
+# shares no code with Sources/*Scenes (POV-Ray, tools/povray/SPORT_scene.py), with the truth
+# written by the script that placed the objects; each clip goes through the same path a worker
+# takes (`reelwork analyze --sport SPORT` on an H.264/HEVC clip), and the result is compared with
+# the truth by loadtest/accuracy/score_SPORT.py.
 #
-# usage: loadtest/accuracy-bench.sh archery [N] [SEED]     (defaults: 20 scenes from seed 1000000)
+# usage: loadtest/accuracy-bench.sh archery|basketball [N] [SEED]   (defaults: 20 scenes from seed 1000000)
 #   Seeds below 1000000 are reserved for tests: never tune on them.
 #   REELWORK_BENCH_BIN=PATH   the reelwork binary (default .build/debug/reelwork; not built here)
-#   ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key)
-# Renders are cached in .local/accuracy/archery/povray/<seed>/ (…/<seed>-<W>x<H>/ for other sizes);
-# the analysis always runs again. Progress goes to stderr, the table to stdout; the worst scenes'
-# pictures (truth green, detections red) to .local/accuracy/archery/worst/.
+#   archery: ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key)
+#   basketball: size, frame rate, codec and quality are drawn from the seed (a session is a clip of
+#     3–4 attempts; one takes minutes to render on one core)
+# Renders are cached in .local/accuracy/SPORT/povray/<seed>/ (archery: …/<seed>-<W>x<H>/ for other
+# sizes); the analysis always runs again. Progress goes to stderr, the table to stdout; the worst
+# scenes' pictures (truth green, detections red) to .local/accuracy/SPORT/worst/.
 # Exit status: 0 whenever the benchmark ran (missed targets are results, not errors), non-zero on
 # a missing tool or bad usage.
 set -euo pipefail
@@ -19,7 +21,7 @@ set -euo pipefail
 die() { echo "accuracy-bench: $*" >&2; exit 2; }
 
 SPORT=${1:-}
-[ "$SPORT" = archery ] || die "usage: $0 archery [N] [SEED]   (only archery so far)"
+[[ "$SPORT" = archery || "$SPORT" = basketball ]] || die "usage: $0 archery|basketball [N] [SEED]"
 N=${2:-20}
 SEED=${3:-1000000}
 [[ "$N" =~ ^[0-9]+$ && "$SEED" =~ ^[0-9]+$ ]] || die "N and SEED must be whole numbers"
@@ -42,7 +44,7 @@ fi
 command -v ffmpeg >/dev/null || die "ffmpeg not found"
 [ -x "$BIN" ] || die "reelwork binary '$BIN' not found or not executable (build it, or set REELWORK_BENCH_BIN)"
 
-BASE=.local/accuracy/archery
+BASE=.local/accuracy/$SPORT
 mkdir -p "$BASE/povray" "$BASE/worst"
 
 # Pillow draws the worst-case pictures; it lives in a venv of our own so nothing system-wide
@@ -58,35 +60,50 @@ PY=python3
 # Children we start run in the foreground one at a time; on ^C the shell's own SIGINT reaches
 # them through the process group, so there is nothing left to kill by hand.
 
-suffix=""
-[ "$W" = 1280 ] && [ "$H" = 960 ] || suffix="-${W}x${H}"
-dirs=()
-last=$((SEED + N - 1))
-for seed in $(seq "$SEED" "$last"); do
-    dir="$BASE/povray/$seed$suffix"
-    dirs+=("$dir")
-    note=""
-    if [ -s "$dir/frame.png" ] && [ -s "$dir/truth.json" ]; then
-        note="render cached"
-    else
-        # nice: the machine is shared with builds and tests; the renderer itself uses one thread.
-        if nice -n 10 python3 tools/povray/archery_scene.py --seed "$seed" --out "$dir" --width "$W" --height "$H" 2>"$dir.render.log"; then
-            note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
-            rm -f "$dir.render.log"
+# Runs the analysis on DIR/clip.mp4 with DIR/options.json as a worker would, keeping its output,
+# errors and exit status beside the scene; one progress line.
+analyse() {
+    local dir=$1 index=$2 note=$3 rc=0 start end status
+    start=$(date +%s.%N)
+    "$BIN" analyze "$dir/clip.mp4" --sport "$SPORT" --options "$dir/options.json" --compact \
+        >"$dir/analysis.json" 2>"$dir/analysis.err" || rc=$?
+    end=$(date +%s.%N)
+    echo "$rc" >"$dir/analysis.rc"
+    status="ok"
+    [ "$rc" = 0 ] || status="FAILED rc=$rc: $(tail -1 "$dir/analysis.err" | cut -c1-120)"
+    echo "[$index/$N] seed ${dir##*/}: $note; analysis $(python3 -c "print(f'{$end - $start:.1f}')") s, $status" >&2
+}
+
+archery() {
+    local suffix="" seed dir note last
+    [ "$W" = 1280 ] && [ "$H" = 960 ] || suffix="-${W}x${H}"
+    dirs=()
+    last=$((SEED + N - 1))
+    for seed in $(seq "$SEED" "$last"); do
+        dir="$BASE/povray/$seed$suffix"
+        dirs+=("$dir")
+        note=""
+        if [ -s "$dir/frame.png" ] && [ -s "$dir/truth.json" ]; then
+            note="render cached"
         else
-            echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
-            continue
+            # nice: the machine is shared with builds and tests; the renderer itself uses one thread.
+            if nice -n 10 python3 tools/povray/archery_scene.py --seed "$seed" --out "$dir" --width "$W" --height "$H" 2>"$dir.render.log"; then
+                note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
+                rm -f "$dir.render.log"
+            else
+                echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
+                continue
+            fi
         fi
-    fi
-    # The clip a phone upload would become: 1 s, 10 fps, yuv420p H.264 (chroma subsampling and
-    # compression are part of what the analysis must survive).
-    if [ ! -s "$dir/clip.mp4" ] || [ "$dir/clip.mp4" -ot "$dir/frame.png" ]; then
-        ffmpeg -nostdin -hide_banner -loglevel error -y -loop 1 -i "$dir/frame.png" -t 1 -r 10 \
-            -pix_fmt yuv420p -c:v libx264 -crf 23 "$dir/clip.mp4"
-    fi
-    # The options a user would give: the face and arrow size, and how many arrows were shot
-    # (the API takes 1…24, so an empty end leaves it out).
-    python3 - "$dir/truth.json" "$dir/options.json" <<'EOF'
+        # The clip a phone upload would become: 1 s, 10 fps, yuv420p H.264 (chroma subsampling and
+        # compression are part of what the analysis must survive).
+        if [ ! -s "$dir/clip.mp4" ] || [ "$dir/clip.mp4" -ot "$dir/frame.png" ]; then
+            ffmpeg -nostdin -hide_banner -loglevel error -y -loop 1 -i "$dir/frame.png" -t 1 -r 10 \
+                -pix_fmt yuv420p -c:v libx264 -crf 23 "$dir/clip.mp4"
+        fi
+        # The options a user would give: the face and arrow size, and how many arrows were shot
+        # (the API takes 1…24, so an empty end leaves it out).
+        python3 - "$dir/truth.json" "$dir/options.json" <<'EOF'
 import json, sys
 t = json.load(open(sys.argv[1]))
 o = {"faceDiameterCm": t["faceDiameterCm"], "arrowDiameterMm": t["arrowDiameterMm"]}
@@ -94,16 +111,36 @@ if 1 <= len(t["arrows"]) <= 24:
     o["expectedArrowCount"] = len(t["arrows"])
 json.dump(o, open(sys.argv[2], "w"))
 EOF
-    start=$(date +%s.%N)
-    rc=0
-    "$BIN" analyze "$dir/clip.mp4" --sport archery --options "$dir/options.json" --compact \
-        >"$dir/analysis.json" 2>"$dir/analysis.err" || rc=$?
-    end=$(date +%s.%N)
-    echo "$rc" >"$dir/analysis.rc"
-    secs=$(python3 -c "print(f'{$end - $start:.1f}')")
-    status="ok"
-    [ "$rc" = 0 ] || status="FAILED rc=$rc: $(tail -1 "$dir/analysis.err" | cut -c1-120)"
-    echo "[$((seed - SEED + 1))/$N] seed $seed: $note; analysis ${secs} s, $status" >&2
-done
+        analyse "$dir" "$((seed - SEED + 1))" "$note"
+    done
 
-"$PY" loadtest/accuracy/score_archery.py --worst-dir "$BASE/worst" "${dirs[@]}"
+    "$PY" loadtest/accuracy/score_archery.py --worst-dir "$BASE/worst" "${dirs[@]}"
+}
+
+# Basketball: a session per seed, rendered frame by frame and encoded by the scene script itself.
+basketball() {
+    local seed dir note last
+    dirs=()
+    last=$((SEED + N - 1))
+    for seed in $(seq "$SEED" "$last"); do
+        dir="$BASE/povray/$seed"
+        dirs+=("$dir")
+        if [ -s "$dir/clip.mp4" ] && [ -s "$dir/truth.json" ]; then
+            note="render cached"
+        else
+            mkdir -p "$dir"
+            echo "[$((seed - SEED + 1))/$N] seed $seed: rendering (minutes)..." >&2
+            if nice -n 10 python3 tools/povray/basketball_scene.py --seed "$seed" --out "$dir" 2>"$dir.render.log"; then
+                note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
+                rm -f "$dir.render.log"
+            else
+                echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
+                continue
+            fi
+        fi
+        analyse "$dir" "$((seed - SEED + 1))" "$note"
+    done
+    "$PY" loadtest/accuracy/score_basketball.py --worst-dir "$BASE/worst" "${dirs[@]}"
+}
+
+"$SPORT"

@@ -16,9 +16,10 @@ import argparse
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
+
+from scoring import greedy_match, percentile, pct
 
 
 def find_archery_result(doc):
@@ -37,30 +38,6 @@ def find_archery_result(doc):
             if r is not None:
                 return r
     return None
-
-
-def greedy_match(truth, det, gate):
-    """Pairs (i_truth, j_det, distance) closest first, each used once, distance ≤ gate. With at
-    most a dozen arrows, greedy nearest-first gives the optimal pairing in all but contrived cases."""
-    pairs = sorted((math.hypot(t[0] - d[0], t[1] - d[1]), i, j)
-                   for i, t in enumerate(truth) for j, d in enumerate(det))
-    used_t, used_d, out = set(), set(), []
-    for dist, i, j in pairs:
-        if dist > gate:
-            break
-        if i in used_t or j in used_d:
-            continue
-        used_t.add(i); used_d.add(j); out.append((i, j, dist))
-    return out
-
-
-def percentile(values, p):
-    if not values:
-        return float("nan")
-    v = sorted(values)
-    k = (len(v) - 1) * p / 100
-    lo, hi = math.floor(k), math.ceil(k)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
 def seg_distance(p, a, b):
@@ -212,7 +189,6 @@ def draw(s, out_path):
     g = ImageDraw.Draw(im)
     G, Rd = (0, 255, 0), (255, 0, 0)
     cx, cy = t["faceCenterPx"]
-    fr = t["faceRadiusPx"]
     g.line([cx - 10, cy, cx + 10, cy], fill=G, width=2); g.line([cx, cy - 10, cx, cy + 10], fill=G, width=2)
     x0, y0, x1, y1 = t["faceBoundingBoxPx"]
     g.rectangle([x0, y0, x1, y1], outline=G, width=1)
@@ -276,9 +252,6 @@ def main():
     for s in an:
         conv[s["convention"] or "undecided"] = conv.get(s["convention"] or "undecided", 0) + 1
     rtimes = [s["renderSeconds"] for s in scenes if s.get("renderSeconds") is not None]
-
-    def pct(a, b):
-        return "%.1f %% (%d/%d)" % (100 * a / b, a, b) if b else "n/a"
 
     rows = [
         ("scenes", str(len(scenes))),

@@ -25,77 +25,12 @@ import json
 import math
 import os
 import random
-import shutil
-import subprocess
 import sys
 import time
 
+from povray_common import Camera, add, cross, mul, norm, pv, run_povray, srgb
+
 FACE_H = 1.30  # height of the face centre above the ground (World Archery: 130 cm)
-
-# ---------------------------------------------------------------------------------------------
-# Small vector helpers (stdlib only, so the script runs anywhere POV-Ray does).
-
-def add(a, b): return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-def sub(a, b): return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
-def mul(a, s): return (a[0] * s, a[1] * s, a[2] * s)
-def dot(a, b): return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-def cross(a, b): return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-def norm(a):
-    n = math.sqrt(dot(a, a))
-    return (a[0] / n, a[1] / n, a[2] / n)
-def rot_about(v, axis, ang):
-    """Rodrigues rotation of v about the unit vector axis by ang radians."""
-    c, s = math.cos(ang), math.sin(ang)
-    return add(add(mul(v, c), mul(cross(axis, v), s)), mul(axis, dot(axis, v) * (1 - c)))
-
-def pv(v):
-    """A POV-Ray vector literal."""
-    return "<%.6f, %.6f, %.6f>" % v
-
-def srgb(c):
-    return "srgb <%.4f, %.4f, %.4f>" % tuple(c)
-
-
-# ---------------------------------------------------------------------------------------------
-# Camera: one set of numbers drives both POV-Ray and the truth's projection, so they cannot
-# disagree. POV-Ray's perspective camera shoots, for image position (u, v) in [-0.5, 0.5]
-# (u left→right, v bottom→top), the ray direction + u·right + v·up; we give all three vectors
-# explicitly (no look_at) so no POV-Ray default enters.
-
-class Camera:
-    def __init__(self, location, target, roll_deg, hfov_deg, width, height):
-        self.location, self.width, self.height = location, width, height
-        self.aspect = width / height
-        f = norm(sub(target, location))
-        r = norm(cross((0.0, 1.0, 0.0), f))  # left-handed: Y × forward points right
-        u = cross(f, r)
-        roll = math.radians(roll_deg)
-        self.f, self.r, self.u = f, rot_about(r, f, roll), rot_about(u, f, roll)
-        self.hfov_deg, self.roll_deg = hfov_deg, roll_deg
-        self.dlen = (self.aspect / 2) / math.tan(math.radians(hfov_deg) / 2)
-        self.target = target
-
-    def pov(self):
-        return ("camera {\n  perspective\n  location %s\n  direction %s\n  right %s\n  up %s\n}\n"
-                % (pv(self.location), pv(mul(self.f, self.dlen)), pv(mul(self.r, self.aspect)), pv(self.u)))
-
-    def project(self, p):
-        """World point → (px, py) in pixel-centre coordinates, or None when behind the camera."""
-        v = sub(p, self.location)
-        a = dot(v, self.f)
-        if a <= 1e-9:
-            return None
-        ui = dot(v, self.r) / a * self.dlen / self.aspect
-        vi = dot(v, self.u) / a * self.dlen
-        return ((ui + 0.5) * self.width - 0.5, (0.5 - vi) * self.height - 0.5)
-
-    def as_json(self):
-        vfov = 2 * math.degrees(math.atan(0.5 / self.dlen))
-        return {"location": self.location, "target": self.target, "forward": self.f, "right": self.r,
-                "up": self.u, "hfovDeg": self.hfov_deg, "vfovDeg": vfov, "rollDeg": self.roll_deg,
-                "povDirectionLength": self.dlen, "aspect": self.aspect,
-                "pixelConvention": "pixel centres; top-left pixel centre is (0,0)"}
-
 
 # ---------------------------------------------------------------------------------------------
 # The face: one disc whose pigment is a function of the distance from the centre, so every ring
@@ -397,14 +332,9 @@ def build_scene(seed, width, height, debug_markers=False):
 
 
 def render(pov_path, png_path, width, height, antialias):
-    """Runs POV-Ray quietly on one thread (the machine is shared); raises with its log on failure."""
-    if not shutil.which("povray"):
-        sys.exit("archery_scene.py: povray not found (apt-get install -y povray)")
-    cmd = ["povray", "+I" + pov_path, "+O" + png_path, "+W%d" % width, "+H%d" % height,
-           "+A%.2f" % antialias, "+AM2", "+R2", "-D", "-V", "+FN", "+WT1", "-GA"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0 or not os.path.exists(png_path):
-        raise RuntimeError("povray failed (%d): %s" % (p.returncode, (p.stderr or p.stdout)[-2000:]))
+    run_povray(pov_path, png_path, width, height, antialias)
+    if not os.path.exists(png_path):
+        raise RuntimeError("povray wrote no %s" % png_path)
 
 
 def main():
