@@ -68,6 +68,16 @@ final class BallBlobFinder {
         radiusRange = max(2.5, 0.45 * expected)...max(3, 2.2 * expected)
     }
 
+    /// The ball's radius if a blob with this box and area can be the ball: round (nearly square,
+    /// and a disc fills π/4 of its box, less when cut by the band or cords), or a ball smeared by
+    /// its motion (a capsule a ball wide); nil when it is neither or not of a ball's size here.
+    func ballRadius(width w: Double, height h: Double, area: Double) -> Double? {
+        let round = max(w, h) / 2
+        if radiusRange.contains(round), max(w, h) <= 1.8 * min(w, h), area >= 0.3 * w * h { return round }
+        guard let smear = BallSmear(boxWidth: w, boxHeight: h, area: area), radiusRange.contains(smear.diameter / 2) else { return nil }
+        return smear.diameter / 2
+    }
+
     /// Half the height of the band masked around the rim's line: the rim's tube, the ellipse a
     /// slightly raised camera sees, and a few pixels of error in the given ends.
     static func bandHalfHeight(_ rim: RimLine) -> Double { max(3, 0.12 * rim.widthPixels) }
@@ -132,11 +142,9 @@ final class BallBlobFinder {
         let step = Double(grid.step)
         for component in components {
             let w = Double(component.width) * step, h = Double(component.height) * step
-            let radius = max(w, h) / 2
-            // Round: nearly square, and a disc fills π/4 of its box (less when cut by the band or cords).
-            guard radiusRange.contains(radius), max(w, h) <= 1.8 * min(w, h) else { continue }
             let area = Double(component.cells) * step * step
-            guard area >= 0.3 * w * h else { continue }
+            guard let radius = ballRadius(width: w, height: h, area: area) else { continue }
+            // The box's centre: where the ball was halfway through the exposure when it is smeared.
             let x = (Double(component.minX + component.maxX) / 2) * step, y = (Double(component.minY + component.maxY) / 2) * step
             if candidates.count < candidates.capacity {
                 candidates.append(BallCandidate(x: x, y: y, radius: radius, area: area))

@@ -19,7 +19,7 @@ final class ColorTable {
             let color = HSVColor(red: UInt8(((index >> 12) & 63) << 2 | 2), green: UInt8(((index >> 6) & 63) << 2 | 2),
                                  blue: UInt8((index & 63) << 2 | 2))
             var value: UInt8 = 0
-            if color.matches(ball, hueTolerance: hueTolerance) { value |= Self.ballBit }
+            if color.isBallColor(ball, hueTolerance: hueTolerance) { value |= Self.ballBit }
             if color.matches(Self.rimOrange, hueTolerance: 20) { value |= Self.rimBit }
             if color.isWhite { value |= Self.whiteBit }
             bits[index] = value
@@ -36,4 +36,21 @@ final class ColorTable {
 private extension HSVColor {
     /// The backboard: bright and nearly grey.
     var isWhite: Bool { s <= 25 && v >= 70 }
+
+    /// The ball's colour under the light of any hall: the hue stays, but the ball's shaded half,
+    /// a dim gym and a phone's exposure lower the value far more than any light raises it, and
+    /// highlights and compression wash some saturation out. A dark pixel's hue is less sure (a
+    /// step of noise in a small channel turns it far), so the hue may stray further as the value
+    /// falls; below a floor of saturation and value a hue means nothing. Scenery of this colour is
+    /// left out by the blob finder's motion test, not here.
+    func isBallColor(_ ball: HSVColor, hueTolerance: Double) -> Bool {
+        let rawHue = abs(h - ball.h).truncatingRemainder(dividingBy: 360)
+        let darkness = max(0, min(1, (Self.darkValue - v) / (Self.darkValue - Self.valueFloor)))
+        return min(rawHue, 360 - rawHue) <= hueTolerance * (1 + darkness) && s >= max(30, ball.s - 45)
+            && v >= max(Self.valueFloor, 0.2 * ball.v)
+    }
+
+    /// Below this value a pixel's hue begins to stray; at `valueFloor` it may stray twice as far.
+    static var darkValue: Double { 40 }
+    static var valueFloor: Double { 12 }
 }

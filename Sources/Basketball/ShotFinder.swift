@@ -38,17 +38,42 @@ struct ShotFinder {
         return shots
     }
 
-    /// Splits the points where the ball was lost for more than `BallObservations.maxGap`.
+    /// Splits the points where the ball was lost for more than `BallObservations.maxGap`, unless
+    /// it was only out of sight in flight (see `splits`).
     func paths(_ points: [BallPoint]) -> [ArraySlice<BallPoint>] {
         var result: [ArraySlice<BallPoint>] = []
         var start = 0
-        for i in points.indices.dropFirst() where points[i].t - points[i - 1].t > BallObservations.maxGap || points[i].t < points[i - 1].t {
+        for i in points.indices.dropFirst() where splits(points, at: i) {
             result.append(points[start..<i])
             start = i
         }
         if start < points.count { result.append(points[start..<points.count]) }
         return result
     }
+
+    /// Whether the path breaks between points i − 1 and i: the clock went back, or the ball was
+    /// lost for longer than `BallObservations.maxGap`, except where it flew out of sight above the
+    /// rim (over the frame's top, behind a banner, too blurred to see) and came back on the same
+    /// ballistic arc: the last points before and the first after, in flight above the rim and
+    /// seen whole, fit one flight.
+    func splits(_ points: [BallPoint], at i: Int) -> Bool {
+        let gap = points[i].t - points[i - 1].t
+        guard gap >= 0 else { return true }
+        guard gap > BallObservations.maxGap else { return false }
+        guard gap <= Self.maxHiddenFlightSeconds else { return true }
+        // A ball cut by the frame's edge is smaller than a ball, and its centre is off.
+        let inFlight = { (p: BallPoint) in self.isAboveRim(p) && p.radius >= 0.7 * self.ballRadius }
+        let before = points[..<i].suffix(Self.arcPointsEachSide).filter(inFlight)
+        let after = points[i...].prefix(Self.arcPointsEachSide).filter(inFlight)
+        guard before.count >= 2, after.count >= 2, before.count + after.count >= 5,
+              let fit = BallisticFit((before + after)[...], gravity: gravity) else { return true }
+        return (before + after).contains { fit.residual($0) > 2 * tolerance }
+    }
+
+    /// Longest a ball may be out of sight within one flight: a high arc's top above the frame.
+    static let maxHiddenFlightSeconds = 1.2
+    /// Points looked at either side of a gap: those in flight must lie on one arc to bridge it.
+    static let arcPointsEachSide = 4
 
     /// The next flight above the rim at or after `from`: an attempt, or nil as `shot` when the flight
     /// is not one; `end` is the last index it used. nil when no flight is left.

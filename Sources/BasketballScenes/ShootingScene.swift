@@ -25,12 +25,17 @@ public struct ShootingScene: Sendable {
 
     /// A second ball lying still on the floor behind the hoop, in every frame.
     public let restingBall: Bool
+    /// The share of a frame's time the shutter is open: a moving ball is drawn smeared along its
+    /// path over that time (0: sharp; 1: a dim hall's 1/30 s at 30 frames a second).
+    public let shutter: Double
 
     /// `showsBall: false` draws everything but the ball (the rim must not be taken for one);
     /// `restingBall` adds a still ball on the floor (nor must a ball nobody plays with).
     public init(width: Int, height: Int, fps: Int, events: [SceneEvent], seed: UInt64 = 1, showsHoop: Bool = true,
-                showsBall: Bool = true, restingBall: Bool = false) {
+                showsBall: Bool = true, restingBall: Bool = false, shutter: Double = 0) {
+        precondition((0...1).contains(shutter), "shutter is a share of the frame time")
         self.restingBall = restingBall
+        self.shutter = shutter
         precondition(width >= 64 && height >= 36 && fps >= 10, "scene too small")
         view = CourtView(width: width, height: height)
         (self.fps, self.showsHoop, self.seed) = (fps, showsHoop, seed)

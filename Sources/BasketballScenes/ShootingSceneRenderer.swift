@@ -59,9 +59,10 @@ public final class ShootingSceneRenderer {
             canvas.fillDisc(x: head.x, y: head.y, radius: 0.45 * v.scale, Self.head, noise: &quiet, amplitude: 0)
         }
         if let ball = scene.ball[index] {
-            let c = v.image(x: ball.x, y: ball.y)
             var noise = SeededRandom(seed: scene.seed &+ UInt64(index) &* 0x9E37_79B9)
-            canvas.fillDisc(x: c.x, y: c.y, radius: Court.ballRadius * v.scale, Self.ballColor, noise: &noise, amplitude: 6)
+            for c in smear(frame: index, at: v.image(x: ball.x, y: ball.y)) {
+                canvas.fillDisc(x: c.x, y: c.y, radius: Court.ballRadius * v.scale, Self.ballColor, noise: &noise, amplitude: 6)
+            }
         }
         if scene.showsHoop {
             // The net hangs in front of the ball: cords from the rim's ends to a narrower bottom, crossed.
@@ -74,6 +75,22 @@ public final class ShootingSceneRenderer {
             }
         }
         pixels = canvas.pixels
+    }
+
+    /// Where to draw the ball in frame `index` (image point `c`): once when the shutter is fast or
+    /// the ball is not seen in both neighbouring frames, else at instants across the exposure,
+    /// which the neighbours' positions bound (the ball moves about (next − previous) / 2 a frame).
+    func smear(frame index: Int, at c: (x: Double, y: Double)) -> [(x: Double, y: Double)] {
+        let v = scene.view
+        guard scene.shutter > 0, index > 0, index + 1 < scene.frameCount,
+              let before = scene.ball[index - 1], let after = scene.ball[index + 1] else { return [c] }
+        let p = v.image(x: before.x, y: before.y), q = v.image(x: after.x, y: after.y)
+        let dx = (q.x - p.x) / 2 * scene.shutter, dy = (q.y - p.y) / 2 * scene.shutter
+        let instants = 9
+        return (0..<instants).map { k in
+            let f = Double(k) / Double(instants - 1) - 0.5
+            return (c.x + f * dx, c.y + f * dy)
+        }
     }
 }
 

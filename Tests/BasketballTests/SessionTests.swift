@@ -15,8 +15,25 @@ final class SessionTests: XCTestCase {
         try checkScriptedSession(fps: 60)
     }
 
-    private func checkScriptedSession(fps: Int) throws {
-        let scene = ShootingScene(width: 640, height: 360, fps: fps, events: SceneRun.script, seed: 7)
+    /// A dim hall's phone keeps the shutter open the whole 1/24 s: the ball in flight is a smear
+    /// up to about twice as long as it is wide (an attempt is lost without smears), and is still the ball.
+    func testScriptedSessionWithTheBallSmearedByMotion() throws {
+        try checkScriptedSession(fps: 24, shutter: 1)
+    }
+
+    /// A frame cut low above the rim: long shots leave it at the top of their arc and come back
+    /// down on the same arc, and are each still one attempt.
+    func testTheBallLeavesTheFrameAtTheTopOfItsArc() throws {
+        let events: [SceneEvent] = [.shot(.swish, distanceFt: 24), .shot(.rimOut, distanceFt: 22), .shot(.swish, distanceFt: 18)]
+        let scene = ShootingScene(width: 640, height: 270, fps: 30, events: events, seed: 7)
+        // The frame ends 3.4 ft above the rim; shots from these distances rise higher.
+        XCTAssertLessThan(scene.view.image(x: 0, y: Court.rimHeight + 3.4).y, 0)
+        let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))
+        SceneRun.assertMatches(result, scene.truth)
+    }
+
+    private func checkScriptedSession(fps: Int, shutter: Double = 0) throws {
+        let scene = ShootingScene(width: 640, height: 360, fps: fps, events: SceneRun.script, seed: 7, shutter: shutter)
         XCTAssertEqual(scene.truth.map(\.kind), [.swish, .rimOut, .bank, .airball, .swish, .offBoard])
         XCTAssertEqual(scene.truth.map(\.made), [true, false, true, false, true, false])
         let result = try SceneRun.analyse(scene, options: try SceneRun.options(scene))

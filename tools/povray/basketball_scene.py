@@ -43,6 +43,7 @@ BOARD_OFFSET = 1.25  # rim centre to the board's face
 NET_DEPTH = 1.5
 NET_LEVELS = [(0.0, RIM_R), (0.5, 0.62), (1.0, 0.52), (NET_DEPTH, 0.45)]
 THREE_PT = 22.15    # FIBA, the analysis's default
+BLUR_COPIES = 7     # instants of the exposure drawn for a moving ball (motion blur)
 
 KINDS = [  # (kind, made, weight)
     ("swish", True, 5), ("rim_in", True, 3), ("bank_in", True, 2),
@@ -369,14 +370,14 @@ def scene_pov(rng, side, path, truth, cam, fps, frames, light):
     shutter = rng.uniform(0.3, 0.9)  # the exposure's share of a frame (motion blur)
     for f in range(frames):
         t = f / fps
-        subs = [path.at(t + shutter / fps * (k / 2 - 0.5)) for k in range(3)]
+        subs = [path.at(t + shutter / fps * (k / (BLUR_COPIES - 1) - 0.5)) for k in range(BLUR_COPIES)]
         positions.append(subs)
         sway = 0.0
         for k in net_kick:
             if t >= k:
                 sway += 0.25 * math.exp(-(t - k) / 0.6) * math.sin(2 * math.pi * 1.8 * (t - k))
         nets.append(sway)
-    w("#declare Balls = array[%d][3] {\n" % frames)
+    w("#declare Balls = array[%d][%d] {\n" % (frames, BLUR_COPIES))
     w(",\n".join("{" + ", ".join(pv(p) if p else "<0,-100,0>" for p in subs) + "}" for subs in positions))
     w("}\n")
     w("#declare NetSway = array[%d] {%s}\n" % (frames, ", ".join("%.4f" % s for s in nets)))
@@ -390,16 +391,20 @@ def scene_pov(rng, side, path, truth, cam, fps, frames, light):
 }
 """ % (BALL_R, BALL_R, BALL_R, BALL_R))
     w("""#declare Spin = frame_number * 37;
-#declare Same = (vlength(Balls[frame_number][0] - Balls[frame_number][2]) < 0.05);
-#if (Same)
-  object { Ball rotate <Spin, Spin * 0.3, 0> translate Balls[frame_number][1] }
+#declare Last = %d;
+#declare Mid = Balls[frame_number][div(Last, 2)];
+#if (vlength(Balls[frame_number][0] - Balls[frame_number][Last]) < 0.05)
+  object { Ball rotate <Spin, Spin * 0.3, 0> translate Mid }
 #else
-  #for (K, 0, 2)
-    object { Ball rotate <Spin, Spin * 0.3, 0> translate Balls[frame_number][K]
-             #if (K != 1) no_shadow #end }
+  // Motion blur: the ball where it is at instants through the exposure, close enough together to
+  // make one smear. None of them casts a shadow (each would darken the others); a hidden ball at
+  // the middle instant casts the one shadow.
+  #for (K, 0, Last)
+    object { Ball rotate <Spin, Spin * 0.3, 0> translate Balls[frame_number][K] no_shadow }
   #end
+  sphere { Mid, %.3f no_image pigment { rgb 0 } }
 #end
-""")
+""" % (BLUR_COPIES - 1, 0.85 * BALL_R))
     # The net: a diamond mesh from the rim down, each level turned half a cell from the one above,
     # swaying after a make.
     cells = 12
@@ -499,13 +504,11 @@ def build(seed, width=None, height=None, fps=None):
     return pov, meta, options
 
 
-def mean_luma(png):
-    """The picture's mean luma, 0–255 (ffmpeg's signalstats)."""
-    p = subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-i", png, "-vf",
-                        "signalstats,metadata=print:key=lavfi.signalstats.YAVG", "-f", "null", "-"],
-                       capture_output=True, text=True, check=True)
-    values = [float(l.split("=")[1]) for l in (p.stderr + p.stdout).splitlines() if "YAVG=" in l]
-    return max(1.0, values[-1]) if values else 128.0
+def mean_rgb(png):
+    """The picture's mean red, green and blue, 0–255 (ffmpeg scales it to one pixel by area)."""
+    p = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", png, "-vf", "scale=1:1:flags=area",
+                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, check=True)
+    return [max(1.0, float(c)) for c in p.stdout[:3]]
 
 
 def main():
@@ -548,12 +551,16 @@ def main():
         truth["renderSeconds"] = round(time.time() - t0, 1)
     if not args.no_render:
         e = truth["encode"]
-        # A phone exposes for the scene: the frame's mean brought to the exposure drawn from the
-        # seed, and the gain that takes amplifies the sensor's noise with it.
-        gain = min(3.0, max(0.7, e["exposure"] * 255 / mean_luma(os.path.join(frames_dir, "00000.png"))))
+        # A phone exposes and white-balances for the scene: the first frame's mean brought to the
+        # exposure drawn from the seed (the gain amplifies the sensor's noise with it), and most of
+        # the light's colour cast taken out (grey world, not all of it, as phones leave some).
+        mean = mean_rgb(os.path.join(frames_dir, "00000.png"))
+        grey = sum(mean) / 3
+        gain = min(3.0, max(0.7, e["exposure"] * 255 / grey))
+        gains = [gain * (grey / c) ** 0.8 for c in mean]
         noise = int(round(e["noise"] + 4 * max(0.0, gain - 1.0)))
-        e["gain"], e["noiseApplied"] = round(gain, 2), noise
-        vf = "lutrgb=" + ":".join("%s='clip(val*%.3f,0,255)'" % (c, gain) for c in "rgb")
+        e["gains"], e["noiseApplied"] = [round(g, 3) for g in gains], noise
+        vf = "lutrgb=" + ":".join("%s='clip(val*%.3f,0,255)'" % (c, g) for c, g in zip("rgb", gains))
         vf += ",noise=alls=%d:allf=t" % noise if noise else ""
         vf += ",format=yuv420p"
         tmp = os.path.join(args.out, "clip.tmp.mp4")
