@@ -62,7 +62,7 @@ struct ArcheryRoutes {
         // The corrections as read, not as sent: nothing else a client put in the body is stored.
         let stored = JSONValue.array(corrections.map(Self.json))
         let confirmation = try await backends.sql {
-            try ArcheryConfirmationRepository($0).add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json()))
+            try ConfirmationRepository($0, .archery).add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json()))
         }
         return try JSONResponse.make(confirmation.json(), status: .created)
     }
@@ -70,7 +70,7 @@ struct ArcheryRoutes {
     func confirmed(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try JobRoutes.wantsCSV(format)
         _ = try await archeryJob(id, caller)
-        guard let confirmation = try await backends.sql({ try ArcheryConfirmationRepository($0).latest(jobId: id) }) else {
+        guard let confirmation = try await backends.sql({ try ConfirmationRepository($0, .archery).latest(jobId: id) }) else {
             throw APIError(.notFound, "no_confirmation", "job \(id.uuidString.lowercased())'s end has not been confirmed: POST its corrections to /v1/jobs/{id}/arrows")
         }
         guard csv else { return try JSONResponse.make(confirmation.json()) }

@@ -357,7 +357,7 @@ struct JobRoutes {
         guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
             // An archery end's newest confirmed version is shown beside the detected one.
             var document = try JobRepository(db).result(jobId: id)
-            if archery { document?.confirmed = try ArcheryConfirmationRepository(db).latest(jobId: id)?.json() }
+            if archery { document?.confirmed = try ConfirmationRepository(db, .archery).latest(jobId: id)?.json() }
             return document
         }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")

@@ -1,43 +1,33 @@
 import Foundation
 import ReelworkCore
 
-/// A confirmed version of an archery end (seed 002's adjustment step): the corrections a person
-/// sent and the end they give, rescored. Stored beside the detected end, which never changes.
-public struct ArcheryConfirmation: Sendable, Equatable {
-    public var version: Int
-    public var corrections: JSONValue
-    public var confirmed: JSONValue
-    public var createdAt: Date
-
-    /// `{version, createdAt, corrections, arrows, total, xCount, tens}`: what the API shows.
-    public func json() -> JSONValue {
-        guard case .object(var fields) = confirmed else { return confirmed }
-        fields["version"] = .number(Double(version))
-        fields["createdAt"] = .string(ReelworkJSON.formatDate(createdAt))
-        fields["corrections"] = corrections
-        return .object(fields)
+/// `archery_confirmations` and `result_confirmations`: versions count from 1 per job, the newest
+/// is the current one.
+public struct ConfirmationRepository {
+    /// The two tables of confirmations: archery's ends, and every other sport's rows.
+    public enum Table: String, Sendable {
+        case archery = "archery_confirmations"
+        case results = "result_confirmations"
     }
-}
 
-/// `archery_confirmations`: versions count from 1 per job, the newest is the current one.
-public struct ArcheryConfirmationRepository {
     let db: PGConnection
+    let table: Table
 
-    public init(_ db: PGConnection) { self.db = db }
+    public init(_ db: PGConnection, _ table: Table) { (self.db, self.table) = (db, table) }
 
     /// Stores the next version of job `jobId`'s confirmation. Two at once both get stored, one after
     /// the other (the loser of a race on a version number takes the next).
-    public func add(jobId: UUID, corrections: JSONValue, confirmed: JSONValue) throws -> ArcheryConfirmation {
+    public func add(jobId: UUID, corrections: JSONValue, confirmed: JSONValue) throws -> Confirmation {
         let correctionsText = try corrections.encodedText(), confirmedText = try confirmed.encodedText()
         for _ in 0..<5 {
             let rows = try db.query("""
-                INSERT INTO archery_confirmations (job_id, version, corrections, confirmed)
-                SELECT $1, COALESCE(MAX(version), 0) + 1, $2::jsonb, $3::jsonb FROM archery_confirmations WHERE job_id = $1
+                INSERT INTO \(table.rawValue) (job_id, version, corrections, confirmed)
+                SELECT $1, COALESCE(MAX(version), 0) + 1, $2::jsonb, $3::jsonb FROM \(table.rawValue) WHERE job_id = $1
                 ON CONFLICT DO NOTHING
                 RETURNING version, created_at
                 """, [jobId, correctionsText, confirmedText]).rows
             if let row = rows.first {
-                return ArcheryConfirmation(version: try row.int("version"), corrections: corrections, confirmed: confirmed,
+                return Confirmation(version: try row.int("version"), corrections: corrections, confirmed: confirmed,
                                            createdAt: try row.date("created_at"))
             }
         }
@@ -45,12 +35,12 @@ public struct ArcheryConfirmationRepository {
     }
 
     /// The newest confirmation of the job, nil when none was made.
-    public func latest(jobId: UUID) throws -> ArcheryConfirmation? {
+    public func latest(jobId: UUID) throws -> Confirmation? {
         guard let row = try db.query("""
-            SELECT version, corrections, confirmed, created_at FROM archery_confirmations
+            SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
             WHERE job_id = $1 ORDER BY version DESC LIMIT 1
             """, [jobId]).rows.first else { return nil }
-        return ArcheryConfirmation(version: try row.int("version"),
+        return Confirmation(version: try row.int("version"),
                                    corrections: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("corrections").utf8)),
                                    confirmed: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("confirmed").utf8)),
                                    createdAt: try row.date("created_at"))
