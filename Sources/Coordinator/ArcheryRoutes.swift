@@ -61,9 +61,12 @@ struct ArcheryRoutes {
         }
         // The corrections as read, not as sent: nothing else a client put in the body is stored.
         let stored = JSONValue.array(corrections.map(Self.json))
-        let confirmation = try await backends.sql {
-            try ConfirmationRepository($0, .archery).add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json()))
+        let (confirmation, previous) = try await backends.sql { db in
+            let repository = ConfirmationRepository(db, .archery)
+            let previous = try repository.latest(jobId: id)
+            return (try repository.add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json())), previous)
         }
+        CorrectionMetric.count(sport: Sport.archery.rawValue, corrections: stored, previous: previous?.corrections)
         return try JSONResponse.make(confirmation.json(), status: .created)
     }
 

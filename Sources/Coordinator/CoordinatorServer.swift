@@ -62,6 +62,8 @@ extension CoordinatorServer {
         let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage)
         reports.register(on: api)
         ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
+        let corrections = CorrectionRoutes(backends: backends, jobs: jobs)
+        corrections.register(on: api)
         ResultExportRoutes(backends: backends, batches: batches).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
