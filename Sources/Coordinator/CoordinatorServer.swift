@@ -70,7 +70,7 @@ extension CoordinatorServer {
         control.register(on: api)
         let events = EventRoutes(backends: backends)
         events.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, reports: reports, storage: storage,
+        DashboardRoutes(backends: backends, jobs: jobs, corrections: corrections, control: control, events: events, reports: reports, storage: storage,
                         renderer: try DashboardRenderer(), stillCache: StillCache(),
                         stillLimiter: RateBuckets(ratePerSecond: backends.config.clubLimits.stillsPerSecondPerKey)).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
