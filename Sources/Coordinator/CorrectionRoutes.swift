@@ -20,9 +20,10 @@ struct CorrectionRoutes {
     func register(on api: APIRouter) {
         CorrectionMetric.register()
         api.post("/v1/jobs/:id/corrections", .clubData) { request, context, caller in
-            let id = try RouteParams.uuid(context, "id")
+            // The job first, as archery's route does: another club's answers as a missing one, whatever the body.
+            let target = try await correctableJob(RouteParams.uuid(context, "id"), caller)
             let body = try await JSONResponse.decode(JSONValue.self, from: request, limit: backends.config.limits.maxJSONBytes)
-            return try JSONResponse.make(try await correct(id, body, caller).json(), status: .created)
+            return try JSONResponse.make(try await correct(target, body).json(), status: .created)
         }
         api.get("/v1/jobs/:id/corrections", .clubData) { request, context, caller in
             try await confirmed(RouteParams.uuid(context, "id"), caller, format: request.uri.queryParameters.get("format"))
@@ -47,7 +48,11 @@ struct CorrectionRoutes {
     /// form), and counts the corrections it adds to the version before. Throws 400
     /// `invalid_corrections` naming the correction and its problem; nothing is stored then.
     func correct(_ id: UUID, _ body: JSONValue, _ caller: Caller) async throws -> Confirmation {
-        let (job, corrector) = try await correctableJob(id, caller)
+        try await correct(try await correctableJob(id, caller), body)
+    }
+
+    func correct(_ target: (job: JobView, corrector: RowCorrector), _ body: JSONValue) async throws -> Confirmation {
+        let (job, corrector) = target, id = target.job.id
         guard let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) has no stored result")
         }
