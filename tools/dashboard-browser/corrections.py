@@ -29,6 +29,7 @@ def save(driver, args):
     sign_in(driver, args.url, args.club_key)
     driver.get(f"{args.url}/dashboard/jobs/{args.job}")
     wait(driver, lambda d: d.find_elements(By.ID, "corrections"), "the job page has a Corrections section")
+    driver.execute_script("document.getElementById('corrections').scrollIntoView()")
     shot(driver, args.out, "job-corrected")
     box = driver.find_element(By.ID, "corrections-text")
     box.clear()
@@ -38,6 +39,7 @@ def save(driver, args):
          f"after saving, the confirmed totals show '{args.expect}'")
     rows = driver.find_elements(By.CSS_SELECTOR, "#confirmed-rows tr.changed")
     check(len(rows) > 0, f"the corrected and added rows are marked ({len(rows)})")
+    driver.execute_script("document.getElementById('corrections').scrollIntoView()")
     shot(driver, args.out, "job-saved")
 
 

@@ -7,8 +7,9 @@ import Sports
 import Store
 
 /// A job page's corrections (issue 31): the detected totals beside the newest confirmed version's,
-/// its rows with where each came from, and a form that sends a whole set of corrections as the
-/// API's `POST /v1/jobs/{id}/corrections` does, with the same checks and the same answers.
+/// its rows (the detected ones before any) with where each came from and the detected index a
+/// correction names, and a form that sends a whole set of corrections as the API's
+/// `POST /v1/jobs/{id}/corrections` does, with the same checks and the same answers.
 extension DashboardRoutes {
     func registerCorrections(on router: Router<APIRequestContext>) {
         action(router, "/dashboard/jobs/:id/corrections") { _, context, visitor, form in
@@ -42,17 +43,21 @@ extension DashboardRoutes {
             "text": (confirmation.map { JSONValue.object(["corrections": $0.corrections]) } ?? .object(["corrections": .array([])])).jsonString(),
         ]
         if let confirmation {
-            let rows = corrector.rows(in: confirmation.confirmed)
-            let columns = report?.columns ?? []
-            section["confirmed"] = [
-                "version": confirmation.version, "created": DashboardFormat.time(confirmation.createdAt),
-                "totals": totals(confirmation.applied(to: result)),
-                "headings": columns.map(\.title),
-                "rows": rows.map { row -> [String: Any] in
-                    let source = row["source"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "detected"
-                    return ["cells": columns.map { $0.cell(row) }, "source": source, "changed": source != "detected"]
-                },
-            ] as [String: Any]
+            section["confirmed"] = ["version": confirmation.version, "created": DashboardFormat.time(confirmation.createdAt),
+                                    "totals": totals(confirmation.applied(to: result))] as [String: Any]
+        }
+        let columns = report?.columns ?? []
+        // Before any correction the detected rows, each at its own index.
+        let rows = confirmation.map { corrector.rows(in: $0.confirmed) } ?? corrector.rows(in: result).enumerated().map { index, row in
+            guard case .object(var fields) = row else { return row }
+            fields["detectedIndex"] = .number(Double(index))
+            return .object(fields)
+        }
+        section["headings"] = columns.map(\.title)
+        section["rows"] = rows.map { row -> [String: Any] in
+            let source = row["source"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "detected"
+            let index = row["detectedIndex"]?.number.map { String(Int($0)) } ?? "added"
+            return ["cells": columns.map { $0.cell(row) }, "source": source, "changed": source != "detected", "detectedIndex": index]
         }
         return section
     }
