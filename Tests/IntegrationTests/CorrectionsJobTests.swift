@@ -44,12 +44,12 @@ final class CorrectionsJobTests: CoordinatorTestCase {
             """, [job])
     }
 
-    /// `reelwork_corrections_total{sport="basketball", kind}` on the coordinator's `/metrics`.
-    func corrections(_ kind: String) throws -> Double? {
+    /// `reelwork_corrections_total{sport, kind}` on the coordinator's `/metrics`.
+    func corrections(_ kind: String, sport: String = "basketball") throws -> Double? {
         let (status, body) = try text("/metrics", key: stack.operatorKey)
         XCTAssertEqual(status, 200)
         let line = body.split(separator: "\n").first {
-            $0.hasPrefix(MetricName.corrections + "{") && $0.contains(#"sport="basketball""#) && $0.contains(#"kind="\#(kind)""#)
+            $0.hasPrefix(MetricName.corrections + "{") && $0.contains(#"sport="\#(sport)""#) && $0.contains(#"kind="\#(kind)""#)
         }
         return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
     }
@@ -200,6 +200,74 @@ final class CorrectionsJobTests: CoordinatorTestCase {
         ])
         print(String(decoding: browser, as: UTF8.self))
         XCTAssertEqual(try awaitSync { try await alpha.results(corrected) }.confirmed?["stats"]?["fieldGoalsAttempted"], .number(2))
+    }
+
+    /// Bowling and tennis through the same route: a false shot dropped and a result set, a missed
+    /// swing added; the job's CSV and the season export (bowling's flags, tennis's contact time read
+    /// out of the confirmed JSON) give the confirmed rows. Archery's arrows count in the same metric.
+    func test_ABowlingShotAndATennisSwingAreCorrectedAndTheExportsFollow() throws {
+        try stack.startWorker()
+        let key = try stack.createKey(["--club", "gamma"])
+        let client = try stack.client(key: key)
+        let clip = try stack.makeTinyClip()
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        func job(_ sport: String) throws -> UUID {
+            try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: sport, options: .object(["noop": .object([:])]))) }.id
+        }
+        let bowling = try job("bowling"), tennis = try job("tennis"), archery = try job("archery")
+        for id in [bowling, tennis, archery] { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded, stack.logTail()) }
+        let db = try stack.db()
+        try db.query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [bowling, """
+            {"shots": [{"shotNumber": 1, "startTime": 0.1, "launchSpeed": 9.5, "result": null, "flags": [{"code": "ball_return", "message": "a ball return"}]},
+                       {"shotNumber": 2, "startTime": 0.5, "launchSpeed": 17.2, "result": "gutter", "flags": [{"code": "slow", "message": "slow"}]}]}
+            """])
+        try db.query("""
+            INSERT INTO bowling_shots (job_id, attempt, shot_number, start_time, launch_speed, result, flags)
+            SELECT $1, attempt, 1, 0.1, 9.5, NULL, '[{"code": "ball_return"}]'::jsonb FROM results WHERE job_id = $1
+            UNION ALL SELECT $1, attempt, 2, 0.5, 17.2, 'gutter', '[{"code": "slow"}]'::jsonb FROM results WHERE job_id = $1
+            """, [bowling])
+        try db.query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [tennis, """
+            {"swings": [{"swingNumber": 1, "type": "forehand", "startTime": 0.2, "endTime": 0.6, "keyFrameTimes": {"contact": 0.4}}]}
+            """])
+        try db.query("""
+            INSERT INTO tennis_swings (job_id, attempt, swing_number, type, start_time, end_time, contact_time)
+            SELECT $1, attempt, 1, 'forehand', 0.2, 0.6, 0.4 FROM results WHERE job_id = $1
+            """, [tennis])
+
+        let dropped = try post("/v1/jobs/\(bowling.uuidString.lowercased())/corrections", key: key,
+                               body: #"{"corrections": [{"op": "drop", "index": 0}, {"op": "result", "index": 1, "result": "strike"}]}"#)
+        XCTAssertEqual(dropped.status, 201, dropped.message)
+        let bowlingCSV = try awaitSync { try await client.resultsCSV(bowling) }
+        XCTAssertEqual(confirmedRows(bowlingCSV).count, 1, bowlingCSV)
+        XCTAssertTrue(confirmedRows(bowlingCSV)[0].hasPrefix("1,0.5,"), bowlingCSV)
+        XCTAssertTrue(confirmedRows(bowlingCSV)[0].hasSuffix(",strike,,slow"), bowlingCSV)
+        let bowlingSeason = confirmedRows(try text("/v1/results.csv?sport=bowling", key: key).body)
+        XCTAssertEqual(bowlingSeason.count, 1)
+        XCTAssertTrue(bowlingSeason.first?.hasSuffix(",strike,,slow") ?? false, "\(bowlingSeason)")
+        XCTAssertEqual(try corrections("drop", sport: "bowling"), 1)
+        XCTAssertEqual(try corrections("result", sport: "bowling"), 1)
+        let wrongOp = try post("/v1/jobs/\(bowling.uuidString.lowercased())/corrections", key: key, body: #"{"corrections": [{"op": "add", "startTime": 1}]}"#)
+        XCTAssertEqual(wrongOp.status, 400)
+        XCTAssertTrue(wrongOp.message.contains("corrections[0].op must be drop or result, not 'add'"), wrongOp.message)
+
+        let added = try post("/v1/jobs/\(tennis.uuidString.lowercased())/corrections", key: key,
+                             body: #"{"corrections": [{"op": "add", "type": "serve", "contactTime": 0.1}]}"#)
+        XCTAssertEqual(added.status, 201, added.message)
+        let tennisSeason = confirmedRows(try text("/v1/results.csv?sport=tennis", key: key).body)
+        XCTAssertEqual(tennisSeason.count, 2, "\(tennisSeason)")
+        let header = try text("/v1/results.csv?sport=tennis", key: key).body.components(separatedBy: "\r\n")[0].split(separator: ",")
+        let contact = try XCTUnwrap(header.firstIndex(of: "contactTime")), type = try XCTUnwrap(header.firstIndex(of: "type"))
+        let cells = tennisSeason.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        XCTAssertEqual(cells.map { String($0[type]) }, ["serve", "forehand"], "the added serve first, by its contact time")
+        XCTAssertEqual(cells.map { String($0[contact]) }, ["0.1", "0.4"])
+        XCTAssertEqual(try corrections("add", sport: "tennis"), 1)
+
+        let end = #"{"arrows": [{"id": 0, "arrowNumber": 1, "normalizedX": 0.02, "normalizedY": 0.015, "score": 10, "isXRing": true}], "total": 10, "xCount": 1, "tens": 1, "input": "photo"}"#
+        try db.query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [archery, end])
+        XCTAssertEqual(try corrections("delete", sport: "archery"), 0)
+        let deleted = try post("/v1/jobs/\(archery.uuidString.lowercased())/arrows", key: key, body: #"{"corrections": [{"op": "delete", "index": 0}]}"#)
+        XCTAssertEqual(deleted.status, 201, deleted.message)
+        XCTAssertEqual(try corrections("delete", sport: "archery"), 1)
     }
 }
 

@@ -56,7 +56,7 @@ extension DashboardRoutes {
         section["headings"] = columns.map(\.title)
         section["rows"] = rows.map { row -> [String: Any] in
             let source = row["source"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "detected"
-            let index = row["detectedIndex"]?.number.map { String(Int($0)) } ?? "added"
+            let index = row["detectedIndex"]?.number.map { String(Int($0)) } ?? "–"
             return ["cells": columns.map { $0.cell(row) }, "source": source, "changed": source != "detected", "detectedIndex": index]
         }
         return section
