@@ -155,6 +155,13 @@ final class CorrectionsJobTests: CoordinatorTestCase {
         XCTAssertEqual(stats["total"]?["fieldGoalsAttempted"], .number(2), "\(stats)")
         XCTAssertEqual(stats["total"]?["fieldGoalsMade"], .number(1), "\(stats)")
         XCTAssertEqual(stats["total"]?["points"], .number(2), "\(stats)")
+        // So does the batch's PDF report (its totals and its table of shots).
+        let (pdf, pdfStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/batches/\(batch.id.uuidString.lowercased())/report.pdf")!, key: alphaKey)
+        XCTAssertEqual(pdfStatus, 200)
+        let pdfFile = stack.directory.appendingPathComponent("batch.pdf")
+        try pdf.write(to: pdfFile)
+        let report = String(decoding: try Tool.run("pdftotext", ["-layout", pdfFile.path, "-"]), as: UTF8.self)
+        XCTAssertNotNil(report.range(of: #"Field goals \(FGM/FGA\)\s+1/2"#, options: .regularExpression), report)
 
         // The CLI sends the next whole set: one more correction, counted once; the earlier two are not counted again.
         let file = stack.directory.appendingPathComponent("corrections.json")
