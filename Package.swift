@@ -178,11 +178,11 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportKit", "SportMath",
                                                          "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
-        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "SportKit", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
@@ -194,7 +194,7 @@ let package = Package(
         .target(name: "BasketballScenes", dependencies: ["SportMath"]),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
         .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore",
-                                                           "SportMath", "TestSupport", "Vision"]),
+                                                           "SportKit", "SportMath", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation, and SportMath's seeded generator for the
         // camera noise.

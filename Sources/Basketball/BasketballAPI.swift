@@ -229,7 +229,7 @@ public struct BasketballShot: Sendable, Equatable {
     public func json() -> JSONValue { BasketballJSON.shot(self) }
 }
 
-public enum ShotType: String, Sendable {
+public enum ShotType: String, Sendable, CaseIterable {
     case twoPoint = "2PT"
     case threePoint = "3PT"
 }

@@ -27,4 +27,6 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
     public var table: ResultTable? { .basketballShots }
 
     public var report: (any SportReport)? { BasketballReport() }
+
+    public var corrector: RowCorrector? { BasketballCorrections.corrector }
 }

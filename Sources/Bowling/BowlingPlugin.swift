@@ -21,4 +21,6 @@ public struct BowlingPlugin: SportPlugin {
     public var table: ResultTable? { .bowlingShots }
 
     public var report: (any SportReport)? { BowlingReport() }
+
+    public var corrector: RowCorrector? { BowlingCorrections.corrector }
 }

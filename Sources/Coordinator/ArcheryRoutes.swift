@@ -61,16 +61,19 @@ struct ArcheryRoutes {
         }
         // The corrections as read, not as sent: nothing else a client put in the body is stored.
         let stored = JSONValue.array(corrections.map(Self.json))
-        let confirmation = try await backends.sql {
-            try ArcheryConfirmationRepository($0).add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json()))
+        let (confirmation, previous) = try await backends.sql { db in
+            let repository = ConfirmationRepository(db, .archery)
+            let previous = try repository.latest(jobId: id)
+            return (try repository.add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json())), previous)
         }
+        CorrectionMetric.count(sport: Sport.archery.rawValue, corrections: stored, previous: previous?.corrections)
         return try JSONResponse.make(confirmation.json(), status: .created)
     }
 
     func confirmed(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try JobRoutes.wantsCSV(format)
         _ = try await archeryJob(id, caller)
-        guard let confirmation = try await backends.sql({ try ArcheryConfirmationRepository($0).latest(jobId: id) }) else {
+        guard let confirmation = try await backends.sql({ try ConfirmationRepository($0, .archery).latest(jobId: id) }) else {
             throw APIError(.notFound, "no_confirmation", "job \(id.uuidString.lowercased())'s end has not been confirmed: POST its corrections to /v1/jobs/{id}/arrows")
         }
         guard csv else { return try JSONResponse.make(confirmation.json()) }

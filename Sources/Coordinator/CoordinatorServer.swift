@@ -62,13 +62,15 @@ extension CoordinatorServer {
         let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage)
         reports.register(on: api)
         ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
+        let corrections = CorrectionRoutes(backends: backends, jobs: jobs)
+        corrections.register(on: api)
         ResultExportRoutes(backends: backends, batches: batches).register(on: api)
         WebhookRoutes(backends: backends, jobs: jobs).register(on: api)
         let control = ControlRoutes(backends: backends)
         control.register(on: api)
         let events = EventRoutes(backends: backends)
         events.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, control: control, events: events, reports: reports, storage: storage,
+        DashboardRoutes(backends: backends, jobs: jobs, corrections: corrections, control: control, events: events, reports: reports, storage: storage,
                         renderer: try DashboardRenderer(), stillCache: StillCache(),
                         stillLimiter: RateBuckets(ratePerSecond: backends.config.clubLimits.stillsPerSecondPerKey)).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }

@@ -10,7 +10,7 @@ import Sports
 import Store
 
 /// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`
-/// (an archery job's corrections: `ArcheryRoutes`).
+/// (an archery job's corrections: `ArcheryRoutes`; another sport's: `CorrectionRoutes`).
 struct JobRoutes {
     let backends: Backends
 
@@ -349,15 +349,18 @@ struct JobRoutes {
     }
 
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
-    /// CSV headed by the seeds' field names.
+    /// CSV headed by the seeds' field names: a corrected job's confirmed rows (archery's stay the
+    /// detected end's; its confirmed CSV is `/v1/jobs/{id}/arrows?format=csv`).
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
-        let archery = job.sport == Sport.archery.rawValue
+        let confirmations: ConfirmationRepository.Table? = if job.sport == Sport.archery.rawValue { .archery } else {
+            Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.corrector } == nil ? nil : .results
+        }
         guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
-            // An archery end's newest confirmed version is shown beside the detected one.
+            // The newest confirmed version (an archery end's, another sport's rows) beside the detected result.
             var document = try JobRepository(db).result(jobId: id)
-            if archery { document?.confirmed = try ArcheryConfirmationRepository(db).latest(jobId: id)?.json() }
+            if let confirmations { document?.confirmed = try ConfirmationRepository(db, confirmations).latest(jobId: id)?.json() }
             return document
         }) else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")

@@ -43,9 +43,15 @@ struct ReportRoutes {
     struct Drawable: Sendable {
         var job: JobView
         var sport: Sport
+        /// The detected result, which the picture draws (over the frames it was detected in).
         var result: JSONValue?
+        /// The newest confirmed version of its rows, if a person corrected them.
+        var confirmation: Confirmation?
         var videoPath: String?
         var fileName: String?
+
+        /// What reports and stats add up: the confirmed rows where a person corrected them.
+        var reported: JSONValue? { result.map { result in confirmation.map { $0.applied(to: result) } ?? result } }
     }
 
     /// A stored sport's name as a `Sport`; a name this coordinator does not know (a row written by a
@@ -59,11 +65,13 @@ struct ReportRoutes {
 
     func drawable(_ job: JobView, club: String?) async throws -> Drawable {
         let storage = self.storage
-        let (result, video) = try await backends.sql { db -> (JSONValue?, (video: VideoView, storageKey: String)?) in
+        let (result, confirmation, video) = try await backends.sql { db -> (JSONValue?, Confirmation?, (video: VideoView, storageKey: String)?) in
             let document = job.status == .succeeded ? try JobRepository(db).result(jobId: job.id) : nil
-            return (document?.result, try VideoRepository(db).find(id: job.videoId, club: club))
+            let confirmation = document == nil ? nil : try ConfirmationRepository(db, .results).latest(jobId: job.id)
+            return (document?.result, confirmation, try VideoRepository(db).find(id: job.videoId, club: club))
         }
         return Drawable(job: job, sport: try Self.sport(job.sport, of: "job \(job.id.uuidString.lowercased())"), result: result,
+                        confirmation: confirmation,
                         videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: job.fileName ?? video?.video.originalName)
     }
 
@@ -106,7 +114,7 @@ struct ReportRoutes {
         let recorded = item.videoPath.flatMap { try? MediaProbe.recordingDate($0, guards: guards) }
         var job = ReportJob(id: item.job.id, club: item.job.club, sport: item.sport, fileName: item.fileName, createdAt: item.job.createdAt,
                             recordedAt: recorded, status: item.job.status.rawValue, error: item.job.status == .failed ? item.job.lastError : nil,
-                            result: item.result)
+                            result: item.reported)
         guard let result = item.result, let report = SportReports.forSport(item.sport) else { return job }
         guard drawPicture else {
             job.pictureNote = "Pictures are drawn for the first \(maxBatchPictures) jobs of a batch; GET /v1/jobs/\(item.job.id.uuidString.lowercased())/picture draws this one."
@@ -160,7 +168,8 @@ struct ReportRoutes {
 
     /// The batch's stats table as JSON (basketball: seed 001's shooting line per succeeded session
     /// and the batch's total, counts added and percentages from the sums): the same lines as the
-    /// batch report's "Stats by session", for its newest `maxBatchJobs` jobs.
+    /// batch report's "Stats by session", for its newest `maxBatchJobs` jobs. A corrected session
+    /// counts its newest confirmed shots.
     func batchStats(_ id: UUID, _ caller: Caller) async throws -> Response {
         let batch = try await batches.batch(id, caller)
         let sport = try Self.sport(batch.sport, of: "batch \(id.uuidString.lowercased())")
@@ -171,7 +180,7 @@ struct ReportRoutes {
         var sessions: [JSONValue] = [], rows: [JSONValue] = []
         for job in page.jobs.reversed() where job.status == .succeeded {
             let item = try await drawable(job, club: caller.visibleClub)
-            guard let result = item.result else { continue }
+            guard let result = item.reported else { continue }
             let jobRows = report.rows(in: result)
             rows += jobRows
             var line = table.statsRow(name: item.fileName ?? "", rows: jobRows)

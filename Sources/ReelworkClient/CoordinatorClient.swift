@@ -191,21 +191,34 @@ public final class CoordinatorClient: Sendable {
         try await csv("/v1/jobs/\(id.uuidString.lowercased())/results")
     }
 
-    /// An archery job's end confirmed with corrections (`POST /v1/jobs/{id}/arrows`, a body
-    /// `{"corrections": [{"op": "move", "index": 0, "x": …, "y": …}, …]}`): the new confirmed version.
-    public func confirmArrows(_ id: UUID, body: Data) async throws -> JSONValue {
-        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/arrows", body: body, headers: ["Content-Type": "application/json"])
+    /// Where a job's confirmed versions are made: an archery end's arrows, another sport's rows.
+    public enum Confirmations: String, Sendable {
+        /// `/v1/jobs/{id}/arrows`: `{"corrections": [{"op": "move", "index": 0, "x": …, "y": …}, …]}`.
+        case arrows
+        /// `/v1/jobs/{id}/corrections`: `{"corrections": [{"op": "made", "index": 2, "made": true}, …]}`.
+        case corrections
     }
 
-    /// An archery job's newest confirmed end (`GET /v1/jobs/{id}/arrows`).
-    public func confirmedArrows(_ id: UUID) async throws -> JSONValue {
-        try await get("/v1/jobs/\(id.uuidString.lowercased())/arrows")
+    /// A job's result confirmed with corrections (POST, the body as given): the new confirmed version.
+    public func confirm(_ id: UUID, _ route: Confirmations, body: Data) async throws -> JSONValue {
+        try await send("POST", "/v1/jobs/\(id.uuidString.lowercased())/\(route.rawValue)", body: body, headers: ["Content-Type": "application/json"])
     }
+
+    /// A job's newest confirmed version (GET).
+    public func confirmed(_ id: UUID, _ route: Confirmations) async throws -> JSONValue {
+        try await get("/v1/jobs/\(id.uuidString.lowercased())/\(route.rawValue)")
+    }
+
+    /// A job's newest confirmed version, one CSV row per arrow, shot or swing (`?format=csv`).
+    public func confirmedCSV(_ id: UUID, _ route: Confirmations) async throws -> String {
+        try await csv("/v1/jobs/\(id.uuidString.lowercased())/\(route.rawValue)")
+    }
+
+    /// An archery job's end confirmed with corrections (`POST /v1/jobs/{id}/arrows`).
+    public func confirmArrows(_ id: UUID, body: Data) async throws -> JSONValue { try await confirm(id, .arrows, body: body) }
 
     /// An archery job's newest confirmed end, one CSV row per arrow (`GET /v1/jobs/{id}/arrows?format=csv`).
-    public func confirmedArrowsCSV(_ id: UUID) async throws -> String {
-        try await csv("/v1/jobs/\(id.uuidString.lowercased())/arrows")
-    }
+    public func confirmedArrowsCSV(_ id: UUID) async throws -> String { try await confirmedCSV(id, .arrows) }
 
     /// `path?format=csv` as text.
     /// A season's results as one CSV (`GET /v1/results.csv`): every succeeded job of `batch`, or of

@@ -10,6 +10,9 @@ public enum MetricName {
     public static let queueSnapshotAge = "reelwork_queue_snapshot_age_seconds"
     public static let uploadBytes = "reelwork_upload_bytes_total"
     public static let httpRequestDuration = "reelwork_http_request_duration_seconds"
+    /// Corrections people made to results (issue 31), by `sport` and `kind` (the correction's op):
+    /// where the analysis is weak.
+    public static let corrections = "reelwork_corrections_total"
 
     // Both kinds of process: whichever one moves a job to a terminal state counts it.
     public static let jobsFinished = "reelwork_jobs_finished_total"
@@ -34,7 +37,7 @@ public enum MetricName {
     /// Event subscribers cut off because they fell a whole buffer behind.
     public static let eventSubscribersDropped = "reelwork_event_subscribers_dropped_total"
 
-    public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration,
+    public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration, corrections,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,
                              stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge, abandonedThreads,
                              dependencyErrors, dependencyFailing, eventsPublishFailed, eventSubscribersDropped]

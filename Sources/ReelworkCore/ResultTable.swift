@@ -117,6 +117,12 @@ public struct ResultTable: Sendable {
         return []
     }
 
+    /// The rows of a document shaped like a result (a confirmed version's) as CSV, headed by the
+    /// columns' names: the same cells the stored rows give.
+    public func csv(rowsOf document: JSONValue) -> String {
+        CSV.render(header: columns.map(\.name), rows: rows(in: document).map(cells(of:)))
+    }
+
     /// A row as CSV cells, from its JSON.
     public func cells(of row: JSONValue) -> [String] {
         cells(columns.map { $0.value(in: row) })

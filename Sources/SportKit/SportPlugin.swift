@@ -55,4 +55,12 @@ public protocol SportPlugin: Sendable {
 
     /// The result drawn (PNG picture, PDF report); nil when the sport draws nothing.
     var report: (any SportReport)? { get }
+
+    /// How a person corrects the result's rows (`POST /v1/jobs/{id}/corrections`); nil when the
+    /// sport takes no row corrections (archery's end is corrected at `/v1/jobs/{id}/arrows`).
+    var corrector: RowCorrector? { get }
+}
+
+extension SportPlugin {
+    public var corrector: RowCorrector? { nil }
 }

@@ -23,10 +23,7 @@ public struct ResultRowsRepository {
             )
             """
         guard insert else { return cleared }
-        let elements = """
-            jsonb_array_elements(CASE WHEN jsonb_typeof(\(resultParam)::jsonb -> '\(table.resultKey)') = 'array'
-                                      THEN \(resultParam)::jsonb -> '\(table.resultKey)' ELSE '[]'::jsonb END) AS e
-            """
+        let elements = Self.elements("\(resultParam)::jsonb", key: table.resultKey)
         let typed = table.columns.map { (sql: $0.sqlName, value: Self.extract($0)) }
         let extra = Self.extraColumns(table)
         let names = (["job_id", "attempt"] + typed.map(\.sql) + extra.map(\.sql)).joined(separator: ", ")
@@ -40,6 +37,11 @@ public struct ResultRowsRepository {
                 ON CONFLICT DO NOTHING
             )
             """
+    }
+
+    /// The rows of a JSON document at `key` as `e`, one each; none when it holds no array there.
+    private static func elements(_ document: String, key: String) -> String {
+        "jsonb_array_elements(CASE WHEN jsonb_typeof(\(document) -> '\(key)') = 'array' THEN \(document) -> '\(key)' ELSE '[]'::jsonb END) AS e"
     }
 
     /// The SQL that reads one column's value out of a row's JSON (`e`). Total: a value of the wrong
@@ -93,7 +95,8 @@ public struct ResultRowsRepository {
     public static let maxExportJobs = 10_000
 
     /// Every succeeded job matching `search` (its sport's `table`) as one CSV, oldest job first
-    /// (a batch's jobs, made together, by file name), one row per shot, swing or arrow, each headed by its job's id and file name. Throws
+    /// (a batch's jobs, made together, by file name), one row per shot, swing or arrow, each headed by its job's id and file name:
+    /// a corrected job's rows are its newest confirmed version's (`result_confirmations`). Throws
     /// `.invalidRequest` when more than `maxExportJobs` jobs match.
     public func seasonCSV(_ search: JobSearch, table: ResultTable) throws -> String {
         let matching = try DashboardRepository(db).count(search, statuses: [.succeeded], upTo: Self.maxExportJobs)
@@ -102,11 +105,24 @@ public struct ResultRowsRepository {
         }
         var (conditions, params) = search.conditions()
         conditions.append("j.status = 'succeeded'")
+        let job = "j.id AS export_job_id, j.file_name AS export_file_name, j.created_at AS export_created_at"
+        let wanted = conditions.joined(separator: " AND ")
+        // The confirmed rows are read out of the newest version's JSON by the same expressions that
+        // write the typed rows from a result, so both halves have the same columns and types.
+        let confirmedColumns = table.columns.map { column in
+            column.type == .flags ? "(\(Self.extract(column)))::text AS \(column.sqlName)" : "\(Self.extract(column)) AS \(column.sqlName)"
+        }.joined(separator: ", ")
         let rows = try db.query("""
-            SELECT j.id AS export_job_id, j.file_name AS export_file_name, \(Self.selectList(table, alias: "t."))
+            SELECT \(job), \(Self.selectList(table, alias: "t."))
             FROM jobs j JOIN results r ON r.job_id = j.id JOIN \(table.sqlTable) t ON t.job_id = j.id AND t.attempt = r.attempt
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY j.created_at, j.file_name, j.id, t.\(ResultTable.Column.snakeCase(table.numberColumn))
+            WHERE \(wanted) AND NOT EXISTS (SELECT 1 FROM result_confirmations c WHERE c.job_id = j.id)
+            UNION ALL
+            SELECT \(job), \(confirmedColumns)
+            FROM jobs j JOIN results r ON r.job_id = j.id
+            JOIN LATERAL (SELECT confirmed FROM result_confirmations c WHERE c.job_id = j.id ORDER BY c.version DESC LIMIT 1) c ON true,
+            \(Self.elements("c.confirmed", key: table.resultKey))
+            WHERE \(wanted)
+            ORDER BY export_created_at, export_file_name, export_job_id, \(ResultTable.Column.snakeCase(table.numberColumn))
             """, params).rows
         let lines = try rows.map { row in
             [try row.uuid("export_job_id").uuidString.lowercased(), row["export_file_name"] ?? ""] + table.cells(try Self.values(row, table))
@@ -133,8 +149,12 @@ public struct ResultRowsRepository {
         }
     }
 
-    /// The job's typed rows as CSV, headed by the seeds' field names.
+    /// The job's typed rows as CSV, headed by the seeds' field names; a corrected job's newest
+    /// confirmed rows (`result_confirmations`) instead of the detected ones.
     public func csv(jobId: UUID, table: ResultTable) throws -> String {
-        CSV.render(header: table.columns.map(\.name), rows: try rows(jobId: jobId, table: table).map(table.cells))
+        if let confirmation = try ConfirmationRepository(db, .results).latest(jobId: jobId) {
+            return table.csv(rowsOf: confirmation.confirmed)
+        }
+        return CSV.render(header: table.columns.map(\.name), rows: try rows(jobId: jobId, table: table).map(table.cells))
     }
 }

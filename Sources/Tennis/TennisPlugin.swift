@@ -20,4 +20,6 @@ public struct TennisPlugin: SportPlugin {
     public var table: ResultTable? { .tennisSwings }
 
     public var report: (any SportReport)? { TennisReport() }
+
+    public var corrector: RowCorrector? { TennisCorrections.corrector }
 }

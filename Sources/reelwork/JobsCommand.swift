@@ -31,7 +31,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs", abstract: "List, inspect, retry and watch jobs.",
-        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self, Arrows.self, Picture.self, Report.self])
+        subcommands: [List.self, Show.self, Retry.self, Cancel.self, Watch.self, Results.self, Arrows.self, Correct.self, Picture.self, Report.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
@@ -407,19 +407,10 @@ extension JobsCommand {
                 coordinates in face radii, y down) and prints the new confirmed version; without, prints the newest one.
                 """)
         @OptionGroup var client: ClientOptions
-        @Argument(help: "Job id.") var id: String
-        @Option(help: "A JSON file of corrections to send.") var file: String?
-        @Option(help: "json, or csv (the confirmed arrows, one row each).") var format: Results.ResultsFormat = .json
+        @OptionGroup var confirmation: CorrectionOptions
 
         func run() async throws {
-            let api = try client.client()
-            let job = try await IDResolver.job(id, api)
-            if let file {
-                let confirmed = try await api.confirmArrows(job, body: try Data(contentsOf: URL(fileURLWithPath: file)))
-                guard format == .csv else { return try printJSON(confirmed) }
-            }
-            if format == .csv { return print(try await api.confirmedArrowsCSV(job), terminator: "") }
-            try printJSON(try await api.confirmedArrows(job))
+            try await confirmation.run(.arrows, client: client)
         }
     }
 

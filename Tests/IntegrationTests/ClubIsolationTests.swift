@@ -44,6 +44,8 @@ final class ClubIsolationTests: XCTestCase {
         _ = try awaitSync { try await alpha.addBatchJobs(self.alphaBatch.id, AddBatchJobsRequest(videoIds: [self.alphaVideo.id])) }
         XCTAssertEqual(try stack.waitForTerminal(alphaJob.id).status, .succeeded)
         XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed)
+        // A confirmed version of alpha's job (its rows as detected), so that its GET answers alpha.
+        _ = try awaitSync { try await alpha.confirm(self.alphaJob.id, .corrections, body: Data(#"{"corrections": []}"#.utf8)) }
         // Recorded with the job's end, in the same transaction.
         alphaDelivery = try XCTUnwrap(awaitSync { try await alpha.webhookDeliveries(self.alphaWebhook.id) }.deliveries.first?.id)
     }

@@ -34,6 +34,8 @@ final class SchemathesisTests: XCTestCase {
         var succeededJobs: [UUID]
         /// Succeeded archery jobs with a detected end (and one confirmed version), for the arrows' corrections.
         var archeryJobs: [UUID]
+        /// Succeeded basketball jobs with detected shots (and one confirmed version), for the rows' corrections.
+        var correctableJobs: [UUID] = []
         /// Failed and queued jobs, which the fuzzer's retries and cancels move between queued and
         /// failed or cancelled (no worker runs them): some can always be retried, some cancelled.
         var changingJobs: [UUID]
@@ -126,7 +128,11 @@ final class SchemathesisTests: XCTestCase {
         let archery = try awaitSync {
             try await client.createJob(CreateJobRequest(videoId: video.id, sport: Sport.archery.rawValue, options: .object(["noop": .object([:])])))
         }.id
-        for id in succeeded + added.jobIds + [archery] { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded) }
+        // A basketball job likewise, its result then shots as the basketball pipeline writes them: row corrections.
+        let basketball = try awaitSync {
+            try await client.createJob(CreateJobRequest(videoId: video.id, sport: Sport.basketball.rawValue, options: .object(["noop": .object([:])])))
+        }.id
+        for id in succeeded + added.jobIds + [archery, basketball] { XCTAssertEqual(try stack.waitForTerminal(id).status, .succeeded) }
         for id in failed { XCTAssertEqual(try stack.waitForTerminal(id).status, .failed) }
         stack.stopWorkers()
         // A swing as the tennis pipeline writes it, so the succeeded jobs have a picture to draw.
@@ -137,6 +143,9 @@ final class SchemathesisTests: XCTestCase {
         let end = #"{"arrows": [{"id": 0, "arrowNumber": 1, "normalizedX": 0.02, "normalizedY": 0.015, "score": 10, "isXRing": true}, {"id": 1, "arrowNumber": 2, "normalizedX": 0.3, "normalizedY": 0.38, "score": 6, "isXRing": false}], "total": 16, "xCount": 1, "tens": 1, "input": "photo"}"#
         try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [archery, end])
         _ = try awaitSync { try await client.confirmArrows(archery, body: Data(#"{"corrections": [{"op": "delete", "index": 1}]}"#.utf8)) }
+        let shots = #"{"shots": [{"shotNumber": 1, "releaseTime": 0.2, "rimTime": 0.6, "made": false, "shotType": "2PT", "distanceFt": 14, "confidence": 0.7}, {"shotNumber": 2, "releaseTime": 0.7, "rimTime": 0.9, "made": true, "shotType": "3PT", "distanceFt": 23, "confidence": 0.9}]}"#
+        try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [basketball, shots])
+        _ = try awaitSync { try await client.confirm(basketball, .corrections, body: Data(#"{"corrections": [{"op": "made", "index": 0, "made": true}]}"#.utf8)) }
         var deliveries: [WebhookDeliveryRecord] = []
         let deadline = Date().addingTimeInterval(30)
         repeat {
@@ -150,7 +159,7 @@ final class SchemathesisTests: XCTestCase {
         let worker = "seeded-worker-1"
         _ = try JobQueue(prefix: stack.queuePrefix).workerBeat(id: worker, host: "fuzz", version: ReelworkVersion.current, slots: 1, running: 0,
                                                                fresh: true, ttl: 3_600, on: stack.redis())
-        var seeds = Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, archeryJobs: [archery],
+        var seeds = Seeds(club: club, sport: sport, videos: [video], succeededJobs: succeeded + added.jobIds, archeryJobs: [archery], correctableJobs: [basketball],
                           changingJobs: failed + queued, batches: [batch.id], webhooks: [endpoints[0]],
                           deletableWebhooks: Array(endpoints.dropFirst()), deliveries: deliveries.map(\.id), workers: [worker])
         seeds.statsBatches = [try awaitSync { try await client.createBatch(CreateBatchRequest(sport: Sport.basketball.rawValue)) }.id]
@@ -171,7 +180,7 @@ final class SchemathesisTests: XCTestCase {
         // What exists once a job has succeeded: its results, picture and report.
         let results = ["/v1/jobs/{id}/results", "/v1/jobs/{id}/picture", "/v1/jobs/{id}/report.pdf"]
         let changing = ["/v1/jobs/{id}/cancel", "/v1/jobs/{id}/retry"]
-        let arrows = ["/v1/jobs/{id}/arrows"]
+        let arrows = ["/v1/jobs/{id}/arrows"], corrections = ["/v1/jobs/{id}/corrections"]
         let seeded = "probability = 0.8"
         return """
             base-url = "\(baseURL)"
@@ -186,6 +195,7 @@ final class SchemathesisTests: XCTestCase {
             jobs = { values = \(list((seeds.succeededJobs + seeds.changingJobs).map(\.uuidString))) }
             succeeded-jobs = { values = \(list(seeds.succeededJobs.map(\.uuidString))) }
             archery-jobs = { values = \(list(seeds.archeryJobs.map(\.uuidString))) }
+            correctable-jobs = { values = \(list(seeds.correctableJobs.map(\.uuidString))) }
             changing-jobs = { values = \(list(seeds.changingJobs.map(\.uuidString))) }
             batches = { values = \(list(seeds.batches.map(\.uuidString))) }
             stats-batches = { values = \(list(seeds.statsBatches.map(\.uuidString))) }
@@ -207,7 +217,7 @@ final class SchemathesisTests: XCTestCase {
             parameters = { "path.id" = { dictionary = "videos", \(seeded) } }
 
             [[operations]]
-            include-path = \(list(jobPaths.subtracting(results + changing + arrows).sorted()))
+            include-path = \(list(jobPaths.subtracting(results + changing + arrows + corrections).sorted()))
             parameters = { "path.id" = { dictionary = "jobs", \(seeded) } }
 
             [[operations]]
@@ -218,6 +228,11 @@ final class SchemathesisTests: XCTestCase {
             include-path = \(list(arrows))
             generation.max-examples = \(maxExamplesOfPickyOperations)
             parameters = { "path.id" = { dictionary = "archery-jobs", \(seeded) } }
+
+            [[operations]]
+            include-path = \(list(corrections))
+            generation.max-examples = \(maxExamplesOfPickyOperations)
+            parameters = { "path.id" = { dictionary = "correctable-jobs", \(seeded) } }
 
             [[operations]]
             include-path = \(list(changing))

@@ -35,25 +35,34 @@ def main():
     parser.add_argument("--markup-job", required=True, help="gamma's job of the file named with markup")
     parser.add_argument("--out", required=True, help="directory for screenshots")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    drive(args.out, lambda driver: run(driver, args), "all dashboard checks passed")
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    service = Service(executable_path="/usr/bin/chromedriver")
-    driver = webdriver.Chrome(service=service, options=options)
+
+def drive(out, steps, passed):
+    """Runs `steps` in a fresh browser, screenshots to `out`; the first failed check prints what the
+    page showed and exits 1, else `passed` is printed."""
+    os.makedirs(out, exist_ok=True)
+    driver = browser()
     try:
-        run(driver, args)
+        steps(driver)
     except (CheckFailed, WebDriverException) as failure:
         # A WebDriver error's own text is mostly chromedriver's native stack; its first line names it.
         reason = failure if isinstance(failure, CheckFailed) else f"{type(failure).__name__}: {failure.msg}"
-        shot(driver, args.out, "failure")
+        shot(driver, out, "failure")
         print(f"FAILED: {reason}\n--- page {driver.current_url} ---\n{driver.find_element(By.TAG_NAME, 'body').text[:3000]}")
         sys.exit(1)
     finally:
         driver.quit()
-    print("all dashboard checks passed")
+    print(passed)
+
+
+def browser():
+    """Debian's headless Chromium through its chromedriver, 1280 × 1000."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1000"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
 
 
 def shot(driver, out, name):

@@ -158,6 +158,7 @@ extension DashboardRoutes {
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]
             }
+            if let section = try await correctionSection(job, result: document.result) { context["corrections"] = section }
         }
         return renderer.page("job", context)
     }

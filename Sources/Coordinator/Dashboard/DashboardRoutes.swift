@@ -12,6 +12,8 @@ import Store
 struct DashboardRoutes {
     let backends: Backends
     let jobs: JobRoutes
+    /// A person's corrections of a job's rows, made from its page as the API makes them.
+    let corrections: CorrectionRoutes
     let control: ControlRoutes
     let events: EventRoutes
     /// The sports' own pictures (archery's face, basketball's shot chart), drawn as the API draws them.
@@ -60,6 +62,7 @@ struct DashboardRoutes {
         }
         registerOverview(on: router)
         registerJobs(on: router)
+        registerCorrections(on: router)
         registerPool(on: router)
         registerPictures(on: router)
     }

@@ -1,0 +1,48 @@
+import Foundation
+import ReelworkCore
+
+/// `archery_confirmations` and `result_confirmations`: versions count from 1 per job, the newest
+/// is the current one.
+public struct ConfirmationRepository {
+    /// The two tables of confirmations: archery's ends, and every other sport's rows.
+    public enum Table: String, Sendable {
+        case archery = "archery_confirmations"
+        case results = "result_confirmations"
+    }
+
+    let db: PGConnection
+    let table: Table
+
+    public init(_ db: PGConnection, _ table: Table) { (self.db, self.table) = (db, table) }
+
+    /// Stores the next version of job `jobId`'s confirmation. Two at once both get stored, one after
+    /// the other (the loser of a race on a version number takes the next).
+    public func add(jobId: UUID, corrections: JSONValue, confirmed: JSONValue) throws -> Confirmation {
+        let correctionsText = try corrections.encodedText(), confirmedText = try confirmed.encodedText()
+        for _ in 0..<5 {
+            let rows = try db.query("""
+                INSERT INTO \(table.rawValue) (job_id, version, corrections, confirmed)
+                SELECT $1, COALESCE(MAX(version), 0) + 1, $2::jsonb, $3::jsonb FROM \(table.rawValue) WHERE job_id = $1
+                ON CONFLICT DO NOTHING
+                RETURNING version, created_at
+                """, [jobId, correctionsText, confirmedText]).rows
+            if let row = rows.first {
+                return Confirmation(version: try row.int("version"), corrections: corrections, confirmed: confirmed,
+                                           createdAt: try row.date("created_at"))
+            }
+        }
+        throw PostgresError(message: "could not number a confirmation of job \(jobId.uuidString.lowercased()): too many at once")
+    }
+
+    /// The newest confirmation of the job, nil when none was made.
+    public func latest(jobId: UUID) throws -> Confirmation? {
+        guard let row = try db.query("""
+            SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
+            WHERE job_id = $1 ORDER BY version DESC LIMIT 1
+            """, [jobId]).rows.first else { return nil }
+        return Confirmation(version: try row.int("version"),
+                                   corrections: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("corrections").utf8)),
+                                   confirmed: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("confirmed").utf8)),
+                                   createdAt: try row.date("created_at"))
+    }
+}
