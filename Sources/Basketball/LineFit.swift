@@ -1,3 +1,5 @@
+import SportMath
+
 /// Least-squares line z = slope · t + intercept.
 struct LineFit: Sendable {
     var slope: Double
@@ -57,25 +59,41 @@ struct BallisticFit: Sendable {
     }
 }
 
-/// Least-squares parabola y = a·t² + b·t + c: the free fit whose `a` is compared with gravity.
+/// The free parabola through a flight's heights, whose curvature is compared with gravity.
 enum ParabolaFit {
     static func curvature(_ points: ArraySlice<BallPoint>) -> Double? {
         guard points.count >= 5, let first = points.first else { return nil }
-        var s = [Double](repeating: 0, count: 5), r = [Double](repeating: 0, count: 3)
-        for p in points {
-            let t = p.t - first.t
-            var power = 1.0
-            for k in 0..<5 { s[k] += power; if k < 3 { r[k] += power * p.y }; power *= t }
-        }
-        // Normal equations [s4 s3 s2; s3 s2 s1; s2 s1 s0] · [a b c] = [r2 r1 r0], by Cramer's rule.
-        func det(_ m: [[Double]]) -> Double {
-            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-        }
-        let m = [[s[4], s[3], s[2]], [s[3], s[2], s[1]], [s[2], s[1], s[0]]]
-        let d = det(m)
-        guard d != 0, d.isFinite else { return nil }
-        let ma = [[r[2], s[3], s[2]], [r[1], s[2], s[1]], [r[0], s[1], s[0]]]
-        return det(ma) / d
+        return QuadraticFit(points.map { $0.t - first.t }, points.map(\.y))?.a
+    }
+}
+
+/// A flight fitted freely: x and y each a parabola in time. A camera that is not square to the
+/// shot sees the ball fly toward or away from it, so the arc's scale changes along the way: its
+/// gravity in pixels is not the rim's, and x does not move uniformly. Where a fixed-gravity arc
+/// drifts off a long stretch of real flight by pixels, this one follows it, and still parts from
+/// the hand's push before the release.
+struct FreeArc: Sendable {
+    let origin: Double
+    let x: QuadraticFit
+    let y: QuadraticFit
+
+    /// Needs `minimumPoints`, and a fall between `gravityRange` times the rim's gravity (a ball in
+    /// flight, not a hand or a bounce).
+    init?(_ points: ArraySlice<BallPoint>, gravity: Double) {
+        guard points.count >= Self.minimumPoints, let first = points.first else { return nil }
+        origin = first.t
+        let times = points.map { $0.t - first.t }
+        guard let x = QuadraticFit(times, points.map(\.x)), let y = QuadraticFit(times, points.map(\.y)),
+              Self.gravityRange.contains(2 * y.a / gravity) else { return nil }
+        (self.x, self.y) = (x, y)
+    }
+
+    /// A quarter of a second at 30 frames a second: enough for the curvature to mean something.
+    static let minimumPoints = 8
+    static let gravityRange = 0.05...2.0
+
+    func residual(_ p: BallPoint) -> Double {
+        let τ = p.t - origin
+        return max(abs(x.at(τ) - p.x), abs(y.at(τ) - p.y))
     }
 }

@@ -20,7 +20,7 @@ struct ShotFinder {
     /// Image pixels per second² of a falling ball in the rim's plane.
     var gravity: Double { BallisticFit.gravityFeetPerSecondSquared * rim.pixelsPerFoot }
     /// How far a point may lie from the arc and still be on it: the centre's measuring error.
-    var tolerance: Double { max(2.5, 0.2 * ballRadius) }
+    var tolerance: Double { max(2.5, 0.3 * ballRadius) }
 
     func shots(in points: [BallPoint]) -> [BasketballShot] {
         var shots: [BasketballShot] = []
@@ -60,6 +60,7 @@ struct ShotFinder {
         let gap = points[i].t - points[i - 1].t
         guard gap >= 0 else { return true }
         guard gap > BallObservations.maxGap else { return false }
+        if gap <= Self.maxNetPassageSeconds, passesThroughTheNet(from: points[i - 1], to: points[i]) { return false }
         guard gap <= Self.maxHiddenFlightSeconds else { return true }
         // A ball cut by the frame's edge is smaller than a ball, and its centre is off.
         let inFlight = { (p: BallPoint) in self.isAboveRim(p) && p.radius >= 0.7 * self.ballRadius }
@@ -70,6 +71,22 @@ struct ShotFinder {
         return (before + after).contains { fit.residual($0) > 2 * tolerance }
     }
 
+    /// Whether the ball, lost between `a` and `b`, went down through the hoop: last seen at the
+    /// rim between its ends (the net's cords cut it up and its shade darkens it), found again
+    /// lower, below the rim and within the net's reach sideways. No other way out of sight there
+    /// comes back under the hoop.
+    func passesThroughTheNet(from a: BallPoint, to b: BallPoint) -> Bool {
+        let slack = ShotJudge.netSlackRimWidths * rimWidth
+        let inHoop = { (p: BallPoint) in p.x >= self.rim.left.x - slack && p.x <= self.rim.right.x + slack }
+        let rimA = rim.y(atX: a.x), rimB = rim.y(atX: b.x)
+        return inHoop(a) && inHoop(b) && a.y >= rimA - 2 * ballRadius && a.y <= rimA + Self.netDepthRimWidths * rimWidth
+            && b.y > rimB && b.y > a.y
+    }
+
+    /// How much further from the rim-gravity arc than from a free one a point may lie.
+    static let fixedGravitySlack = 1.5
+    /// Longest a ball may be hidden in the net on its way through.
+    static let maxNetPassageSeconds = 0.6
     /// Longest a ball may be out of sight within one flight: a high arc's top above the frame.
     static let maxHiddenFlightSeconds = 1.2
     /// Points looked at either side of a gap: those in flight must lie on one arc to bridge it.
@@ -132,7 +149,10 @@ struct ShotFinder {
         abs(p.x - rim.centre.x) <= 1.5 * rimWidth && p.y >= rim.centre.y - 3 * rimWidth && p.y <= rim.centre.y + 1.5 * rimWidth
     }
 
-    /// Walks back from the apex while each earlier point still lies on the arc the later ones fit.
+    /// Walks back from the apex while each earlier point still lies on the arc the later ones fit:
+    /// the rim's fixed gravity while few points are known (a free curvature from a few pixel-rounded
+    /// points near the apex is noise), then a free arc (`FreeArc`), which follows a long flight the
+    /// camera sees in perspective.
     func releaseIndex(in path: ArraySlice<BallPoint>, apex: Int, lowerBound: Int) -> Int? {
         let lowest = max(lowerBound, path.startIndex)
         var j = apex
@@ -140,9 +160,17 @@ struct ShotFinder {
         while j > lowest && apex - j < 2 { j -= 1 }
         guard apex - j >= 2 else { return nil }
         while j > lowest {
-            guard let fit = BallisticFit(path[j...apex], gravity: gravity) else { return nil }
             let earlier = path[j - 1]
-            guard path[j].t - earlier.t <= BallObservations.maxGap, fit.residual(earlier) <= tolerance else { break }
+            // The rim's gravity is not the flight's in perspective: its arc may be off by more.
+            let residual: Double
+            if let free = FreeArc(path[j...apex], gravity: gravity) {
+                residual = free.residual(earlier)
+            } else if let fit = BallisticFit(path[j...apex], gravity: gravity) {
+                residual = fit.residual(earlier) / Self.fixedGravitySlack
+            } else {
+                return nil
+            }
+            guard path[j].t - earlier.t <= BallObservations.maxGap, residual <= tolerance else { break }
             j -= 1
         }
         return j
