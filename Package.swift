@@ -160,6 +160,9 @@ let package = Package(
                           path: "loadtest/archery-bench"),
         .executableTarget(name: "basketball-bench", dependencies: ["BenchSupport", "Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
                           path: "loadtest/basketball-bench"),
+        // The tennis swing detector on generated pose sequences against their truth (loadtest/accuracy-bench.sh tennis).
+        .executableTarget(name: "tennis-bench", dependencies: ["ReelworkCore", "SportKit", "Tennis", "TennisScenes"],
+                          path: "loadtest/tennis-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
@@ -182,7 +185,13 @@ let package = Package(
                                                          "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
-        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "TennisTests", dependencies: ["Tennis", "TennisScenes", "SportKit", "Pipeline", "Media", "Vision", "ReelworkCore",
+                                                        "TestSupport"]),
+        // Pose sequences of a tennis player with known truth (swings, contacts, types), drawn by seed:
+        // speed, handedness, camera, noise, missing frames, passers-by, idle motions. The pose stage's
+        // output only (no pictures), for the tennis tests and benchmark. Foundation, SportKit's
+        // SampledVision and SportMath's seeded generator.
+        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
