@@ -18,26 +18,16 @@ enum BodyTravel {
         var i = peak
         while i > 0, samples[i - 1].segment == segment, peakTime - samples[i - 1].time <= SwingTuning.travelReach { i -= 1 }
         while i < samples.count, samples[i].segment == segment, samples[i].time - peakTime <= SwingTuning.travelReach {
-            if let v = velocity(at: i, samples: samples, of: hips) { hipSpeeds.append(v.length / samples[i].torso) }
+            if let v = TrackKinematics.velocity(at: i, samples: samples, of: hips) { hipSpeeds.append(v.length / samples[i].torso) }
             i += 1
         }
         guard let travel = Statistics.median(hipSpeeds), travel >= SwingTuning.travelShare * speed else { return false }
         let wrist = BodyLandmark.side(hand).wrist
-        guard let relative = velocity(at: peak, samples: samples, of: { $0.points[wrist] - hips($0) }) else { return false }
+        guard let relative = TrackKinematics.velocity(at: peak, samples: samples, of: { $0.points[wrist] - hips($0) }) else { return false }
         return relative.length / samples[peak].torso < SwingTuning.travelRelativeShare * SwingTuning.peakThreshold
     }
 
     private static func hips(_ sample: TrackKinematics.Sample) -> PixelPoint {
         sample.points[BodyLandmark.leftHip].midpoint(sample.points[BodyLandmark.rightHip])
-    }
-
-    /// Pixels per second of `point` across `index` (central difference within the segment).
-    private static func velocity(at index: Int, samples: [TrackKinematics.Sample],
-                                 of point: (TrackKinematics.Sample) -> PixelPoint) -> PixelPoint? {
-        let segment = samples[index].segment
-        let before = index > 0 && samples[index - 1].segment == segment ? index - 1 : index
-        let after = index + 1 < samples.count && samples[index + 1].segment == segment ? index + 1 : index
-        guard after > before, samples[index].torso > 1 else { return nil }
-        return (point(samples[after]) - point(samples[before])) * (1 / (samples[after].time - samples[before].time))
     }
 }

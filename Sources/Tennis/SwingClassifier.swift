@@ -37,15 +37,12 @@ enum SwingClassifier {
         return (wrist.x - shoulderMid.x) * dominantDirection >= 0 ? .forehand : .backhand
     }
 
-    /// The dominant wrist's motion across `index` (from the sample before to the one after, within
-    /// its segment); nil when it has no neighbour in its segment or did not move.
+    /// The dominant wrist's motion across `index` (`TrackKinematics.velocity`); nil when it has no
+    /// neighbour in its segment or did not move.
     static func wristVelocity(at index: Int, samples: [TrackKinematics.Sample], hand: Hand) -> PixelPoint? {
-        let wrist = BodyLandmark.side(hand).wrist, segment = samples[index].segment
-        let before = index > 0 && samples[index - 1].segment == segment ? index - 1 : index
-        let after = index + 1 < samples.count && samples[index + 1].segment == segment ? index + 1 : index
-        guard after > before else { return nil }
-        let motion = samples[after].points[wrist] - samples[before].points[wrist]
-        return motion.length > 0 ? motion : nil
+        let wrist = BodyLandmark.side(hand).wrist
+        guard let motion = TrackKinematics.velocity(at: index, samples: samples, of: { $0.points[wrist] }), motion.length > 0 else { return nil }
+        return motion
     }
 
     /// The nose's height, or where it would be when the nose is unsure: 0.4 torso lengths above the

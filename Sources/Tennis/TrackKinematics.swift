@@ -117,6 +117,16 @@ struct TrackKinematics {
         return samples
     }
 
+    /// Pixels per second of `point` across sample `index` (a central difference within its
+    /// segment, one-sided at the segment's ends); nil without a neighbour or a measured torso.
+    static func velocity(at index: Int, samples: [Sample], of point: (Sample) -> PixelPoint) -> PixelPoint? {
+        let segment = samples[index].segment
+        let before = index > 0 && samples[index - 1].segment == segment ? index - 1 : index
+        let after = index + 1 < samples.count && samples[index + 1].segment == segment ? index + 1 : index
+        guard after > before, samples[index].torso > 1 else { return nil }
+        return (point(samples[after]) - point(samples[before])) * (1 / (samples[after].time - samples[before].time))
+    }
+
     /// A landmark the analysis may trust: confident and finite.
     static func isConfident(_ l: Landmark) -> Bool {
         l.visibility >= BodyLandmark.confidentVisibility && l.x.isFinite && l.y.isFinite
