@@ -160,6 +160,9 @@ let package = Package(
                           path: "loadtest/archery-bench"),
         .executableTarget(name: "basketball-bench", dependencies: ["BenchSupport", "Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
                           path: "loadtest/basketball-bench"),
+        // The tennis swing detector on generated pose sequences against their truth (loadtest/accuracy-bench.sh tennis).
+        .executableTarget(name: "tennis-bench", dependencies: ["ReelworkCore", "SportKit", "Tennis", "TennisScenes"],
+                          path: "loadtest/tennis-bench"),
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
@@ -178,11 +181,17 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportKit", "SportMath",
+        .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
                                                          "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
-        .testTarget(name: "TennisTests", dependencies: ["Tennis", "Pipeline", "Media", "Vision", "ReelworkCore", "SportKit", "TestSupport"]),
+        .testTarget(name: "TennisTests", dependencies: ["Tennis", "TennisScenes", "SportKit", "Pipeline", "Media", "Vision", "ReelworkCore",
+                                                        "TestSupport"]),
+        // Pose sequences of a tennis player with known truth (swings, contacts, types), drawn by seed:
+        // speed, handedness, camera, noise, missing frames, passers-by, idle motions. The pose stage's
+        // output only (no pictures), for the tennis tests and benchmark. Foundation, SportKit's
+        // SampledVision and SportMath's seeded generator.
+        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"]),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
@@ -194,7 +203,7 @@ let package = Package(
         .target(name: "BasketballScenes", dependencies: ["SportMath"]),
         // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
         .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore",
-                                                           "SportKit", "SportMath", "TestSupport", "Vision"]),
+                                                           "SportMath", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation, and SportMath's seeded generator for the
         // camera noise.

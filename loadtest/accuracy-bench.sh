@@ -6,7 +6,16 @@
 # the truth by loadtest/accuracy/score_SPORT.py.
 #
 # usage: loadtest/accuracy-bench.sh archery|basketball [N] [SEED]   (defaults: 20 scenes from seed 1000000)
-#   Seeds below 1000000 are reserved for tests: never tune on them.
+#        loadtest/accuracy-bench.sh tennis [N] [SEED]      (defaults: 200 sequences from seed 1000000)
+#   Seeds below 1000000 are reserved for tests: never tune on them. Each sport was tuned on
+#   1000000+ and is measured on a held-back range (BENCHMARKS.md).
+#
+# Tennis: pose sequences from TennisScenes.PoseSequenceGenerator (speeds, swing types, handedness,
+# camera side, 24–60 fps, noise, missing frames, passers-by, idle motions), through the tennis
+# plug-in's `swings` and `metrics` stages as a worker runs them after `pose`, scored against the
+# generator's truth by loadtest/tennis-bench; the worst sequences' JSON (truth, detections, the
+# racket wrist's track) to .local/accuracy/tennis/worst/. TENNIS_BENCH_BIN: the bench binary
+# (default .build/debug/tennis-bench, built here when missing).
 #   REELWORK_BENCH_BIN=PATH   the reelwork binary (default .build/debug/reelwork; not built here)
 #   archery: ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key)
 #   basketball: size, frame rate, codec and quality are drawn from the seed (a session is a clip of
@@ -21,14 +30,28 @@ set -euo pipefail
 die() { echo "accuracy-bench: $*" >&2; exit 2; }
 
 SPORT=${1:-}
-[[ "$SPORT" = archery || "$SPORT" = basketball ]] || die "usage: $0 archery|basketball [N] [SEED]"
-N=${2:-20}
+case "$SPORT" in
+    archery | basketball) N=${2:-20} ;;
+    tennis) N=${2:-200} ;;
+    *) die "usage: $0 archery|basketball|tennis [N] [SEED]" ;;
+esac
 SEED=${3:-1000000}
 [[ "$N" =~ ^[0-9]+$ && "$SEED" =~ ^[0-9]+$ ]] || die "N and SEED must be whole numbers"
 [ "$SEED" -ge 1000000 ] || echo "accuracy-bench: warning: seeds below 1000000 are reserved for tests; do not tune on them" >&2
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+
+if [ "$SPORT" = tennis ]; then
+    TBIN=${TENNIS_BENCH_BIN:-.build/debug/tennis-bench}
+    if [ ! -x "$TBIN" ] && [ -z "${TENNIS_BENCH_BIN:-}" ]; then
+        echo "accuracy-bench: building tennis-bench..." >&2
+        nice -n 10 swift build --product tennis-bench >&2 || die "could not build tennis-bench"
+    fi
+    [ -x "$TBIN" ] || die "tennis-bench binary '$TBIN' not found or not executable"
+    mkdir -p .local/accuracy/tennis/worst
+    exec "$TBIN" "$N" "$SEED" --worst-dir .local/accuracy/tennis/worst
+fi
 BIN=${REELWORK_BENCH_BIN:-.build/debug/reelwork}
 W=${ACCURACY_WIDTH:-1280}
 H=${ACCURACY_HEIGHT:-960}

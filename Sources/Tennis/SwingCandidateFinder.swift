@@ -4,6 +4,7 @@ enum SwingCandidateFinder {
         let kinematics = TrackKinematics(track: track, hand: options.dominantHand)
         let samples = kinematics.samples
         let peaks = PeakFinder.peaks(in: samples, threshold: SwingTuning.peakThreshold, minSeparation: SwingTuning.minPeakSeparation)
+            .filter { !BodyTravel.isTravel(peak: $0, samples: samples, hand: options.dominantHand) }
         return peaks.enumerated().map { k, peak in
             let phases = SwingPhases.around(
                 peak: peak, in: samples,
@@ -11,6 +12,9 @@ enum SwingCandidateFinder {
                 nextPeak: k + 1 < peaks.count ? samples[peaks[k + 1]].time : nil,
                 contactNear: { window in
                     ContactFinder.contact(in: window, samples: samples, objects: objects, interval: kinematics.interval)
+                },
+                overheadNear: { window in
+                    OverheadContact.contact(near: peak, in: window, samples: samples, hand: options.dominantHand)
                 })
             let window = phases.preparation...phases.recovery
             let type = SwingClassifier.classify(contact: phases.contact, window: window, samples: samples, hand: options.dominantHand)

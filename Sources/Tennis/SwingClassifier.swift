@@ -3,17 +3,24 @@ import ReelworkCore
 /// Forehand, backhand or serve, from the body at contact.
 ///
 /// - serve: the dominant wrist is above the nose (smaller y) at contact; an overhead smash counts too.
-/// - forehand: otherwise, when the wrist is on the dominant side of the shoulder midline, i.e.
-///   beyond the midpoint in the direction from the other shoulder to the dominant shoulder. Using
-///   the shoulders' order in x makes this right whether the player faces the camera or turns their
-///   back to it.
-/// - backhand: on the other side.
+/// - forehand: otherwise, when the wrist is moving towards the other side of the body at contact
+///   (a forehand swings from the racket hand's side across the body); backhand when it moves
+///   towards the racket hand's side. The direction of a fast wrist is the same a frame or two
+///   either side of contact, where its place is not: at 24–30 fps a groundstroke's wrist crosses the
+///   body's midline within a frame of contact, so its side at one sampled frame is a coin toss.
+/// - Only when the wrist moves mostly up or down at contact (its sideways part is under
+///   `minSidewaysShare` of its speed) does its side at contact decide: beyond the shoulder midline
+///   towards the dominant shoulder is a forehand.
 ///
-/// A side-on player's shoulders overlap in x at contact; then the hips' order decides (they turn
-/// less), and if they overlap too, the shoulders' usual order over the window.
+/// "Towards the dominant side" comes from the shoulders' order in x, which is right whether the
+/// player faces the camera or turns their back to it. A side-on player's shoulders overlap in x at
+/// contact; then the hips' order decides (they turn less), and if they overlap too, the shoulders'
+/// usual order over the window.
 enum SwingClassifier {
     /// Shoulders (or hips) closer than this share of the torso in x give no reliable order.
     static let minSeparation = 0.15
+    /// Below this share of the wrist's speed, its sideways motion says nothing about the stroke.
+    static let minSidewaysShare = 0.3
 
     static func classify(contact: Int, window: ClosedRange<Int>, samples: [TrackKinematics.Sample], hand: Hand) -> SwingType {
         let sample = samples[contact]
@@ -23,7 +30,19 @@ enum SwingClassifier {
         if wrist.y < headLevel(sample, shoulderMid: shoulderMid) { return .serve }
 
         let dominantDirection = sideDirection(contact: sample, window: window, samples: samples, hand: hand)
+        if let velocity = wristVelocity(at: contact, samples: samples, hand: hand),
+           abs(velocity.x) >= minSidewaysShare * velocity.length {
+            return velocity.x * dominantDirection < 0 ? .forehand : .backhand
+        }
         return (wrist.x - shoulderMid.x) * dominantDirection >= 0 ? .forehand : .backhand
+    }
+
+    /// The dominant wrist's motion across `index` (`TrackKinematics.velocity`); nil when it has no
+    /// neighbour in its segment or did not move.
+    static func wristVelocity(at index: Int, samples: [TrackKinematics.Sample], hand: Hand) -> PixelPoint? {
+        let wrist = BodyLandmark.side(hand).wrist
+        guard let motion = TrackKinematics.velocity(at: index, samples: samples, of: { $0.points[wrist] }), motion.length > 0 else { return nil }
+        return motion
     }
 
     /// The nose's height, or where it would be when the nose is unsure: 0.4 torso lengths above the

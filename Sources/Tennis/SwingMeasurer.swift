@@ -14,7 +14,10 @@ enum SwingMeasurer {
         let samples = kinematics.samples
         let start = candidate.startTime - timeTolerance, end = candidate.endTime + timeTolerance
         let inWindow = samples.indices.filter { samples[$0].time >= start && samples[$0].time <= end }
-        let quality = trackingQuality(confident: inWindow.count, kinematics: kinematics, from: start, to: end)
+        // Frames the whole measurement could use: racket wrist, shoulders and hips all seen.
+        let required = BodyLandmark.required(for: options.dominantHand)
+        let seen = inWindow.filter { i in required.allSatisfy { samples[i].visibility[$0] >= BodyLandmark.confidentVisibility } }
+        let quality = trackingQuality(confident: seen.count, kinematics: kinematics, from: start, to: end)
         let unit: SpeedUnit = options.playerHeight == nil ? .torsoLengthsPerSecond : .metresPerSecond
         var metrics = SwingMetrics(peakWristSpeed: nil, peakWristSpeedUnit: unit, shoulderTurn: nil, contactHeight: nil,
                                    followThrough: nil, trackingQuality: quality)
@@ -52,7 +55,40 @@ enum SwingMeasurer {
             unavailable["followThrough"] = "no tracked frames after contact"
         }
 
-        return swing(candidate, metrics: metrics, unavailable: unavailable, confidence: quality * candidate.prominence)
+        let (review, missing) = reasons(candidate, kinematics: kinematics)
+        var measured = swing(candidate, metrics: metrics, unavailable: unavailable,
+                             confidence: SwingConfidence.value(missingAtContact: missing, review: review))
+        measured.review = review
+        measured.missingAtContact = missing
+        return measured
+    }
+
+    /// What a person should look at (`SwingReview`): the racket wrist missing in two or more frames
+    /// around contact, the clip's edge close to contact, a peak speed close to the threshold; and
+    /// how many frames around contact lack the racket wrist.
+    static func reasons(_ candidate: SwingCandidate, kinematics: TrackKinematics) -> (review: [SwingReview], missing: Int) {
+        var review: [SwingReview] = [], missing = 0
+        let contact = candidate.keyFrameTimes.contact, interval = kinematics.interval
+        if let first = kinematics.frameTimes.first, let last = kinematics.frameTimes.last, interval > 0 {
+            // The frames two sampling intervals either side of contact that lie within the track.
+            let reach = SwingTuning.reviewContactFrames
+            let expected = (-reach...reach).filter { k in
+                let t = contact + Double(k) * interval
+                return t >= first - interval / 2 && t <= last + interval / 2
+            }.count
+            let seen = kinematics.samples.filter { abs($0.time - contact) <= (Double(reach) + 0.5) * interval }.count
+            missing = max(0, expected - seen)
+            if missing >= 2 { review.append(.landmarksMissing(seen: seen, of: expected)) }
+            let before = contact - first, after = last - contact
+            if before < SwingTuning.reviewEdgeBefore || after < SwingTuning.reviewEdgeAfter {
+                review.append(.atClipEdge(before: before < SwingTuning.reviewEdgeBefore ? before : nil,
+                                          after: after < SwingTuning.reviewEdgeAfter ? after : nil))
+            }
+        }
+        if candidate.peakSpeed < SwingTuning.reviewNearThreshold * SwingTuning.peakThreshold {
+            review.append(.nearThreshold(speed: candidate.peakSpeed))
+        }
+        return (review, missing)
     }
 
     /// Confident frames ÷ the frames the window should hold: the track's frames in it, or the

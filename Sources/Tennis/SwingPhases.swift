@@ -6,7 +6,8 @@
 ///   the forward acceleration, i.e. where the wrist turns around at its furthest point back (or, with
 ///   no take-back, the still frame where it starts forward): the walk stops at a local minimum of
 ///   speed or at the first frame slower than `quietFraction` × peak, whichever comes first.
-/// - contact: the racket–ball closest approach if one was found in the window, else the peak.
+/// - contact: the racket–ball closest approach if one was found in the window, else the overhead
+///   contact if the wrist goes above the head near the peak (a serve: `OverheadContact`), else the peak.
 /// - followThrough: the first frame after contact slower than `followThroughFraction` × peak.
 /// - recovery (window end): the first still frame (< `quietFraction` × peak) after the peak.
 ///
@@ -24,9 +25,11 @@ struct SwingPhases: Equatable {
     var recovery: Int
 
     /// The window for the peak at `peak`; `previousPeak`/`nextPeak` are the neighbouring peaks' times.
-    /// `contactNear` picks a contact sample inside a window (or nil to use the peak).
+    /// `contactNear` picks a contact sample inside a window from the racket and ball (or nil);
+    /// `overheadNear` from the wrist above the head (or nil to use the peak).
     static func around(peak: Int, in samples: [TrackKinematics.Sample], previousPeak: Double?, nextPeak: Double?,
-                       contactNear: (ClosedRange<Int>) -> Int?) -> SwingPhases {
+                       contactNear: (ClosedRange<Int>) -> Int?,
+                       overheadNear: (ClosedRange<Int>) -> Int? = { _ in nil }) -> SwingPhases {
         let peakTime = samples[peak].time
         let peakSpeed = samples[peak].speed ?? 0
         let quiet = SwingTuning.quietFraction * peakSpeed
@@ -66,7 +69,7 @@ struct SwingPhases: Equatable {
         if recovery < upper { recovery += 1 }
 
         let found = contactNear(preparation...recovery)
-        let contact = found ?? peak
+        let contact = found ?? overheadNear(preparation...recovery) ?? peak
         backswing = min(backswing, contact)
         preparation = min(preparation, backswing)
         var followThrough = contact

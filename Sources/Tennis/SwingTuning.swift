@@ -15,6 +15,33 @@ public enum SwingTuning {
     /// …or this far from the peak, whichever comes first (a stroke lasts ~1–1.5 s).
     public static let maxWindowBefore = 1.0
     public static let maxWindowAfter = 1.0
+    /// A serve's contact is the wrist's highest sample within this many seconds of the speed peak:
+    /// the arm's upward rush can peak in the image up to ~0.1 s before full reach, and a serve's
+    /// wrist is fast for only ~0.2 s, so a wider reach would find the toss's slow top instead.
+    public static let overheadReach = 0.15
+    /// A racket wrist this close (torso lengths) to another person's wrist or elbow in the same frame
+    /// is taken to be borrowed from them (`BorrowedLandmarks`). Two tracks of different people hold
+    /// the same point only when the pose model copied it; BlazePose's jitter is a few hundredths.
+    public static let borrowedLimbDistance = 0.15
+    /// Travel, not a swing (`BodyTravel`): the hips' median speed within this many seconds of the
+    /// peak is at least this share of the wrist's peak speed, and the wrist relative to the hips is
+    /// slower than this share of `peakThreshold`. Walking arms swing at ~2 torso/s and jogging ones
+    /// at ~4 around the body, a groundstroke's wrist at 8 or more.
+    public static let travelReach = 0.5
+    public static let travelShare = 0.3
+    public static let travelRelativeShare = 0.75
+    /// Review (`SwingReview`): the racket wrist should be seen in every frame this many sampled
+    /// frames either side of contact (the contact tolerance); the track should start this
+    /// long before contact (a take-back lasts 0.3–0.6 s) and end this long after it; a peak under
+    /// this multiple of `peakThreshold` may be a practice swing.
+    public static let reviewContactFrames = 2
+    public static let reviewEdgeBefore = 0.5
+    public static let reviewEdgeAfter = 0.3
+    public static let reviewNearThreshold = 1.3
+    /// Another person whose hips come within this many of the player's torso lengths of the
+    /// player's hips within `reviewNearbyReach` seconds of contact is next to them.
+    public static let reviewNearbyTorsos = 1.5
+    public static let reviewNearbyReach = 0.5
     /// Follow-through keyframe: the first frame after contact slower than this share of the peak.
     public static let followThroughFraction = 0.5
     /// Position smoothing: a Gaussian in time with this σ (s). At 10 fps neighbours 0.1 s away get

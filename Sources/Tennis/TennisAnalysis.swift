@@ -16,6 +16,8 @@ final class TennisAnalysis: SportAnalysis {
 
     let options: TennisOptions
     private var found: [Found] = []
+    /// Every track with its id, for the people near each swing.
+    private var tracks: [(id: Int, track: [PoseFrame])] = []
 
     init(options: TennisOptions) {
         self.options = options
@@ -38,7 +40,11 @@ final class TennisAnalysis: SportAnalysis {
         guard let sampled else { return [] }
         let objects = Self.objectFrames(sampled)
         var found: [Found] = []
-        for (trackId, track) in Self.poseTracks(sampled) where track.count >= Self.minimumTrackFrames {
+        let tracks = Self.poseTracks(sampled)
+        self.tracks = tracks.map { (id: $0.0, track: $0.1) }
+        for (trackId, raw) in tracks where raw.count >= Self.minimumTrackFrames {
+            let others = tracks.filter { $0.0 != trackId }.map(\.1)
+            let track = BorrowedLandmarks.distrusted(raw, among: others, hand: options.dominantHand)
             for candidate in SwingDetector.detect(track: track, objects: objects, options: options) {
                 found.append(Found(trackId: trackId, candidate: candidate, track: track))
             }
@@ -49,7 +55,13 @@ final class TennisAnalysis: SportAnalysis {
     /// The `metrics` stage: `result.swings`, numbered from 1 in order of start time.
     func measure(_ found: [Found]) -> JSONValue {
         let swings = found.map { item -> (trackId: Int, json: JSONValue) in
-            (item.trackId, SwingMetricsCalculator.measure(item.candidate, track: item.track, options: options).json())
+            var swing = SwingMetricsCalculator.measure(item.candidate, track: item.track, options: options)
+            let others = tracks.filter { $0.id != item.trackId }
+            if let other = NearbyPeople.near(item.track, at: swing.keyFrameTimes.contact, others: others) {
+                swing.review.append(.personNearby(trackId: other))
+                swing.confidence = SwingConfidence.value(missingAtContact: swing.missingAtContact, review: swing.review)
+            }
+            return (item.trackId, swing.json())
         }.sorted { a, b in
             (a.json["startTime"]?.number ?? 0, a.trackId) < (b.json["startTime"]?.number ?? 0, b.trackId)
         }

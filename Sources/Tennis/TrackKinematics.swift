@@ -3,10 +3,13 @@ import ReelworkCore
 /// One player's track prepared for swing analysis: the confident frames, their smoothed landmarks,
 /// torso length, and the dominant wrist's speed in torso lengths per second.
 ///
-/// Frames with an unsure dominant wrist, shoulder or hip are left out entirely: they neither get a
-/// speed nor lend their (possibly wild) positions to a neighbour's, so a tracking glitch cannot
-/// create a swing. Speeds are only taken between confident frames of one `segment` (no gap longer
-/// than `SwingTuning.maxGap`).
+/// Frames with an unsure dominant wrist are left out entirely: they neither get a speed nor lend
+/// their (possibly wild) position to a neighbour's, so a tracking glitch cannot create a swing.
+/// Within a kept frame, any other unsure landmark (a shoulder or hip hidden by someone walking in
+/// front, by the net, by the frame's edge) is carried over from its confident neighbours rather than
+/// smoothed in, and the torso length comes from the frames whose shoulders and hips were all seen:
+/// the wrist's speed needs only the wrist, so a swing is not lost because a hip was. Speeds are only
+/// taken between confident frames of one `segment` (no gap longer than `SwingTuning.maxGap`).
 struct TrackKinematics {
     struct Sample {
         var time: Double
@@ -43,12 +46,9 @@ struct TrackKinematics {
         frameTimes = frames.map(\.time)
         interval = Statistics.median(zip(frameTimes.dropFirst(), frameTimes).map { $0 - $1 }) ?? 0.1
 
-        let required = BodyLandmark.required(for: hand)
+        let wrist = BodyLandmark.side(hand).wrist
         let confident = frames.filter { frame in
-            (range?.contains(frame.time) ?? true) && required.allSatisfy { index in
-                let l = frame.landmarks[index]
-                return l.visibility >= BodyLandmark.confidentVisibility && l.x.isFinite && l.y.isFinite
-            }
+            (range?.contains(frame.time) ?? true) && Self.isConfident(frame.landmarks[wrist])
         }
         samples = Self.prepare(confident, hand: hand, maxGap: max(SwingTuning.maxGap, 2.5 * interval))
     }
@@ -65,31 +65,37 @@ struct TrackKinematics {
         }
         segments.append(start..<frames.count)
 
-        // Smooth every landmark within its segment (non-finite coordinates of landmarks the
-        // analysis may not need are replaced by 0 so they cannot poison the sums).
+        // Smooth every landmark within its segment over its confident frames (non-finite
+        // coordinates of landmarks the analysis may not need are replaced by 0 so they cannot
+        // poison the sums).
         var points = Array(repeating: [PixelPoint](), count: frames.count)
         for index in 0..<BodyLandmark.count {
             let raw = frames.map { f -> PixelPoint in
                 let p = PixelPoint(x: f.landmarks[index].x, y: f.landmarks[index].y)
                 return p.isFinite ? p : .zero
             }
+            let trusted = frames.map { isConfident($0.landmarks[index]) }
             for range in segments {
-                let smoothed = TimeSmoothing.smooth(raw, times: times, range: range, sigma: SwingTuning.smoothingSigma)
+                let smoothed = TimeSmoothing.smooth(raw, times: times, range: range, sigma: SwingTuning.smoothingSigma, trusted: trusted)
                 for (offset, p) in smoothed.enumerated() { points[range.lowerBound + offset].append(p) }
             }
         }
 
-        // Torso length per frame, then its local median.
+        // Torso length per frame, then its local median over the frames whose shoulders and hips
+        // were all seen (over every frame near one where none were).
+        let torsoLandmarks = [BodyLandmark.leftShoulder, BodyLandmark.rightShoulder, BodyLandmark.leftHip, BodyLandmark.rightHip]
         let rawTorso = points.map { p in
             p[BodyLandmark.leftShoulder].midpoint(p[BodyLandmark.rightShoulder])
                 .distance(to: p[BodyLandmark.leftHip].midpoint(p[BodyLandmark.rightHip]))
         }
+        let torsoSeen = frames.map { f in torsoLandmarks.allSatisfy { isConfident(f.landmarks[$0]) } }
         var torso: [Double] = []
         var lo = 0, hi = 0
         for i in frames.indices {
             while times[i] - times[lo] > SwingTuning.torsoMedianRadius { lo += 1 }
             while hi < frames.count, times[hi] - times[i] <= SwingTuning.torsoMedianRadius { hi += 1 }
-            torso.append(Statistics.median(Array(rawTorso[lo..<hi])) ?? 0)
+            let seen = (lo..<hi).filter { torsoSeen[$0] }.map { rawTorso[$0] }
+            torso.append(Statistics.median(seen.isEmpty ? Array(rawTorso[lo..<hi]) : seen) ?? 0)
         }
 
         var samples: [Sample] = []
@@ -109,6 +115,21 @@ struct TrackKinematics {
             }
         }
         return samples
+    }
+
+    /// Pixels per second of `point` across sample `index` (a central difference within its
+    /// segment, one-sided at the segment's ends); nil without a neighbour or a measured torso.
+    static func velocity(at index: Int, samples: [Sample], of point: (Sample) -> PixelPoint) -> PixelPoint? {
+        let segment = samples[index].segment
+        let before = index > 0 && samples[index - 1].segment == segment ? index - 1 : index
+        let after = index + 1 < samples.count && samples[index + 1].segment == segment ? index + 1 : index
+        guard after > before, samples[index].torso > 1 else { return nil }
+        return (point(samples[after]) - point(samples[before])) * (1 / (samples[after].time - samples[before].time))
+    }
+
+    /// A landmark the analysis may trust: confident and finite.
+    static func isConfident(_ l: Landmark) -> Bool {
+        l.visibility >= BodyLandmark.confidentVisibility && l.x.isFinite && l.y.isFinite
     }
 
     /// The time range around `window` whose frames decide every sample inside it: the torso median's

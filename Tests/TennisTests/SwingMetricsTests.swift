@@ -49,8 +49,9 @@ final class SwingMetricsTests: XCTestCase {
             XCTAssertEqual(m.followThrough ?? -1, abs(expectedArc), accuracy: 2)
             XCTAssertGreaterThan(m.followThrough ?? 0, 10)
             XCTAssertEqual(m.trackingQuality, 1)
-            XCTAssertEqual(swing.confidence, candidate.prominence, accuracy: 1e-9)
-            XCTAssertGreaterThan(swing.confidence, 0.75)
+            // Every frame seen, nothing to review: the confidence of a clean swing.
+            XCTAssertEqual(swing.review, [])
+            XCTAssertEqual(swing.confidence, 0.97, accuracy: 1e-9)
         }
     }
 
@@ -85,7 +86,21 @@ final class SwingMetricsTests: XCTestCase {
         XCTAssertLessThan(candidate.startTime, 1.0)
         let frames = Int(((candidate.endTime - candidate.startTime) / 0.1).rounded()) + 1
         XCTAssertEqual(swing.metrics.trackingQuality, Double(frames - 2) / Double(frames), accuracy: 1e-9)
-        XCTAssertLessThan(swing.confidence, candidate.prominence)
+        // Both gaps are more than two frames from contact (1.5): nothing to review, full confidence.
+        XCTAssertEqual(swing.review, [])
+        XCTAssertEqual(swing.confidence, 0.97, accuracy: 1e-9)
+
+        // The wrist unsure two frames either side of contact: confidence drops, and a person is asked to look.
+        let blurred = player.track(duration: 3).map { frame -> PoseFrame in
+            guard abs(frame.time - 1.3) < 1e-9 || abs(frame.time - 1.7) < 1e-9 else { return frame }
+            var landmarks = frame.landmarks
+            landmarks[16].visibility = 0.3
+            return PoseFrame(time: frame.time, landmarks: landmarks)
+        }
+        let (_, unsure) = try analyse(player, track: blurred)
+        XCTAssertLessThan(unsure.confidence, swing.confidence)
+        XCTAssertEqual(unsure.review.map(\.code), ["landmarksMissingAtContact"])
+        XCTAssertEqual(unsure.review.first?.message, "the racket wrist is seen in 3 of the 5 frames around contact")
     }
 
     func testUnmeasurableMetricsAreNullWithAReason() throws {
@@ -116,7 +131,8 @@ final class SwingMetricsTests: XCTestCase {
         let (_, swing) = try analyse(turningForehand())
         let json = swing.json()
         guard case .object(let top) = json else { return XCTFail("not an object: \(json)") }
-        XCTAssertEqual(Set(top.keys), ["type", "startTime", "endTime", "confidence", "contactSource", "keyFrameTimes", "metrics", "unavailable"])
+        XCTAssertEqual(Set(top.keys), ["type", "startTime", "endTime", "confidence", "contactSource", "keyFrameTimes", "metrics", "unavailable",
+                                          "review"])
         XCTAssertEqual(json["type"], .string("forehand"))
         XCTAssertEqual(json["contactSource"], .string("wristPeak"))
         guard case .object(let keyframes)? = json["keyFrameTimes"], case .object(let metrics)? = json["metrics"] else {
@@ -126,6 +142,7 @@ final class SwingMetricsTests: XCTestCase {
         XCTAssertEqual(Set(metrics.keys), ["peakWristSpeed", "peakWristSpeedUnit", "shoulderTurn", "contactHeight", "followThrough", "trackingQuality"])
         XCTAssertEqual(json["metrics"]?["peakWristSpeedUnit"], .string("torso/s"))
         XCTAssertEqual(json["unavailable"], .object([:]))
+        XCTAssertEqual(json["review"], .array([]), "a clean swing has nothing for a person to look at")
         func value(_ v: JSONValue?) -> Double { if case .number(let n)? = v { return n } else { return .nan } }
         let contact = value(json["keyFrameTimes"]?["contact"])
         XCTAssertEqual(contact, (swing.keyFrameTimes.contact * 1000).rounded() / 1000)
