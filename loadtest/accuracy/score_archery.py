@@ -19,25 +19,12 @@ import os
 import subprocess
 import sys
 
-from scoring import greedy_match, percentile, pct
+from scoring import find_object, greedy_match, percentile, pct
 
 
 def find_archery_result(doc):
-    """The analysis document nests the archery result (currently under "result"); find the object
-    holding both `face` and `arrows` wherever it is, so a renamed wrapper does not break the bench."""
-    if isinstance(doc, dict):
-        if "arrows" in doc and ("face" in doc or "total" in doc):
-            return doc
-        for v in doc.values():
-            r = find_archery_result(v)
-            if r is not None:
-                return r
-    elif isinstance(doc, list):
-        for v in doc:
-            r = find_archery_result(v)
-            if r is not None:
-                return r
-    return None
+    """The object holding both `face` (or `total`) and `arrows` wherever the document nests it."""
+    return find_object(doc, lambda o: "arrows" in o and ("face" in o or "total" in o))
 
 
 def seg_distance(p, a, b):

@@ -13,24 +13,12 @@ import json
 import os
 import sys
 
-from scoring import greedy_match, percentile, pct
+from scoring import find_object, greedy_match, percentile, pct
 
 
 def find_basketball_result(doc):
-    """The object holding `shots` and `hoop`, wherever the analysis document nests it."""
-    if isinstance(doc, dict):
-        if "shots" in doc and "hoop" in doc:
-            return doc
-        for v in doc.values():
-            r = find_basketball_result(v)
-            if r is not None:
-                return r
-    elif isinstance(doc, list):
-        for v in doc:
-            r = find_basketball_result(v)
-            if r is not None:
-                return r
-    return None
+    """The object holding `shots` and `hoop` wherever the analysis document nests it."""
+    return find_object(doc, lambda o: "shots" in o and "hoop" in o)
 
 
 def score_scene(d, gate):

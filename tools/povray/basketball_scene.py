@@ -161,6 +161,14 @@ def through_net(path, entry, v_entry, rng):
     return path.t - T  # when the ball entered the net
 
 
+def drop_in(path, start, inside, T, rng):
+    """From `start` (on the rim, or off the board), a short flight down through the ring at
+    `inside` taking T seconds, then through the net."""
+    v = velocity_to(start, inside, T)
+    path.add(T, ballistic(start, v))
+    through_net(path, inside, ballistic_velocity(v, T), rng)
+
+
 # ---------------------------------------------------------------------------------------------
 # One attempt: the hold, the rise to the release, the flight and what follows.
 
@@ -204,16 +212,10 @@ def attempt(path, rng, side, feet, kind):
     elif kind == "rim_in":
         # A hop off the rim, then down through the ring near its centre.
         T = rng.uniform(0.2, 0.35)
-        inside = centre_at(rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2), RIM_H)
-        v = velocity_to(target, inside, T)
-        path.add(T, ballistic(target, v))
-        through_net(path, inside, ballistic_velocity(v, T), rng)
+        drop_in(path, target, centre_at(rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2), RIM_H), T, rng)
     elif kind == "bank_in":
         T = rng.uniform(0.18, 0.3)
-        inside = centre_at(rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15), RIM_H)
-        v = velocity_to(target, inside, T)
-        path.add(T, ballistic(target, v))
-        through_net(path, inside, ballistic_velocity(v, T), rng)
+        drop_in(path, target, centre_at(rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15), RIM_H), T, rng)
     elif kind == "in_and_out":
         # Drops inside the ring a little, then pops up and out over its far side or a flank.
         dip = centre_at(rng.uniform(-0.1, 0.15), rng.uniform(-0.1, 0.1), RIM_H - rng.uniform(0.15, 0.3))
