@@ -12,14 +12,13 @@ Conventions: the truth is in normalised face coordinates with y DOWN. The analys
 switched from y-up to y-down, so each scene is matched both as reported and with y flipped, and
 the better match is kept (and reported), so the bench reads the binary before and after the switch.
 """
-import argparse
 import json
 import math
 import os
 import subprocess
 import sys
 
-from scoring import find_object, greedy_match, percentile, pct
+from scoring import arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, time_summary
 
 
 def find_archery_result(doc):
@@ -206,12 +205,7 @@ def draw_ffmpeg(png, out_path, t, dets):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenes", nargs="+")
-    ap.add_argument("--gate", type=float, default=0.15, help="match gate in face radii")
-    ap.add_argument("--worst-dir")
-    ap.add_argument("--worst", type=int, default=5)
-    args = ap.parse_args()
+    args = arguments(0.15, "match gate in face radii")
 
     shown = []
     scenes = []
@@ -256,30 +250,13 @@ def main():
         ("face found (returned)", pct(sum(1 for s in scenes if s["faceFound"]), len(scenes))),
         ("face right (centre ≤ 0.05 R, radius ±10 %)", pct(sum(1 for s in scenes if s["faceRight"]), len(scenes))),
         ("binary's y convention", ", ".join("%s: %d scenes" % kv for kv in sorted(conv.items())) or "n/a"),
-        ("render time per scene", ("mean %.1f s, max %.1f s (n=%d)" % (sum(rtimes) / len(rtimes), max(rtimes), len(rtimes)))
-         if rtimes else "n/a"),
+        ("render time per scene", time_summary(rtimes, "%.1f")),
     ]
-    w = max(len(k) for k, _ in rows)
-    print("archery accuracy on POV-Ray scenes (gate %.2f face radii)" % args.gate)
-    for k, v in rows:
-        print("  %-*s  %s" % (w, k, v))
+    print_table("archery accuracy on POV-Ray scenes (gate %.2f face radii)" % args.gate, rows)
 
     worst = sorted(scenes, key=badness, reverse=True)[:args.worst]
-    print("worst %d scenes:" % len(worst))
-    if args.worst_dir:
-        os.makedirs(args.worst_dir, exist_ok=True)
-        for f in os.listdir(args.worst_dir):  # only our own earlier pictures
-            if f.startswith("worst-") and f.endswith(".png"):
-                os.remove(os.path.join(args.worst_dir, f))
-    for k, s in enumerate(worst, 1):
-        t = s["truth"]
-        line = "  %d. seed %d (%s cm face, %d arrows, %.0f° off-axis): %s" % (
-            k, s["seed"], t["faceDiameterCm"], s["nTruth"], t["camera"]["offAxisDeg"], s["reason"])
-        if args.worst_dir:
-            path = os.path.join(args.worst_dir, "worst-%d-seed%d.png" % (k, s["seed"]))
-            draw(s, path)
-            line += "  → %s" % path
-        print(line)
+    print_worst(worst, "scenes", args.worst_dir, lambda s: "%s cm face, %d arrows, %.0f° off-axis" % (
+        s["truth"]["faceDiameterCm"], s["nTruth"], s["truth"]["camera"]["offAxisDeg"]), draw)
     return 0
 
 

@@ -8,12 +8,11 @@ loadtest/accuracy-bench.sh, analysis.json, analysis.err and analysis.rc. An atte
 reported shot's release lies within --gate seconds of the true release (each used once). Prints the
 table to stdout; draws the worst sessions into --worst-dir (Pillow when importable).
 """
-import argparse
 import json
 import os
 import sys
 
-from scoring import find_object, greedy_match, percentile, pct
+from scoring import arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, time_summary
 
 
 def find_basketball_result(doc):
@@ -116,12 +115,7 @@ def draw(s, out_path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenes", nargs="+")
-    ap.add_argument("--gate", type=float, default=0.35, help="release-time gate in seconds")
-    ap.add_argument("--worst-dir")
-    ap.add_argument("--worst", type=int, default=5)
-    args = ap.parse_args()
+    args = arguments(0.35, "release-time gate in seconds")
 
     scenes = []
     for d in args.scenes:
@@ -169,29 +163,13 @@ def main():
         ("rim time error p50 / p90", "%.3f / %.3f s" % (percentile(rim, 50), percentile(rim, 90))),
         ("made/missed right by kind", ", ".join("%s %d/%d" % (k, ok, n) for k, (ok, n) in sorted(by_kind.items()))),
         ("attempts missed by kind", ", ".join("%s %d" % kv for kv in sorted(missed_kinds.items())) or "none"),
-        ("render time per session", ("mean %.0f s, max %.0f s (n=%d)" % (sum(rtimes) / len(rtimes), max(rtimes), len(rtimes)))
-         if rtimes else "n/a"),
+        ("render time per session", time_summary(rtimes, "%.0f")),
     ]
-    w = max(len(k) for k, _ in rows)
-    print("basketball accuracy on POV-Ray sessions (release gate %.2f s)" % args.gate)
-    for k, v in rows:
-        print("  %-*s  %s" % (w, k, v))
+    print_table("basketball accuracy on POV-Ray sessions (release gate %.2f s)" % args.gate, rows)
     worst = [s for s in sorted(scenes, key=badness, reverse=True) if badness(s) > 0][:args.worst]
-    print("worst %d sessions:" % len(worst))
-    if args.worst_dir:
-        os.makedirs(args.worst_dir, exist_ok=True)
-        for f in os.listdir(args.worst_dir):
-            if f.startswith("worst-") and f.endswith(".png"):
-                os.remove(os.path.join(args.worst_dir, f))
-    for k, s in enumerate(worst, 1):
-        t = s["truth"]
-        line = "  %d. seed %d (%dx%d %d fps, camera %.0f ft up): %s" % (
-            k, s["seed"], t["width"], t["height"], t["fps"], t["camera"]["location"][1], s["reason"])
-        if args.worst_dir and s["analysed"]:
-            path = os.path.join(args.worst_dir, "worst-%d-seed%d.png" % (k, s["seed"]))
-            draw(s, path)
-            line += "  → %s" % path
-        print(line)
+    print_worst(worst, "sessions", args.worst_dir, lambda s: "%dx%d %d fps, camera %.0f ft up" % (
+        s["truth"]["width"], s["truth"]["height"], s["truth"]["fps"], s["truth"]["camera"]["location"][1]),
+        draw, drawable=lambda s: s["analysed"])
     return 0
 
 

@@ -1,5 +1,8 @@
-"""What the accuracy scorers share: pairing truth with detections, and percentiles."""
+"""What the accuracy scorers share: their arguments, pairing truth with detections, percentiles,
+finding a sport's result in an analysis document, and the folder of worst-case pictures."""
+import argparse
 import math
+import os
 
 
 def greedy_match(truth, det, gate, distance=None):
@@ -47,3 +50,51 @@ def find_object(doc, holds):
         if found is not None:
             return found
     return None
+
+
+def arguments(gate, gate_help):
+    """SCENE_DIR… [--gate G] [--worst-dir DIR] [--worst N], parsed."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenes", nargs="+")
+    ap.add_argument("--gate", type=float, default=gate, help=gate_help)
+    ap.add_argument("--worst-dir")
+    ap.add_argument("--worst", type=int, default=5)
+    return ap.parse_args()
+
+
+def clear_worst_pictures(folder):
+    """Makes `folder` and removes the pictures an earlier run drew there (only ours: worst-*.png)."""
+    os.makedirs(folder, exist_ok=True)
+    for f in os.listdir(folder):
+        if f.startswith("worst-") and f.endswith(".png"):
+            os.remove(os.path.join(folder, f))
+
+
+def print_worst(worst, noun, folder, describe, draw, drawable=lambda scene: True):
+    """Lists the worst scenes, one line each (`describe(scene)` says what the scene was), and where
+    `folder` is given draws each `drawable` one (`draw(scene, path)`) as worst-K-seedN.png there."""
+    print("worst %d %s:" % (len(worst), noun))
+    if folder:
+        clear_worst_pictures(folder)
+    for k, s in enumerate(worst, 1):
+        line = "  %d. seed %d (%s): %s" % (k, s["seed"], describe(s), s["reason"])
+        if folder and drawable(s):
+            path = os.path.join(folder, "worst-%d-seed%d.png" % (k, s["seed"]))
+            draw(s, path)
+            line += "  → %s" % path
+        print(line)
+
+
+def print_table(title, rows):
+    """The title, then one `name  value` line per row, names aligned."""
+    w = max(len(k) for k, _ in rows)
+    print(title)
+    for k, v in rows:
+        print("  %-*s  %s" % (w, k, v))
+
+
+def time_summary(seconds, unit_format):
+    """`mean …, max … (n=…)` of render times, or n/a."""
+    if not seconds:
+        return "n/a"
+    return ("mean %s s, max %s s (n=%%d)" % (unit_format, unit_format)) % (sum(seconds) / len(seconds), max(seconds), len(seconds))
