@@ -44,9 +44,8 @@ private extension HSVColor {
     /// falls; below a floor of saturation and value a hue means nothing. Scenery of this colour is
     /// left out by the blob finder's motion test, not here.
     func isBallColor(_ ball: HSVColor, hueTolerance: Double) -> Bool {
-        let rawHue = abs(h - ball.h).truncatingRemainder(dividingBy: 360)
         let darkness = max(0, min(1, (Self.darkValue - v) / (Self.darkValue - Self.valueFloor)))
-        return min(rawHue, 360 - rawHue) <= hueTolerance * (1 + darkness) && s >= max(30, ball.s - 45)
+        return hueDistance(to: ball) <= hueTolerance * (1 + darkness) && s >= max(30, ball.s - 45)
             && v >= max(Self.valueFloor, 0.2 * ball.v)
     }
 

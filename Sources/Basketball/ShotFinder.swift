@@ -66,9 +66,9 @@ struct ShotFinder {
         let inFlight = { (p: BallPoint) in self.isAboveRim(p) && p.radius >= 0.7 * self.ballRadius }
         let before = points[..<i].suffix(Self.arcPointsEachSide).filter(inFlight)
         let after = points[i...].prefix(Self.arcPointsEachSide).filter(inFlight)
-        guard before.count >= 2, after.count >= 2, before.count + after.count >= 5,
-              let fit = BallisticFit((before + after)[...], gravity: gravity) else { return true }
-        return (before + after).contains { fit.residual($0) > 2 * tolerance }
+        let around = before + after
+        guard before.count >= 2, after.count >= 2, around.count >= 5, let fit = BallisticFit(around[...], gravity: gravity) else { return true }
+        return around.contains { fit.residual($0) > 2 * tolerance }
     }
 
     /// Whether the ball, lost between `a` and `b`, went down through the hoop: last seen at the

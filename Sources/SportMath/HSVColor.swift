@@ -29,10 +29,14 @@ public struct HSVColor: Sendable, Equatable {
     /// Seed 003's match: hue within `hueTolerance` degrees (the short way round the circle, so 355
     /// matches 5), saturation and value within 30 points.
     public func matches(_ other: HSVColor, hueTolerance: Double) -> Bool {
-        let rawHue = abs(h - other.h).truncatingRemainder(dividingBy: 360)
-        let hueDistance = min(rawHue, 360 - rawHue)
-        return hueDistance <= hueTolerance && abs(s - other.s) <= Self.saturationValueTolerance
+        hueDistance(to: other) <= hueTolerance && abs(s - other.s) <= Self.saturationValueTolerance
             && abs(v - other.v) <= Self.saturationValueTolerance
+    }
+
+    /// Degrees between the two hues round the colour wheel, 0–180.
+    public func hueDistance(to other: HSVColor) -> Double {
+        let raw = abs(h - other.h).truncatingRemainder(dividingBy: 360)
+        return min(raw, 360 - raw)
     }
 
     /// How far saturation and value may differ in a match (seed 003), in points of 0–100.
