@@ -61,12 +61,8 @@ struct ArcheryRoutes {
         }
         // The corrections as read, not as sent: nothing else a client put in the body is stored.
         let stored = JSONValue.array(corrections.map(Self.json))
-        let (confirmation, previous) = try await backends.sql { db in
-            let repository = ConfirmationRepository(db, .archery)
-            let previous = try repository.latest(jobId: id)
-            return (try repository.add(jobId: id, corrections: stored, confirmed: Self.numbered(end.json())), previous)
-        }
-        CorrectionMetric.count(sport: Sport.archery.rawValue, corrections: stored, previous: previous?.corrections)
+        let confirmation = try await backends.storeConfirmation(.archery, sport: Sport.archery.rawValue, jobId: id,
+                                                                corrections: stored, confirmed: Self.numbered(end.json()))
         return try JSONResponse.make(confirmation.json(), status: .created)
     }
 

@@ -62,13 +62,8 @@ struct CorrectionRoutes {
         } catch let error as ReelworkError {
             throw APIError(.badRequest, "invalid_corrections", error.message)
         }
-        let (confirmation, previous) = try await backends.sql { db in
-            let repository = ConfirmationRepository(db, .results)
-            let previous = try repository.latest(jobId: id)
-            return (try repository.add(jobId: id, corrections: corrected.corrections, confirmed: corrected.confirmed), previous)
-        }
-        CorrectionMetric.count(sport: job.sport, corrections: confirmation.corrections, previous: previous?.corrections)
-        return confirmation
+        return try await backends.storeConfirmation(.results, sport: job.sport, jobId: id,
+                                                    corrections: corrected.corrections, confirmed: corrected.confirmed)
     }
 
     func confirmed(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {

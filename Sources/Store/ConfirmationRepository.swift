@@ -36,10 +36,24 @@ public struct ConfirmationRepository {
 
     /// The newest confirmation of the job, nil when none was made.
     public func latest(jobId: UUID) throws -> Confirmation? {
-        guard let row = try db.query("""
+        try first("""
             SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
             WHERE job_id = $1 ORDER BY version DESC LIMIT 1
-            """, [jobId]).rows.first else { return nil }
+            """, [jobId])
+    }
+
+    /// The job's confirmation numbered `version`, nil when there is none (version 0: before the first).
+    /// Versions are dense, so the one before a stored version is always `version - 1`, whatever was
+    /// stored since.
+    public func version(_ version: Int, jobId: UUID) throws -> Confirmation? {
+        try first("""
+            SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
+            WHERE job_id = $1 AND version = $2
+            """, [jobId, version])
+    }
+
+    private func first(_ sql: String, _ parameters: [(any PGParam)?]) throws -> Confirmation? {
+        guard let row = try db.query(sql, parameters).rows.first else { return nil }
         return Confirmation(version: try row.int("version"),
                                    corrections: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("corrections").utf8)),
                                    confirmed: try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("confirmed").utf8)),
