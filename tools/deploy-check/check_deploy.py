@@ -6,7 +6,7 @@
 `keda`: every keda.sh document in FILE against the schema written from KEDA's documented spec
 (no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `consistency`: the rules that tie the deploy files to the
 code and to each other (a grace period shorter than the worker's shutdown grace, a Redis key the
-queue does not use, a Secret key nobody defines, a REELWORK_* name the README does not know...).
+queue does not use, a Secret key nobody defines, a REELWORK_* name docs/CONFIGURATION.md does not know...).
 RESOLVED_COMPOSE is `docker-compose config`'s output (anchors, env files and defaults applied).
 Prints one line per problem and exits 1 if there is any.
 """
@@ -71,8 +71,8 @@ def seconds(text):
     return total
 
 
-def readme_settings(root):
-    names = set(re.findall(r"`(REELWORK_[A-Z0-9_]+)`", (root / "README.md").read_text()))
+def documented_settings(root):
+    names = set(re.findall(r"`(REELWORK_[A-Z0-9_]+)`", (root / "docs" / "CONFIGURATION.md").read_text()))
     return names
 
 
@@ -82,13 +82,13 @@ DEPLOY_ONLY = {"REELWORK_IMAGE", "REELWORK_PORT", "REELWORK_REDIS_MAXMEMORY", "R
 
 
 def check_names(root):
-    known = readme_settings(root) | DEPLOY_ONLY
+    known = documented_settings(root) | DEPLOY_ONLY
     for path in sorted((root / "deploy").rglob("*")):
         if not path.is_file() or path.suffix in {".md", ".json"}:
             continue
         for name in sorted(set(re.findall(r"\bREELWORK_[A-Z0-9_]*[A-Z0-9]\b", path.read_text()))):
             if name not in known:
-                problem(path.relative_to(root), f"{name} is not a setting README.md documents")
+                problem(path.relative_to(root), f"{name} is not a setting docs/CONFIGURATION.md documents")
 
 
 def containers(doc):
@@ -281,7 +281,7 @@ def main(argv):
         check_compose(root, argv[3])
         check_systemd(root)
         check_dockerfile(root)
-        label = "consistency of deploy/ with the code, the README and itself"
+        label = "consistency of deploy/ with the code, docs/CONFIGURATION.md and itself"
     else:
         print(__doc__, file=sys.stderr)
         return 2
