@@ -8,7 +8,7 @@
 # usage: loadtest/accuracy-bench.sh archery|basketball [N] [SEED]   (defaults: 20 scenes from seed 1000000)
 #        loadtest/accuracy-bench.sh tennis [N] [SEED]      (defaults: 200 sequences from seed 1000000)
 #   Seeds below 1000000 are reserved for tests: never tune on them. Each sport was tuned on
-#   1000000+ and is measured on a held-back range (BENCHMARKS.md).
+#   1000000+ and is measured on a held-back range (docs/benchmarks/accuracy.md).
 #
 # Tennis: pose sequences from TennisScenes.PoseSequenceGenerator (speeds, swing types, handedness,
 # camera side, 24–60 fps, noise, missing frames, passers-by, idle motions), through the tennis

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput per machine (BENCHMARKS.md, "Throughput per machine"): one worker's clips per hour and
+# Throughput per machine (docs/benchmarks/throughput.md): one worker's clips per hour and
 # realtime factor (seconds of video analysed per second of wall time, for the whole machine) for each
 # combination of worker slots × inference threads, on a mixed set of clips: tennis and bowling, 1080p
 # and 720p, encoded with and without B-frames (phones often make none). The yardstick, taken in every

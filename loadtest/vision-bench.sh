@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The vision benchmarks behind BENCHMARKS.md ("Vision: …" sections): inference against Python
+# The vision benchmarks behind docs/benchmarks/vision.md ("Vision: …" sections): inference against Python
 # onnxruntime, the streamed stages' overhead, whole-clip analysis speed, and peak memory.
 #
 # usage: loadtest/vision-bench.sh [RUNS] [SECTIONS]

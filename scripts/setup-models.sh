@@ -56,7 +56,7 @@ YOLO_WEIGHTS_SHA=cf9fbfd0f6d4869b35762f56100f50ed05268084078805f0e7989efe5bb8ca8
 COCO_NAMES_SHA=634a1132eb33f8091d60f2c346ababe8b905ae08387037aed883953b7329af84
 YOLO_ONNX_SHA=8d7da5ecbb12dce77a2a1d1531b00ce9a148e40c912ca9c0c2b09f8996645cb3
 # The same detector quantized to int8 by tools/models/quantize_detector.py (calibrated on the test
-# photos): ~3x cheaper per frame, the default detector (BENCHMARKS.md, "int8 detector").
+# photos): ~3x cheaper per frame, the default detector (docs/benchmarks/vision.md, "int8 detector").
 YOLO_INT8_SHA=ba0bb8dc68ecd8c6f896b30f567a622eed054d4e21407a73ebcb5487b9233eb3
 
 MP_PKG=mediapipe==0.10.21

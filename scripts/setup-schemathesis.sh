@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes .local/schemathesis/ (gitignored): a Python virtual environment holding schemathesis and
 # exactly the packages pinned in tools/schemathesis/requirements.txt, for the API contract test
-# (Tests/IntegrationTests/SchemathesisTests.swift) and for running schemathesis by hand (README,
+# (Tests/IntegrationTests/SchemathesisTests.swift) and for running schemathesis by hand (docs/HTTP-API.md,
 # "API contract").
 #
 # Installs Debian's python3-venv with apt-get when `python3 -m venv` cannot make an environment

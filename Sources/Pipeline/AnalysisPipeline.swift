@@ -127,11 +127,11 @@ public struct AnalysisPipeline {
     /// runs on a thread of its own beside the detector (`PoseWorker`), both sessions keeping the
     /// full count: decoding, detection and pose then overlap instead of taking turns. On 2 cores
     /// one job ran faster with the pose thread than in line, and faster still with two intra-op
-    /// threads per session (BENCHMARKS.md, "end to end"; spinning is off, so idle session threads
+    /// threads per session (docs/benchmarks/vision.md, "end to end"; spinning is off, so idle session threads
     /// cost nothing). With one thread (a worker with a slot per core) poses
     /// stay in line; when other jobs share the machine (worker slots) each session gets half, so
     /// the jobs together do not ask for twice the cores. Slots × threads on a mixed set of clips:
-    /// BENCHMARKS.md, "Throughput per machine" (`loadtest/throughput-sweep.sh`).
+    /// docs/benchmarks/throughput.md, "Throughput per machine" (`loadtest/throughput-sweep.sh`).
     func inferenceThreads(withPoses: Bool) -> (perSession: Int, poseOnItsOwnThread: Bool) {
         let total = vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs)
         guard withPoses, total >= 2 else { return (total, false) }

@@ -3,7 +3,7 @@ import Vision
 
 /// Runs the pose model on a thread of its own, so the poses of one sampled frame are estimated
 /// while the decoder and the detector already work on the next ones: on 2 cores the streamed pass
-/// otherwise leaves a core idle whenever one stage waits for another (BENCHMARKS.md, "end to end").
+/// otherwise leaves a core idle whenever one stage waits for another (docs/benchmarks/vision.md, "end to end").
 ///
 /// The caller prepares each person's crop (it needs the frame's pixels, valid only during the
 /// decode callback) into a tensor from `tensor()`, and `submit`s it; results come back, in

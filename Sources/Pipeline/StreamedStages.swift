@@ -42,7 +42,7 @@ struct StreamedStages {
         let (report, pass, consumer, size) = try outcome.get()
         // The decoder is gone, and the models too unless the pool keeps them: their memory goes back
         // to the system before the result document is built, so a long clip's result reuses it
-        // instead of raising the peak (BENCHMARKS.md, memory).
+        // instead of raising the peak (docs/benchmarks/vision.md, memory).
         FreedMemory.returnToSystem()
 
         context.framesDone[.decode] = report.framesDecoded

@@ -1,5 +1,5 @@
 /// What one club or one key may ask of a shared coordinator, so one busy club cannot crowd out
-/// the others. Each is a setting with a default (the README's table lists them).
+/// the others. Each is a setting with a default (docs/CONFIGURATION.md's table lists them).
 public struct ClubLimits: Sendable, Equatable {
     /// Jobs a club may have waiting (queued, or scheduled for a retry) at once; more get 429
     /// `quota_exceeded`. Protects the queue's memory and the other clubs' wait.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The live event stream (`GET /v1/events`). Defaults are named here; each has an environment
-/// variable (the README lists them) and a bad value is an error naming it.
+/// variable (docs/CONFIGURATION.md lists them) and a bad value is an error naming it.
 public struct EventSettings: Sendable, Equatable {
     /// Entries the Redis stream keeps (trimmed approximately, `MAXLEN ~`): how far back a
     /// reconnecting client can resume. 100,000 events of ~300 bytes is ~30 MB of Redis memory.

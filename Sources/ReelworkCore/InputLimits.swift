@@ -1,5 +1,5 @@
 /// What a client may send: the bounds that keep one request or one file from taking a process's
-/// memory, disk, time or connections. Each is a setting with a default (the README's table says
+/// memory, disk, time or connections. Each is a setting with a default (docs/CONFIGURATION.md's table says
 /// what each protects); `fromEnvironment` refuses values that would switch a protection off.
 public struct InputLimits: Sendable, Equatable {
     /// Longest video accepted (upload and worker). Protects decode time and result size.

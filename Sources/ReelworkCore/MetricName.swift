@@ -1,5 +1,5 @@
-/// Every metric a Reelwork process exports, by its Prometheus name (the README's "Metrics" table
-/// gives each one's type, labels and meaning; a test checks the table names them all). Counters end
+/// Every metric a Reelwork process exports, by its Prometheus name (docs/OPERATIONS.md's "Metrics"
+/// table gives each one's type, labels and meaning; a test checks that the README's "Metrics" section names them all). Counters end
 /// in `_total`, durations in `_seconds`; labels are bounded sets (clubs, sports, stages, route
 /// patterns, status codes), never a job's or a video's id.
 public enum MetricName {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who may read `/metrics` and where a worker serves it. Defaults are named here; each has its
-/// environment variable (README, "Metrics").
+/// environment variable (docs/CONFIGURATION.md; docs/OPERATIONS.md, "Metrics").
 public struct MetricsSettings: Sendable, Equatable {
     /// A bearer token a scraper may present instead of an operator key (nil: operator keys only).
     /// It is a setting, not a row, so a Prometheus server needs no account in the database.

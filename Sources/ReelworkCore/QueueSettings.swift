@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the queue keeps its promises: leases, heartbeats, stalls, caps, retries, shutdown.
-/// Defaults are named here; every one can be set by its environment variable (see the README).
+/// Defaults are named here; every one can be set by its environment variable (see docs/CONFIGURATION.md).
 public struct QueueSettings: Sendable, Equatable {
     /// A running job's lease; a worker that misses heartbeats this long is presumed lost.
     public var leaseSeconds = 30.0

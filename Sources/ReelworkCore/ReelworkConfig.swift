@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every setting a Reelwork process reads, with its environment variable and default.
-/// Flags on the command line override the environment; the README's table lists the same names.
+/// Flags on the command line override the environment; docs/CONFIGURATION.md's table lists the same names.
 public struct ReelworkConfig: Sendable, Equatable {
     public var databaseURL: String
     public var redisURL: String

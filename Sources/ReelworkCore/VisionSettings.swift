@@ -2,13 +2,13 @@ import Foundation
 
 /// Where the models and the inference runtime are, and how frames are sampled for them.
 /// Defaults are the files `scripts/setup-models.sh` writes, relative to the working directory;
-/// each setting has an environment variable (the README lists them).
+/// each setting has an environment variable (docs/CONFIGURATION.md lists them).
 public struct VisionSettings: Sendable, Hashable {
     /// The ONNX Runtime C library (the same default as `Inference.OnnxRuntime.defaultLibraryPath`).
     public var ortLibrary = "models/onnxruntime/libonnxruntime.so.1.31.1"
     /// A YOLO detector export: Darknet layout `[1, N, 5 + C]` or Ultralytics `[1, 4 + C, N]`.
     /// YOLOv4-tiny quantized to int8 by the setup: a third of the fp32 model's CPU per frame, the
-    /// same people found on the test photos (BENCHMARKS.md, "int8 detector"). The fp32 export
+    /// same people found on the test photos (docs/benchmarks/vision.md, "int8 detector"). The fp32 export
     /// (`models/yolov4-tiny.onnx`) stays available.
     public var detectorModel = "models/yolov4-tiny-int8.onnx"
     /// BlazePose full (`input` 1×256×256×3 → `landmarks` 1×195, `presence` 1×1).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the coordinator sends webhooks. Defaults are named here; each has an environment variable
-/// (the README lists them) and a bad value is an error naming it.
+/// (docs/CONFIGURATION.md lists them) and a bad value is an error naming it.
 public struct WebhookSettings: Sendable, Equatable {
     /// Standard Webhooks' schedule: at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
     /// (about a day and a half in all), each delay counted from the attempt before.

@@ -79,7 +79,7 @@ public struct DashboardRepository {
     }
 
     /// How many rows reading in order tests in the time the trigram indexes list one match
-    /// (dashboard-bench's EXPLAIN ANALYZE and page timings on a million jobs, BENCHMARKS.md). The
+    /// (dashboard-bench's EXPLAIN ANALYZE and page timings on a million jobs, docs/benchmarks/dashboard.md). The
     /// estimate of a text's share can be off by a third or more, so a choice near the boundary
     /// leans to reading in order, whose cost `textScanLimit` bounds.
     static let rowsReadPerMatchListed = 4.0

@@ -64,7 +64,7 @@ public final class PGConnection {
     /// The statement is prepared on this session the first time its text is seen and executed
     /// from then on (see `preparedStatementLimit`): a worker runs the same few statements for
     /// every job, and without this the server parsed, analysed and planned each one every time,
-    /// about half of its CPU in the queue benchmark (BENCHMARKS.md).
+    /// about half of its CPU in the queue benchmark (docs/benchmarks/queue.md).
     /// - Throws: `PostgresError` with the server's message and SQLSTATE.
     @discardableResult
     public func query(_ sql: String, _ params: [(any PGParam)?] = []) throws -> PGResult {

@@ -1,6 +1,6 @@
 /// A swing's `confidence`: the chance that it is right in everything a coach reads from it (a real
 /// swing, contact within 2 sampled frames, the right type), calibrated on the accuracy benchmark
-/// (`loadtest/accuracy-bench.sh tennis`, tuning seeds 1,000,000+; BENCHMARKS.md has the
+/// (`loadtest/accuracy-bench.sh tennis`, tuning seeds 1,000,000+; docs/benchmarks/accuracy.md has the
 /// reliability table): the share right among clean swings there, times, for each doubt, the share
 /// right among swings with it relative to the clean ones. (A swing whose player is not tracked at
 /// all in its window gets 0 from `SwingMeasurer`.)

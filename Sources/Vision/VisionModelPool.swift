@@ -6,7 +6,7 @@ import Threading
 ///
 /// Released by default: loading both models takes about 0.1 s (against ~30 s of analysis per minute
 /// of video), while keeping them costs ~90 MiB per slot that the finished job's result document can
-/// use instead (BENCHMARKS.md, memory). At most as many sets exist as jobs run at once.
+/// use instead (docs/benchmarks/vision.md, memory). At most as many sets exist as jobs run at once.
 ///
 /// Thread-safe.
 public final class VisionModelPool: Sendable {

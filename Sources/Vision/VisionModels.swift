@@ -19,7 +19,7 @@ public final class VisionModels {
     ///
     /// Spinning is off by default: the two sessions take turns on the same cores, and a session's
     /// worker threads busy-waiting after its run would slow the other session and the decoder down
-    /// (measured on 2 cores: the detector ran 61 instead of 35 ms a frame; BENCHMARKS.md).
+    /// (measured on 2 cores: the detector ran 61 instead of 35 ms a frame; docs/benchmarks/vision.md).
     ///
     /// Throws a VisionError whose `component` says which model (or the runtime) failed and whose
     /// message names the setting to fix, with ONNX Runtime's own words: a wrong path, a corrupt

@@ -18,7 +18,7 @@ final class VariedPoseSequenceTests: XCTestCase {
     }
 
     /// Issue 31 asks for the swing count right on ≥ 95 % of sequences and contact within 2 frames.
-    /// The benchmark (BENCHMARKS.md) measures how close the detector comes on hundreds of
+    /// The benchmark (docs/benchmarks/accuracy.md) measures how close the detector comes on hundreds of
     /// sequences; here, on a few dozen, the floors below hold with room for a seed's luck, so a
     /// change that loses swings, invents them, moves contact or confuses types fails.
     func testSwingCountContactAndTypeHoldOnVariedSequences() throws {

@@ -10,7 +10,7 @@ import Vision
 /// the next clip and run its whole analysis as a worker's slot does (`JobRunner`: AnalysisPipeline with
 /// `concurrentJobs` = slots, `REELWORK_INFERENCE_THREADS` = T (0: cores ÷ slots), the models loaded
 /// once before the clock starts, as `reelwork worker` does, then per job from the pool). No queue or
-/// database: a job costs them a few round trips (BENCHMARKS.md, "no-op jobs"), against seconds of analysis.
+/// database: a job costs them a few round trips (docs/benchmarks/queue.md, "no-op jobs"), against seconds of analysis.
 /// Prints one JSON line: wall and CPU seconds, clips per hour, video seconds per wall second.
 enum Throughput {
     struct Outcome {

@@ -1,4 +1,4 @@
-// vision-bench: the figures behind BENCHMARKS.md's vision sections (loadtest/vision-bench.sh runs it).
+// vision-bench: the figures behind docs/benchmarks/vision.md (loadtest/vision-bench.sh runs it).
 //
 //   vision-bench infer yolo|pose --input RAW [--threads N] [--runs R] [--warmup W] [--model PATH]
 //       ONNX Runtime runs alone, on a fixed tensor, timed like reference_infer.py's `bench`:

@@ -149,7 +149,7 @@ def check_k8s(root):
         if not any("/v1/workers/$REELWORK_WORKER_ID/drain" in part for part in pre):
             problem(f"{path}: reelwork-worker", "the preStop hook must call POST /v1/workers/$REELWORK_WORKER_ID/drain")
         if not c.get("resources", {}).get("requests", {}).get("cpu"):
-            problem(f"{path}: reelwork-worker", "the worker needs a CPU request (BENCHMARKS.md sizes it)")
+            problem(f"{path}: reelwork-worker", "the worker needs a CPU request (docs/benchmarks/vision.md sizes it)")
 
     slots = config.get("REELWORK_WORKER_SLOTS", "2")
     prefix = config.get("REELWORK_QUEUE_PREFIX", "reelwork")

@@ -6,9 +6,9 @@
 Why: on the 2-core machines Reelwork runs on, the fp32 detector costs ~65 CPU-ms per 416x416
 frame, which caps a whole 1080p analysis at ~2x realtime; the int8 model costs ~22 CPU-ms
 (ONNX Runtime's QLinearConv with AVX-512 VNNI) and finds the same people on the test photos
-(tools/models/README.md, BENCHMARKS.md).
+(tools/models/README.md, docs/benchmarks/vision.md).
 
-How (chosen by measurement, see BENCHMARKS.md "int8 detector"): QDQ format, uint8 activations,
+How (chosen by measurement, see docs/benchmarks/vision.md "int8 detector"): QDQ format, uint8 activations,
 int8 per-channel weights, Percentile 99.999 calibration with asymmetric ranges over the photos and
 nine deterministic augmentations of each (flip, four 80 % crops, a 60 % centre crop, brightness
 x0.6 and x1.4, a flipped darker crop), preprocessed exactly as reference_infer.py does. The two
