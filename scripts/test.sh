@@ -29,6 +29,8 @@ if (( ! fast )); then
   # deploy/ validated offline (Kubernetes and KEDA schemas, compose, systemd units, Dockerfile lint).
   scripts/check-deploy.sh
 fi
+# The Markdown's relative links and #anchors resolve (README, BENCHMARKS.md, docs/, deploy/, tools/).
+python3 tools/docs-check/check_docs.py
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"
