@@ -23,7 +23,7 @@ struct RingBoundaryTracer {
     /// Nil when there is no gold patch large enough to be a face's centre.
     static func trace(_ image: WorkingImage) -> Trace? {
         guard let gold = GoldPatch.centre(in: image) else { return nil }
-        let radiusGuess = 5 * (Double(gold.area) / .pi).squareRoot()
+        let radiusGuess = 5 * gold.radius
         // A run of a zone's colour must be longer than any dividing line (2 mm lines on a 40 cm face
         // are 0.01 face radii; the guess from the gold runs low) or a white line in the black zone
         // would be taken for the white zone. Skipping a zone (an arrow hid the boundary) takes a
@@ -88,96 +88,4 @@ struct RingBoundaryTracer {
 
 private extension UInt8 {
     var asInt: Int { Int(self) }
-}
-
-/// The face's centre: the 4-connected patch of gold pixels most ringed by red. A straw boss, a
-/// yellow wall or a fletching can be gold too, and larger than the face's gold, but nothing else
-/// is red all round; among patches equally ringed, the largest.
-struct GoldPatch {
-    static let minimumArea = 40
-    static let probeRays = 36
-    /// How many of the largest patches are probed.
-    static let candidates = 8
-
-    var x: Double
-    var y: Double
-    var area: Int
-    /// Its number in `Patches.owner`.
-    var index: Int32
-
-    /// Every patch of at least `minimumArea` pixels, and which patch (1…) owns each pixel (0: none).
-    struct Patches {
-        var patches: [GoldPatch]
-        var owner: [Int32]
-    }
-
-    static func centre(in image: WorkingImage) -> GoldPatch? {
-        let found = all(in: image)
-        let largest = found.patches.sorted { $0.area > $1.area }.prefix(candidates)
-        let ringed = largest.map { ($0, $0.raysMeetingRed(in: image, owner: found.owner)) }
-        return ringed.max { a, b in a.1 != b.1 ? a.1 < b.1 : a.0.area < b.0.area }?.0
-    }
-
-    /// How many of `probeRays` rays from the centroid leave this patch into red within half the
-    /// patch's radius: the first run of three same-coloured pixels after it (thin lines and noise
-    /// skipped) is red. None when the centroid is not in the patch (a boss around the face's sheet).
-    func raysMeetingRed(in image: WorkingImage, owner: [Int32]) -> Int {
-        let cx = Int(x.rounded()), cy = Int(y.rounded())
-        guard cx >= 0, cy >= 0, cx < image.width, cy < image.height, owner[cy * image.width + cx] == index else { return 0 }
-        let radius = (Double(area) / .pi).squareRoot()
-        let reach = Int(3 * radius) + 3, beyond = max(6, Int(radius / 2))
-        var meeting = 0
-        for ray in 0..<Self.probeRays {
-            let angle = Double(ray) * 2 * .pi / Double(Self.probeRays)
-            let dx = cos(angle), dy = sin(angle)
-            var run = 0, runLabel = RingColor.gold, lastOwn = 0
-            for t in 0..<reach {
-                let px = Int((x + Double(t) * dx).rounded()), py = Int((y + Double(t) * dy).rounded())
-                guard px >= 0, py >= 0, px < image.width, py < image.height, t - lastOwn <= beyond else { break }
-                let i = py * image.width + px
-                if owner[i] == index { lastOwn = t; run = 0; continue }
-                let label = image.labels[i]
-                if label == runLabel { run += 1 } else { (runLabel, run) = (label, 1) }
-                guard run >= 3 else { continue }
-                if runLabel == .red { meeting += 1 }
-                if runLabel != .black && runLabel != .other { break }
-            }
-        }
-        return meeting
-    }
-
-    /// Every 4-connected patch of gold pixels of at least `minimumArea`.
-    static func all(in image: WorkingImage) -> Patches {
-        let width = image.width, height = image.height
-        var owner = [Int32](repeating: 0, count: width * height)
-        var patches = [GoldPatch]()
-        var stack = [Int]()
-        var members = [Int]()
-        var next: Int32 = 1
-        for start in 0..<(width * height) where owner[start] == 0 && image.labels[start] == .gold {
-            // Marked -1 while filling; renumbered (or cleared, for a patch too small) after.
-            owner[start] = -1
-            stack.append(start)
-            members.removeAll(keepingCapacity: true)
-            var sumX = 0, sumY = 0
-            while let i = stack.popLast() {
-                members.append(i)
-                let x = i % width, y = i / width
-                sumX += x; sumY += y
-                for n in [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1]
-                where n >= 0 && owner[n] == 0 && image.labels[n] == .gold {
-                    owner[n] = -1
-                    stack.append(n)
-                }
-            }
-            let count = members.count
-            let mark: Int32 = count >= minimumArea ? next : -2
-            for i in members { owner[i] = mark }
-            if count >= minimumArea {
-                patches.append(GoldPatch(x: Double(sumX) / Double(count), y: Double(sumY) / Double(count), area: count, index: next))
-                next += 1
-            }
-        }
-        return Patches(patches: patches, owner: owner)
-    }
 }
