@@ -1,4 +1,5 @@
 @testable import Basketball
+import Foundation
 import ReelworkCore
 import XCTest
 
@@ -90,5 +91,28 @@ final class ShotReviewTests: XCTestCase {
         XCTAssertEqual(ShotConfidence.value(review: two),
                        ShotConfidence.clean * ShotConfidence.factors["ballHiddenAtRim"]! * ShotConfidence.factors["fewArcPoints"]!, accuracy: 1e-9)
         XCTAssertEqual(ShotConfidence.value(review: []), ShotConfidence.clean)
+    }
+}
+
+/// The API document says what a shot is: its fields are the result's, its review codes are the
+/// ones `ShotConfidence` has a factor for.
+final class ShotDocumentTests: XCTestCase {
+    func testTheAPIDocumentDescribesAShotAndEveryReviewCode() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("openapi/openapi.json")
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let schemas = try XCTUnwrap((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let shotSchema = try XCTUnwrap(schemas["BasketballShot"] as? [String: Any])
+        let shot = BasketballShot(shotNumber: 1, releaseTime: 1, rimTime: 2, made: true, shotType: .twoPoint, distanceFt: 12, confidence: 0.9,
+                                  releasePoint: FramePoint(x: 1, y: 2), trajectory: [], review: [.fewArcPoints(3)])
+        guard case .object(let fields) = shot.json() else { return XCTFail("a shot is an object") }
+        XCTAssertEqual((shotSchema["required"] as? [String])?.sorted(), fields.keys.sorted())
+        XCTAssertEqual(Set(((shotSchema["properties"] as? [String: Any]) ?? [:]).keys), Set(fields.keys))
+        let review = try XCTUnwrap(schemas["ShotReview"] as? [String: Any])
+        let codes = ((review["properties"] as? [String: Any])?["code"] as? [String: Any])?["enum"] as? [String]
+        XCTAssertEqual(codes?.sorted(), ShotConfidence.factors.keys.sorted())
+        let made: [ShotReview] = [.hiddenAtRim(seen: 1, of: 2), .madeMissedClose(.notFollowedBelowNet), .nearThreePointLine(distanceFt: 20, lineFt: 22),
+                                  .fewArcPoints(3), .flightGap(seconds: 0.3), .atFrameEdge()]
+        XCTAssertEqual(Set(made.map { $0.code }), Set(ShotConfidence.factors.keys), "every reason has a factor")
     }
 }
