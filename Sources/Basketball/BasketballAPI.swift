@@ -150,7 +150,8 @@ public final class BasketballTracker {
     /// The shots and stats. Throws `.needsPerson` naming `hoop` when no rim was ever found.
     public func finish() throws -> BasketballResult {
         guard let hoop else { throw ReelworkError.needsPerson(BasketballMessages.hoopNotFound) }
-        let shots = ShotFinder(rim: hoop, frameRate: frameRate, threePointDistanceFt: options.threePointDistanceFt)
+        let shots = ShotFinder(rim: hoop, frameRate: frameRate, threePointDistanceFt: options.threePointDistanceFt,
+                               frameWidth: frameWidth, frameHeight: frameHeight)
             .shots(in: observations.points)
         return BasketballResult(hoop: hoop, hoopSource: hoopSource, shots: shots, stats: ShootingStats(shots: shots),
                                 framesSeen: framesSeen, framesWithBall: observations.framesWithBall,
@@ -213,17 +214,20 @@ public struct BasketballShot: Sendable, Equatable {
     public var shotType: ShotType
     /// Horizontal distance from the ball at release to the rim's centre, in the rim's plane.
     public var distanceFt: Double
-    /// 0–1: how much of the flight was seen × how well it fits a ballistic arc.
+    /// 0–1: the chance the attempt is right (real, made/missed and 2PT/3PT), calibrated on the
+    /// accuracy benchmark (`ShotConfidence`): lowered by each `review` reason.
     public var confidence: Double
     public var releasePoint: FramePoint
     /// The ball's centre from release to the end of the attempt: [t, x, y].
     public var trajectory: [ShotPathPoint]
+    /// Why a person should look at it (empty: nothing in doubt).
+    public var review: [ShotReview]
 
     public init(shotNumber: Int, releaseTime: Double, rimTime: Double, made: Bool, shotType: ShotType, distanceFt: Double,
-                confidence: Double, releasePoint: FramePoint, trajectory: [ShotPathPoint]) {
+                confidence: Double, releasePoint: FramePoint, trajectory: [ShotPathPoint], review: [ShotReview] = []) {
         (self.shotNumber, self.releaseTime, self.rimTime, self.made) = (shotNumber, releaseTime, rimTime, made)
         (self.shotType, self.distanceFt, self.confidence) = (shotType, distanceFt, confidence)
-        (self.releasePoint, self.trajectory) = (releasePoint, trajectory)
+        (self.releasePoint, self.trajectory, self.review) = (releasePoint, trajectory, review)
     }
 
     public func json() -> JSONValue { BasketballJSON.shot(self) }

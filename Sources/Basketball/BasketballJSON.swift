@@ -30,6 +30,7 @@ enum BasketballJSON {
             "confidence": .number(s.confidence),
             "releasePoint": point(s.releasePoint),
             "trajectory": .array(s.trajectory.map { .array([.number(round($0.t, 0.001)), .number(round($0.x, 0.1)), .number(round($0.y, 0.1))]) }),
+            "review": .array(s.review.map { .object(["code": .string($0.code), "message": .string($0.message)]) }),
         ])
     }
 

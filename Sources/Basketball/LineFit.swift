@@ -59,14 +59,6 @@ struct BallisticFit: Sendable {
     }
 }
 
-/// The free parabola through a flight's heights, whose curvature is compared with gravity.
-enum ParabolaFit {
-    static func curvature(_ points: ArraySlice<BallPoint>) -> Double? {
-        guard points.count >= 5, let first = points.first else { return nil }
-        return QuadraticFit(points.map { $0.t - first.t }, points.map(\.y))?.a
-    }
-}
-
 /// A flight fitted freely: x and y each a parabola in time. A camera that is not square to the
 /// shot sees the ball fly toward or away from it, so the arc's scale changes along the way: its
 /// gravity in pixels is not the rim's, and x does not move uniformly. Where a fixed-gravity arc

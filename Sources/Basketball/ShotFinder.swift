@@ -14,6 +14,9 @@ struct ShotFinder {
     let rim: RimLine
     let frameRate: Double
     let threePointDistanceFt: Double
+    /// The frame's size, for `ShotReview.atFrameEdge` (nil: not known, no such reason).
+    var frameWidth: Int? = nil
+    var frameHeight: Int? = nil
 
     var rimWidth: Double { rim.widthPixels }
     var ballRadius: Double { rim.expectedBallRadius }
@@ -119,14 +122,16 @@ struct ShotFinder {
         let rimTime = distanceToRim(path[k]) <= touchDistance ? path[k].t
             : crossingTime(path[k - 1], path[k], level: rim.y(atX: path[k].x) - ballRadius)
         let end = attemptEnd(in: path, from: k, rimTime: rimTime)
-        let made = ShotJudge(rim: rim).isMade(path[apex...end])
+        let verdict = ShotJudge(rim: rim).verdict(path[apex...end])
         let distanceFt = abs(r.x - rim.centre.x) / rim.pixelsPerFoot
+        let review = reasons(path, release: release, apex: apex, arrival: k, end: end, rimTime: rimTime,
+                             verdict: verdict, distanceFt: distanceFt)
         let shot = BasketballShot(
-            shotNumber: 0, releaseTime: r.t, rimTime: rimTime, made: made,
+            shotNumber: 0, releaseTime: r.t, rimTime: rimTime, made: verdict.made,
             shotType: distanceFt >= threePointDistanceFt ? .threePoint : .twoPoint, distanceFt: distanceFt,
-            confidence: confidence(path[release...end], fit: fit, flight: path[release...apex]),
+            confidence: (ShotConfidence.value(review: review) * 100).rounded() / 100,
             releasePoint: FramePoint(x: r.x, y: r.y),
-            trajectory: path[release...end].map { ShotPathPoint(t: $0.t, x: $0.x, y: $0.y) })
+            trajectory: path[release...end].map { ShotPathPoint(t: $0.t, x: $0.x, y: $0.y) }, review: review)
         return (shot, end)
     }
 
@@ -188,21 +193,37 @@ struct ShotFinder {
         return end
     }
 
-    /// Seen points over expected frames, times how tightly the rising flight fits the arc and how
-    /// near its free-fitted fall is to gravity at the rim's scale (a camera far off the rim's plane
-    /// bends both).
-    func confidence(_ attempt: ArraySlice<BallPoint>, fit: BallisticFit, flight: ArraySlice<BallPoint>) -> Double {
-        guard let first = attempt.first, let last = attempt.last else { return 0 }
-        let expected = (last.t - first.t) * frameRate + 1
-        let coverage = min(1, Double(attempt.count) / max(1, expected))
-        let rms = (flight.map { fit.residual($0) * fit.residual($0) }.reduce(0, +) / Double(max(1, flight.count))).squareRoot()
-        let tightness = 1 - min(1, rms / tolerance)
-        var gravityAgreement = 0.75
-        if let curvature = ParabolaFit.curvature(flight) {
-            gravityAgreement = 1 - min(0.5, abs(2 * curvature / gravity - 1))
+    /// Why a person should look at the attempt (`ShotReview`, thresholds in `ShotReviewTuning`), in
+    /// a fixed order: the ball hidden at the rim, a close made/missed call, a release near the
+    /// three-point line, few points on the arc, a gap bridged in flight, the frame's edge.
+    func reasons(_ path: ArraySlice<BallPoint>, release: Int, apex: Int, arrival: Int, end: Int, rimTime: Double,
+                 verdict: ShotVerdict, distanceFt: Double) -> [ShotReview] {
+        var review: [ShotReview] = []
+        // Frames around the rim time, counted on the whole path (the attempt may end sooner).
+        let window = ShotReviewTuning.rimWindowSeconds
+        let expected = Int((2 * window * frameRate).rounded()) + 1
+        let seen = min(expected, path.count { abs($0.t - rimTime) <= window + 0.25 / frameRate })
+        if Double(seen) < ShotReviewTuning.rimSeenShare * Double(expected) {
+            review.append(.hiddenAtRim(seen: seen, of: expected))
         }
-        let value = coverage * (0.6 + 0.4 * tightness) * gravityAgreement
-        return (max(0, min(1, value)) * 100).rounded() / 100
+        if let close = verdict.closeCall { review.append(.madeMissedClose(close)) }
+        let band = ShotReviewTuning.threePointBand
+        if threePointDistanceFt > 0, band.contains(distanceFt / threePointDistanceFt) {
+            review.append(.nearThreePointLine(distanceFt: distanceFt, lineFt: threePointDistanceFt))
+        }
+        let arcPoints = apex - release + 1
+        if arcPoints < ShotReviewTuning.minArcPoints { review.append(.fewArcPoints(arcPoints)) }
+        let flight = path[release...arrival]
+        let longest = zip(flight.dropLast(), flight.dropFirst()).map { $1.t - $0.t }.max() ?? 0
+        if longest > BallObservations.maxGap { review.append(.flightGap(seconds: longest)) }
+        if let frameWidth, let frameHeight {
+            let margin = ShotReviewTuning.edgeBallRadii * ballRadius
+            let atEdge = path[release...end].contains { p in
+                p.x < margin || p.y < margin || p.x > Double(frameWidth - 1) - margin || p.y > Double(frameHeight - 1) - margin
+            }
+            if atEdge { review.append(.atFrameEdge()) }
+        }
+        return review
     }
 }
 

@@ -6,18 +6,26 @@
 Each SCENE_DIR holds truth.json, frames/ and clip.mp4 (tools/povray/basketball_scene.py) and, from
 loadtest/accuracy-bench.sh, analysis.json, analysis.err and analysis.rc. An attempt is found when a
 reported shot's release lies within --gate seconds of the true release (each used once). Prints the
-table to stdout; draws the worst sessions into --worst-dir (Pillow when importable).
+table to stdout, then the reliability of the shots' `confidence` (scoring.print_reliability: a shot
+is right when it matches an attempt and has made/missed and 2PT/3PT right; a phantom is wrong) with
+the share right by review reason; draws the worst sessions into --worst-dir (Pillow when importable).
 """
 import json
 import os
 import sys
 
-from scoring import arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, time_summary
+from scoring import (arguments, find_object, greedy_match, percentile, pct, print_reliability, print_table, print_worst,
+                     time_summary)
 
 
 def find_basketball_result(doc):
     """The object holding `shots` and `hoop` wherever the analysis document nests it."""
     return find_object(doc, lambda o: "shots" in o and "hoop" in o)
+
+
+def codes(shot):
+    """The shot's review codes (none from a binary that writes no `review`)."""
+    return [r.get("code") for r in shot.get("review") or []]
 
 
 def score_scene(d, gate):
@@ -61,7 +69,10 @@ def score_scene(d, gate):
             s["wrongMade"].append((i, j))
         if t["shotType"] != x["shotType"]:
             s["wrongType"].append((i, j))
-        s["confidence"].append((x.get("confidence"), made_right and t["shotType"] == x["shotType"]))
+        s["confidence"].append((x.get("confidence"), made_right and t["shotType"] == x["shotType"], codes(x)))
+    # A phantom is a result given with a confidence, and wrong.
+    for j in s["phantoms"]:
+        s["confidence"].append((det[j].get("confidence"), False, codes(det[j])))
     notes = []
     if s["missed"]:
         notes.append("missed " + ", ".join("#%d %s" % (i + 1, shots[i]["kind"]) for i in s["missed"]))
@@ -166,6 +177,8 @@ def main():
         ("render time per session", time_summary(rtimes, "%.0f")),
     ]
     print_table("basketball accuracy on POV-Ray sessions (release gate %.2f s)" % args.gate, rows)
+    print_reliability("reliability of shot confidence (right: a found attempt with made/missed and 2PT/3PT right; "
+                      "a phantom is wrong; coarse bins, few shots)", [c for s in an for c in s.get("confidence", [])])
     worst = [s for s in sorted(scenes, key=badness, reverse=True) if badness(s) > 0][:args.worst]
     print_worst(worst, "sessions", args.worst_dir, lambda s: "%dx%d %d fps, camera %.0f ft up" % (
         s["truth"]["width"], s["truth"]["height"], s["truth"]["fps"], s["truth"]["camera"]["location"][1]),

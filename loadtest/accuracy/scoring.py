@@ -98,3 +98,32 @@ def time_summary(seconds, unit_format):
     if not seconds:
         return "n/a"
     return ("mean %s s, max %s s (n=%%d)" % (unit_format, unit_format)) % (sum(seconds) / len(seconds), max(seconds), len(seconds))
+
+
+# Coarse on purpose: a benchmark of a few dozen results cannot say more than high, middle or low.
+RELIABILITY_BINS = [(0.0, 0.3), (0.3, 0.6), (0.6, 0.8), (0.8, 1.0001)]
+
+
+def print_reliability(title, results, bins=RELIABILITY_BINS):
+    """Each result is (confidence, right, review codes). A reliability table: for each confidence
+    bin, how many results fell in it, their mean confidence and the share right (calibrated: the
+    two agree); then, for each review code, how many results carry it and the share right, beside
+    the share right of those with no code (the factor `share with / share clean` is what a
+    confidence table such as Basketball's ShotConfidence is calibrated from)."""
+    scored = [(c, ok, codes) for c, ok, codes in results if c is not None]
+    print(title)
+    print("  %-12s %6s %10s %18s" % ("confidence", "count", "mean conf.", "share right"))
+    for lo, hi in bins:
+        inside = [(c, ok) for c, ok, _ in scored if lo <= c < hi]
+        mean = "%.2f" % (sum(c for c, _ in inside) / len(inside)) if inside else "–"
+        print("  %-12s %6d %10s %18s" % ("%.2f–%.2f" % (lo, min(hi, 1.0)), len(inside), mean,
+                                         pct(sum(1 for _, ok in inside if ok), len(inside))))
+    if scored:
+        mean = sum(c for c, _, _ in scored) / len(scored)
+        print("  %-12s %6d %10.2f %18s" % ("all", len(scored), mean, pct(sum(1 for _, ok, _ in scored if ok), len(scored))))
+    clean = [ok for _, ok, codes in scored if not codes]
+    print("  by review reason (a result may carry several):")
+    print("    %-22s %6d  right %s" % ("(none)", len(clean), pct(sum(clean), len(clean))))
+    for code in sorted({c for _, _, codes in scored for c in codes}):
+        with_code = [ok for _, ok, codes in scored if code in codes]
+        print("    %-22s %6d  right %s" % (code, len(with_code), pct(sum(with_code), len(with_code))))

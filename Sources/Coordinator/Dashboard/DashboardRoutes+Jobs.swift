@@ -155,6 +155,7 @@ extension DashboardRoutes {
             context["hasResult"] = true
             context["hasCSV"] = Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
             let source = ResultPicture.Source(frameHref: base + "/frame.png", pictureHref: base + "/picture.png", video: video?.video.facts)
+            if let review = Self.reviewSection(sport: job.sport, result: document.result) { context["review"] = review }
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]
             }
