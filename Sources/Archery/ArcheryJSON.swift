@@ -13,6 +13,7 @@ enum ArcheryJSON {
         if let expected = end.expectedArrowCount { fields["expectedArrowCount"] = .number(Double(expected)) }
         if let missing = end.missingArrows { fields["missingArrows"] = .number(Double(missing)) }
         if let message = end.message { fields["message"] = .string(message) }
+        if let leftOut = end.leftOutCandidates { fields["leftOutCandidates"] = .number(Double(leftOut)) }
         return .object(fields)
     }
 

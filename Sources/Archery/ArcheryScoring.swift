@@ -43,7 +43,9 @@ public enum ArcheryScoring {
     /// Scores found impacts into an end: arrows sorted by clock position, totals, missing arrows.
     static func end(face: TargetFace, impacts: [ArrowImpact], options: ArcheryOptions) -> ArcheryEnd {
         let arrowRadius = options.arrowRadiusInFaceRadii
-        let arrows = impacts.compactMap { impact -> DetectedArrow? in
+        let believed = ArrowCandidates.strongest(impacts.filter { $0.confidence >= minimumConfidence }, count: options.expectedArrowCount,
+                                                 isShaft: \.isShaft, confidence: \.confidence)
+        let arrows = believed.kept.compactMap { impact -> DetectedArrow? in
             guard let q = face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY) else { return nil }
             let distance = (q.x * q.x + q.y * q.y).squareRoot()
             let (score, isX) = score(distance: distance, arrowRadius: arrowRadius)
@@ -54,18 +56,22 @@ public enum ArcheryScoring {
                                  distanceFromCenter: distance, clockPositionDeg: clockPosition(x: q.x, y: q.y),
                                  confidence: confidence, boundingBox: impact.box, score: score, isXRing: isX)
         }.sorted { $0.clockPositionDeg < $1.clockPositionDeg }
-        return finish(face: face, arrows: arrows, expected: options.expectedArrowCount)
+        return finish(face: face, arrows: arrows, expected: options.expectedArrowCount, leftOut: believed.leftOut)
     }
 
-    static func finish(face: TargetFace, arrows: [DetectedArrow], expected: Int?) -> ArcheryEnd {
+    /// `leftOut`: candidates found beyond the expected count, not scored.
+    static func finish(face: TargetFace, arrows: [DetectedArrow], expected: Int?, leftOut: Int = 0) -> ArcheryEnd {
         let totals = totals(arrows.map { ($0.score, $0.isXRing) })
         var missing: Int?, message: String?
         if let expected, arrows.count < expected {
             missing = expected - arrows.count
             message = "\(missing ?? 0) of \(expected) arrows not found: place them by hand before confirming the end"
+        } else if let expected, leftOut > 0 {
+            message = "\(expected + leftOut) possible arrows found for \(expected) shot: the \(expected) clearest are scored; check them on the picture before confirming the end"
         }
         return ArcheryEnd(face: face, arrows: arrows, total: totals.total, xCount: totals.xCount, tens: totals.tens,
-                          expectedArrowCount: expected, missingArrows: missing, message: message)
+                          expectedArrowCount: expected, missingArrows: missing, message: message,
+                          leftOutCandidates: leftOut > 0 ? leftOut : nil)
     }
 
     /// `tens` counts every 10, X included (the usual score-sheet column "10+X").

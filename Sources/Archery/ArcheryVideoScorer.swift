@@ -20,6 +20,12 @@ public struct ArcheryVideoScorer: Sendable {
         var positions: [(x: Double, y: Double)]
         var missed: Int
         var seenLast: Bool
+        /// The finder's confidence, summed over the sightings, and how many of them saw a shaft.
+        var confidenceSum: Double
+        var shaftSightings: Int
+
+        var isShaft: Bool { 2 * shaftSightings >= positions.count }
+        var confidence: Double { confidenceSum / Double(max(1, positions.count)) }
     }
 
     public private(set) var framesSeen = 0
@@ -42,18 +48,21 @@ public struct ArcheryVideoScorer: Sendable {
               Self.isSteady(before, found.face) else { return }
         steadyFrames += 1
         lastSteady = (found.face, time)
-        let end = ArcheryScoring.end(face: found.face, impacts: ArrowFinder.find(in: working, face: found, options: options),
-                                     options: ArcheryOptions(faceDiameterCm: options.faceDiameterCm, arrowDiameterMm: options.arrowDiameterMm))
+        let impacts = ArrowFinder.find(in: working, face: found, options: options)
         var matched = Set<Int>()
         for i in tracks.indices { tracks[i].seenLast = false }
-        for arrow in end.arrows {
-            let best = tracks.indices.filter { !matched.contains($0) }.min { distance(tracks[$0], arrow) < distance(tracks[$1], arrow) }
-            if let best, distance(tracks[best], arrow) <= Self.matchDistance {
+        for impact in impacts {
+            guard let p = found.face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY) else { continue }
+            let best = tracks.indices.filter { !matched.contains($0) }.min { distance(tracks[$0], p) < distance(tracks[$1], p) }
+            if let best, distance(tracks[best], p) <= Self.matchDistance {
                 matched.insert(best)
-                tracks[best].positions.append((arrow.normalizedX, arrow.normalizedY))
+                tracks[best].positions.append(p)
                 tracks[best].seenLast = true
+                tracks[best].confidenceSum += impact.confidence
+                tracks[best].shaftSightings += impact.isShaft ? 1 : 0
             } else {
-                tracks.append(Track(firstSeen: time, positions: [(arrow.normalizedX, arrow.normalizedY)], missed: 0, seenLast: true))
+                tracks.append(Track(firstSeen: time, positions: [p], missed: 0, seenLast: true, confidenceSum: impact.confidence,
+                                    shaftSightings: impact.isShaft ? 1 : 0))
                 matched.insert(tracks.count - 1)
             }
         }
@@ -70,7 +79,9 @@ public struct ArcheryVideoScorer: Sendable {
         }
         let radius = options.arrowRadiusInFaceRadii
         var placed = [(arrow: DetectedArrow, time: Double)]()
-        for track in tracks where track.seenLast {
+        let believed = ArrowCandidates.strongest(tracks.filter(\.seenLast), count: options.expectedArrowCount, isShaft: \.isShaft,
+                                                 confidence: \.confidence)
+        for track in believed.kept {
             let n = Double(track.positions.count)
             let x = track.positions.reduce(0) { $0 + $1.x } / n, y = track.positions.reduce(0) { $0 + $1.y } / n
             let distance = (x * x + y * y).squareRoot()
@@ -79,12 +90,13 @@ public struct ArcheryVideoScorer: Sendable {
             let onLine = ArcheryScoring.isOnLine(distance: distance, arrowRadius: radius)
             let arrow = DetectedArrow(normalizedX: x, normalizedY: y, pixelX: pixel.x, pixelY: pixel.y, distanceFromCenter: distance,
                                       clockPositionDeg: ArcheryScoring.clockPosition(x: x, y: y),
-                                      confidence: onLine ? ArcheryScoring.lineCutterConfidence : min(0.95, 0.5 + 0.1 * n),
+                                      confidence: onLine ? min(track.confidence, ArcheryScoring.lineCutterConfidence) : track.confidence,
                                       boundingBox: BoundingBox(x: pixel.x, y: pixel.y, width: 0, height: 0), score: score, isXRing: isX)
             placed.append((arrow, track.firstSeen))
         }
         placed.sort { $0.arrow.clockPositionDeg < $1.arrow.clockPositionDeg }
-        let end = ArcheryScoring.finish(face: last.face, arrows: placed.map(\.arrow), expected: options.expectedArrowCount)
+        let end = ArcheryScoring.finish(face: last.face, arrows: placed.map(\.arrow), expected: options.expectedArrowCount,
+                                        leftOut: believed.leftOut)
         return ArcheryVideoResult(end: end, arrivalTimes: placed.map(\.time), framesSeen: framesSeen, steadyFrames: steadyFrames)
     }
 
@@ -101,9 +113,9 @@ public struct ArcheryVideoScorer: Sendable {
         return (dx * dx + dy * dy).squareRoot() <= steadyTolerance * r && abs(a.radiusPx - b.radiusPx) <= steadyTolerance * r
     }
 
-    private func distance(_ track: Track, _ arrow: DetectedArrow) -> Double {
+    private func distance(_ track: Track, _ point: (x: Double, y: Double)) -> Double {
         guard let p = track.positions.last else { return .infinity }
-        let dx = p.x - arrow.normalizedX, dy = p.y - arrow.normalizedY
+        let dx = p.x - point.x, dy = p.y - point.y
         return (dx * dx + dy * dy).squareRoot()
     }
 }

@@ -122,7 +122,7 @@ enum ArrowFinder {
             let zone = zoneOf(rho)
             var distance = length(p - colours[zone])
             var limit = limits[zone]
-            guard distance > limit else { continue }
+            guard distance > limit, !isShadow(p, of: colours[zone], limit: limit) else { continue }
             let nearestTenth = (rho * 10).rounded() / 10
             let nearest = abs(rho - 0.05) < abs(rho - nearestTenth) ? 0.05 : nearestTenth
             // The line lies inside its ring, so only a pixel or so of blur and fit error reaches
@@ -187,16 +187,18 @@ enum ArrowFinder {
         let faceCentre = face.faceToWorking.apply(0, 0) ?? (x: Double(width) / 2, y: Double(height) / 2)
         let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
         let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
-        return joined.flatMap { members -> [ArrowImpact] in
+        let impacts = joined.flatMap { members -> [ArrowImpact] in
             guard members.count >= minimumArea else { return [] }
             let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
             // One straight run or none: the group's own shape says where its impact is (a hole too).
             guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, faceCentre: faceCentre, image: image).map { [$0] } ?? [] }
             return shafts.map { shaft in
-                let c = image.sourcePoint(shaft.x, shaft.y)
-                return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence)
+                let c = image.sourcePoint(shaft.x, shaft.y), tail = image.sourcePoint(shaft.tail.x, shaft.tail.y)
+                return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence,
+                                   isShaft: true, tailX: tail.x, tailY: tail.y)
             }
         }
+        return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius)
     }
 
     static let collinearGap = 0.12
@@ -339,8 +341,10 @@ enum ArrowFinder {
         let t = tEnd + (impactAtLow ? -0.5 : 0.5)
         let wx = mx + t * axis.x + s * across.x, wy = my + t * axis.y + s * across.y
         let c = image.sourcePoint(wx, wy)
+        let tOther = impactAtLow ? tMax : tMin
+        let tail = image.sourcePoint(mx + tOther * axis.x, my + tOther * axis.y)
         let confidence = min(0.95, 0.55 + 0.4 * min(1, 4 * asymmetry))
-        return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence)
+        return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence, isShaft: true, tailX: tail.x, tailY: tail.y)
     }
 
     /// The members' box in source pixels (pixel edges, not centres).
@@ -368,6 +372,19 @@ enum ArrowFinder {
     }
 
     @inline(__always) private static func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    /// A shadow on the face keeps its zone's colour and loses light: the pixel is the zone's colour
+    /// times a factor between `shadowLight` bounds, within half the zone's limit. A shaft is darker
+    /// still (or another colour); a grey shaft on the white zone is shadow-like there, and is found
+    /// where it crosses the other zones.
+    static let shadowLight = 0.3...0.9
+
+    @inline(__always) static func isShadow(_ p: SIMD3<Double>, of zone: SIMD3<Double>, limit: Double) -> Bool {
+        let norm = (zone * zone).sum()
+        guard norm > 900 else { return false }
+        let k = (p * zone).sum() / norm
+        return shadowLight.contains(k) && length(p - k * zone) <= limit / 2
+    }
 
     /// Distance from `p` to the segment a–b in RGB: the colours a pixel straddling two regions takes.
     private static func segmentDistance(_ p: SIMD3<Double>, _ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {

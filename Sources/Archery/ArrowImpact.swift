@@ -4,4 +4,9 @@ struct ArrowImpact: Sendable, Equatable {
     var pixelY: Double
     var box: BoundingBox
     var confidence: Double
+    /// A straight shaft was seen, its far end (image pixels) at `tailX`, `tailY`; false for a round
+    /// group (a hole, or an arrow seen end on).
+    var isShaft = false
+    var tailX: Double?
+    var tailY: Double?
 }

@@ -16,6 +16,8 @@ enum ShaftSplitter {
         /// 0–1: how clearly one end has the fletching and the other not.
         var confidence: Double
         var members: [(x: Double, y: Double)]
+        /// The shaft's other end (working pixels): toward the nock.
+        var tail: (x: Double, y: Double)
     }
 
     /// The shafts in `members` (working pixels); empty when no straight run is long enough.
@@ -63,7 +65,8 @@ enum ShaftSplitter {
                 let (t, s) = line.coordinates(p)
                 return t >= best.start - 2 && t <= best.end + 2 && abs(s) <= fletchingReach + 2
             }
-            found.append(Shaft(x: point.x, y: point.y, confidence: 0.55 + 0.4 * contrast, members: shaftMembers))
+            found.append(Shaft(x: point.x, y: point.y, confidence: 0.55 + 0.4 * contrast, members: shaftMembers,
+                               tail: line.point(impactAtStart ? best.end : best.start)))
             remaining = remaining.filter { p in
                 let (t, s) = line.coordinates(p)
                 return !(t >= best.start - 2 && t <= best.end + 2 && abs(s) <= fletchingReach + 2)
