@@ -1,3 +1,4 @@
+import Foundation
 /// Which of the finder's groups are arrows, and which are believed first when there are more than
 /// the archer shot.
 ///
@@ -22,6 +23,15 @@ enum ArrowCandidates {
             guard let p = heads[a] else { dropped.insert(a); continue }
             if !impacts[a].isShaft, (p.x * p.x + p.y * p.y).squareRoot() > roundGroupReach { dropped.insert(a) }
         }
+        // Two impacts closer than one arrow's diameter are one arrow (shafts cannot share a hole):
+        // a shaft followed into a group ends where that group's own impact is.
+        for a in impacts.indices where !dropped.contains(a) {
+            for b in impacts.indices where b > a && !dropped.contains(b) {
+                guard let p = heads[a], let q = heads[b], ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() < 2 * arrowRadius else { continue }
+                dropped.insert(impacts[a].confidence >= impacts[b].confidence ? b : a)
+                if dropped.contains(a) { break }
+            }
+        }
         // Two shafts on one line, end to end: one arrow. Its impact is the end of the two that one of
         // them took for its impact; the other piece goes.
         for a in impacts.indices where !dropped.contains(a) && impacts[a].isShaft {
@@ -43,6 +53,9 @@ enum ArrowCandidates {
                 else { dropped.insert(impacts[a].confidence >= impacts[b].confidence ? b : a) }
                 if dropped.contains(a) { break }
             }
+        }
+        if ProcessInfo.processInfo.environment["ARCHDEBUG"] != nil {
+            for a in impacts.indices { FileHandle.standardError.write("cand \(dropped.contains(a) ? "DROP" : "keep") shaft \(impacts[a].isShaft) conf \(impacts[a].confidence) head \(heads[a].map { [$0.x, $0.y] } ?? []) tail \(tails[a].map { [$0.x, $0.y] } ?? []) px \(impacts[a].pixelX),\(impacts[a].pixelY)\n".data(using: .utf8)!) }
         }
         return impacts.indices.filter { !dropped.contains($0) }.map { impacts[$0] }
     }

@@ -161,6 +161,7 @@ enum ArrowFinder {
 
         // Groups, then groups joined across the gaps a ring line's band cuts into a shaft (a grey
         // shaft crossing the line between black and white looks like a mix of the two there).
+        let foreign = ForeignPixels(width: width, height: height, mask: mask)
         var groups = [[(x: Double, y: Double)]]()
         var stack = [Int]()
         for start in mask.indices where mask[start] {
@@ -188,7 +189,7 @@ enum ArrowFinder {
         let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
         let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
         let impacts = joined.flatMap { members -> [ArrowImpact] in
-            guard members.count >= minimumArea else { return [] }
+            guard members.count >= minimumArea, !isRingArc(members, workingToFace: face.workingToFace) else { return [] }
             let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
             // One straight run or none: the group's own shape says where its impact is (a hole too).
             guard shafts.count > 1 else { return impact(of: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx, faceCentre: faceCentre, image: image).map { [$0] } ?? [] }
@@ -197,6 +198,15 @@ enum ArrowFinder {
                 return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence,
                                    isShaft: true, tailX: tail.x, tailY: tail.y)
             }
+        }.map { impact -> ArrowImpact in
+            // A shaft's impact is where the shaft ends, which may lie inside another group.
+            guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
+            let head = image.workingPoint(impact.pixelX, impact.pixelY), tail = image.workingPoint(tx, ty)
+            let end = foreign.shaftEnd(head: head, tail: tail, tolerance: max(1, arrowRadiusPx), maximumGap: 2 * band * radiusPx + 2,
+                                       maximumLength: maximumLength * radiusPx)
+            var moved = impact
+            (moved.pixelX, moved.pixelY) = image.sourcePoint(end.x, end.y)
+            return moved
         }
         return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius)
     }
@@ -262,6 +272,29 @@ enum ArrowFinder {
             let dx = p.x - centre.x, dy = p.y - centre.y
             return (dx * axis.x + dy * axis.y, -dx * axis.y + dy * axis.x)
         }
+    }
+
+    /// The least arc (radians) a group must span to be judged a piece of a ring.
+    static let ringArcSpan = 0.15
+
+    /// Whether a group follows a circle about the centre rather than a straight line: a piece of a
+    /// ring's edge (the printed face's on a paper of another white, the boss's), which a shaft
+    /// never does. In face coordinates a ring is a circle: its pixels keep their distance from the
+    /// centre and bend away from any straight line through them, a shaft's the other way round.
+    static func isRingArc(_ members: [(x: Double, y: Double)], workingToFace: Homography) -> Bool {
+        let points = members.compactMap { workingToFace.apply($0.x, $0.y) }
+        guard points.count >= 6 else { return false }
+        let rhos = points.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() }.sorted()
+        let rho = rhos[rhos.count / 2]
+        guard rho > 0.5 else { return false }
+        let angles = points.map { atan2($0.y, $0.x) }
+        let centre = atan2(angles.map(sin).reduce(0, +), angles.map(cos).reduce(0, +))
+        let offsets = angles.map { remainder($0 - centre, 2 * .pi) }
+        guard (offsets.max() ?? 0) - (offsets.min() ?? 0) >= ringArcSpan else { return false }
+        let circleError = (rhos.reduce(0) { $0 + ($1 - rho) * ($1 - rho) } / Double(rhos.count)).squareRoot()
+        let line = Shape(points)
+        let lineError = (points.reduce(0.0) { sum, p in let s = line.coordinates(p).1; return sum + s * s } / Double(points.count)).squareRoot()
+        return circleError < lineError / 2
     }
 
     /// Groups whose pixels come within `gap` of each other, as one.

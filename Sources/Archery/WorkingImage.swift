@@ -63,6 +63,12 @@ struct WorkingImage: Sendable {
         return (k * x + (k - 1) / 2, k * y + (k - 1) / 2)
     }
 
+    /// The inverse of `sourcePoint`.
+    func workingPoint(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let k = Double(scale)
+        return ((x - (k - 1) / 2) / k, (y - (k - 1) / 2) / k)
+    }
+
     /// Working → source pixels as a homography (a scale and a shift).
     var toSource: Homography {
         let k = Double(scale), shift = (k - 1) / 2
