@@ -5,23 +5,26 @@ import Store
 import TestSupport
 import XCTest
 
-/// The dashboard over HTTP, on a real stack: sign-in and its cookie, CSRF on every action, a
-/// revoked key's session, club isolation, bulk actions that confirm their count and change
-/// exactly what the filter matches, and clear answers to malformed filters.
-final class DashboardTests: QueueStackTestCase {
+/// The dashboard over HTTP, against the coordinator in process (`InProcessStack`: its router, real
+/// PostgreSQL and Redis): sign-in and its cookie, CSRF on every action, a revoked key's session,
+/// club isolation, and clear answers to malformed filters. `DashboardWorkerTests` has what needs
+/// jobs run by a worker (bulk retry, stills of a result).
+final class DashboardTests: InProcessTestCase {
+    var video: UUID!
     var alphaKey = ""
     var betaKey = ""
-    var dashboard: DashboardSession { DashboardSession(baseURL: stack.coordinatorURL) }
+    var dashboard: DashboardSession { stack.dashboardSession() }
 
     /// New stills a key may have decoded per second here (a burst of twice that).
     static let stillsPerSecond = 2
 
     override var stackSettings: [String: String] {
-        super.stackSettings.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
+        TestStack.fastQueue.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
     }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        video = try stack.uploadTinyClip()
         alphaKey = try stack.createKey(["--club", "alpha"])
         betaKey = try stack.createKey(["--club", "beta"])
     }
@@ -91,9 +94,9 @@ final class DashboardTests: QueueStackTestCase {
         let fileMarkup = #"<img src=x onerror="alert('file')">.mp4"#
         let labelMarkup = #"<script>alert("label")</script>"#
         let errorMarkup = #"<img src=y onerror=alert(2)><script>alert("error")</script>"#
-        var upload = URLComponents(string: "\(stack.coordinatorURL)/v1/videos")!
+        var upload = URLComponents(string: "/v1/videos")!
         upload.queryItems = [URLQueryItem(name: "club", value: "c"), URLQueryItem(name: "filename", value: fileMarkup)]
-        let (uploaded, uploadStatus, _) = try HTTP.request("POST", upload.url!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
+        let (uploaded, uploadStatus, _) = try stack.request("POST", upload.string!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
         XCTAssertEqual(uploadStatus, 201, String(decoding: uploaded, as: UTF8.self))
         let video = try ReelworkJSON.decoder.decode(VideoView.self, from: uploaded)
         let api = try stack.client()
@@ -194,6 +197,93 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(try stack.status(betaJob.id), "queued")
     }
 
+    func test_AMalformedFilterGetsAClearAnswer() throws {
+        let session = try signedIn(stack.operatorKey)
+        let cases = [("from=yesterday", "is not a time"), ("to=2026-13-40", "is not a time"), ("status=done", "Unknown status"),
+                     ("batch=42", "is not a batch id"), ("error=boom", "Unknown error kind"), ("sport=curling", "curling"),
+                     ("after=nope", "is not an id")]
+        for (query, expected) in cases {
+            let answer = try session.get("/dashboard/jobs?\(query)")
+            XCTAssertEqual(answer.status, 400, query)
+            XCTAssertTrue(answer.body.contains(expected), "\(query): \(answer.body.prefix(2000))")
+        }
+        XCTAssertEqual(try session.get("/dashboard/jobs?from=2026-11-24&to=2026-11-24T08:30Z&q=50%25").status, 200,
+                       "dates, minutes and a literal % are accepted")
+        XCTAssertEqual(try session.get("/dashboard/jobs/not-a-uuid").status, 400)
+    }
+
+    /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
+    /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
+    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
+        func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
+            answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
+        }
+        let form = try dashboard.get("/dashboard/login")
+        let token = try XCTUnwrap(form.loginToken, form.body)
+        let loginCookie = try XCTUnwrap(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        XCTAssertTrue(loginCookie.hasPrefix("reelwork_login=\(token)"), loginCookie)
+        var withCookie = dashboard
+        withCookie.cookie = loginCookie
+        var otherCookie = dashboard
+        otherCookie.cookie = "reelwork_login=" + String(repeating: "0", count: 64)
+        for (label, client, fields) in [("no token at all", dashboard, [("key", alphaKey)]),
+                                        ("the field without its cookie", dashboard, [("key", alphaKey), ("login_csrf", token)]),
+                                        ("the cookie without the field", withCookie, [("key", alphaKey)]),
+                                        ("a field that is not the cookie's", otherCookie, [("key", alphaKey), ("login_csrf", token)])] {
+            let answer = try client.post("/dashboard/login", fields)
+            XCTAssertEqual(answer.status, 403, label)
+            XCTAssertTrue(answer.body.contains("security token"), "\(label): \(answer.body.prefix(500))")
+            XCTAssertNil(sessionCookie(answer), "\(label): a session was opened")
+        }
+        let signed = try withCookie.post("/dashboard/login", [("key", alphaKey), ("login_csrf", token)])
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(sessionCookie(signed))
+        XCTAssertFalse(cookie.contains("Secure"), "a plain-HTTP stack's cookie would never come back if it were Secure: \(cookie)")
+    }
+
+    /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
+    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
+        let https = try InProcessStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
+        defer { https.shutdown() }
+        let key = try https.createKey(["--club", "alpha"])
+        try https.startCoordinator()
+        var session = https.dashboardSession()
+        let form = try session.get("/dashboard/login")
+        XCTAssertTrue(form.headers["set-cookie"]?.contains("; Secure") ?? false, "\(form.headers)")
+        let signed = try session.signIn(key)
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(signed.headers["set-cookie"])
+        XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
+    }
+}
+
+/// The dashboard over HTTP with a worker running jobs (a coordinator and a worker process): bulk
+/// actions that confirm their count and change exactly what the filter matches, and stills of a result.
+final class DashboardWorkerTests: QueueStackTestCase {
+    var alphaKey = ""
+    var betaKey = ""
+    var dashboard: DashboardSession { DashboardSession(baseURL: stack.coordinatorURL) }
+
+    /// New stills a key may have decoded per second here (a burst of twice that).
+    static let stillsPerSecond = 2
+
+    override var stackSettings: [String: String] {
+        super.stackSettings.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        alphaKey = try stack.createKey(["--club", "alpha"])
+        betaKey = try stack.createKey(["--club", "beta"])
+    }
+
+    func signedIn(_ key: String) throws -> DashboardSession {
+        var session = dashboard
+        let answer = try session.signIn(key)
+        XCTAssertEqual(answer.status, 303, answer.body)
+        return session
+    }
+
     func test_BulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
         try stack.startWorker(slots: 2)
         let failing = try (1...2).map { try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: $0, extra: ["invalidAttempts": .number(1)]) }
@@ -216,21 +306,6 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(try stack.status(otherClub.id), "failed", "beta's failed job was outside the filter")
         XCTAssertEqual(try stack.db().query("SELECT attempt FROM jobs WHERE id = $1", [fine.id]).rows.first?["attempt"], "1",
                        "a succeeded job is not retried")
-    }
-
-    func test_AMalformedFilterGetsAClearAnswer() throws {
-        let session = try signedIn(stack.operatorKey)
-        let cases = [("from=yesterday", "is not a time"), ("to=2026-13-40", "is not a time"), ("status=done", "Unknown status"),
-                     ("batch=42", "is not a batch id"), ("error=boom", "Unknown error kind"), ("sport=curling", "curling"),
-                     ("after=nope", "is not an id")]
-        for (query, expected) in cases {
-            let answer = try session.get("/dashboard/jobs?\(query)")
-            XCTAssertEqual(answer.status, 400, query)
-            XCTAssertTrue(answer.body.contains(expected), "\(query): \(answer.body.prefix(2000))")
-        }
-        XCTAssertEqual(try session.get("/dashboard/jobs?from=2026-11-24&to=2026-11-24T08:30Z&q=50%25").status, 200,
-                       "dates, minutes and a literal % are accepted")
-        XCTAssertEqual(try session.get("/dashboard/jobs/not-a-uuid").status, 400)
     }
 
     func test_ATennisResultShowsEachSwingsKeyframesAsStillsOfItsOwnVideo() throws {
@@ -304,49 +379,5 @@ final class DashboardTests: QueueStackTestCase {
         }
         let other = try signedIn(try stack.createKey(["--club", "alpha"]))
         XCTAssertEqual(try other.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900").status, 200, "another key has its own share")
-    }
-
-    /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
-    /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
-    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
-        func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
-            answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
-        }
-        let form = try dashboard.get("/dashboard/login")
-        let token = try XCTUnwrap(form.loginToken, form.body)
-        let loginCookie = try XCTUnwrap(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
-        XCTAssertTrue(loginCookie.hasPrefix("reelwork_login=\(token)"), loginCookie)
-        var withCookie = dashboard
-        withCookie.cookie = loginCookie
-        var otherCookie = dashboard
-        otherCookie.cookie = "reelwork_login=" + String(repeating: "0", count: 64)
-        for (label, client, fields) in [("no token at all", dashboard, [("key", alphaKey)]),
-                                        ("the field without its cookie", dashboard, [("key", alphaKey), ("login_csrf", token)]),
-                                        ("the cookie without the field", withCookie, [("key", alphaKey)]),
-                                        ("a field that is not the cookie's", otherCookie, [("key", alphaKey), ("login_csrf", token)])] {
-            let answer = try client.post("/dashboard/login", fields)
-            XCTAssertEqual(answer.status, 403, label)
-            XCTAssertTrue(answer.body.contains("security token"), "\(label): \(answer.body.prefix(500))")
-            XCTAssertNil(sessionCookie(answer), "\(label): a session was opened")
-        }
-        let signed = try withCookie.post("/dashboard/login", [("key", alphaKey), ("login_csrf", token)])
-        XCTAssertEqual(signed.status, 303, signed.body)
-        let cookie = try XCTUnwrap(sessionCookie(signed))
-        XCTAssertFalse(cookie.contains("Secure"), "a plain-HTTP stack's cookie would never come back if it were Secure: \(cookie)")
-    }
-
-    /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
-    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
-        let https = try TestStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
-        defer { https.shutdown() }
-        let key = try https.createKey(["--club", "alpha"])
-        try https.startCoordinator()
-        var session = DashboardSession(baseURL: https.coordinatorURL)
-        let form = try session.get("/dashboard/login")
-        XCTAssertTrue(form.headers["set-cookie"]?.contains("; Secure") ?? false, "\(form.headers)")
-        let signed = try session.signIn(key)
-        XCTAssertEqual(signed.status, 303, signed.body)
-        let cookie = try XCTUnwrap(signed.headers["set-cookie"])
-        XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
     }
 }
