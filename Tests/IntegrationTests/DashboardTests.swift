@@ -7,8 +7,9 @@ import XCTest
 
 /// The dashboard over HTTP, against the coordinator in process (`InProcessStack`: its router, real
 /// PostgreSQL and Redis): sign-in and its cookie, CSRF on every action, a revoked key's session,
-/// club isolation, and clear answers to malformed filters. `DashboardWorkerTests` has what needs
-/// jobs run by a worker (bulk retry, stills of a result).
+/// club isolation, bulk actions that confirm their count and change exactly what the filter
+/// matches, stills of a result, and clear answers to malformed filters. Jobs are run as a worker
+/// records them (`InProcessStack.runWaitingNoopJobs`).
 final class DashboardTests: InProcessTestCase {
     var video: UUID!
     var alphaKey = ""
@@ -255,42 +256,15 @@ final class DashboardTests: InProcessTestCase {
         let cookie = try XCTUnwrap(signed.headers["set-cookie"])
         XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
     }
-}
-
-/// The dashboard over HTTP with a worker running jobs (a coordinator and a worker process): bulk
-/// actions that confirm their count and change exactly what the filter matches, and stills of a result.
-final class DashboardWorkerTests: QueueStackTestCase {
-    var alphaKey = ""
-    var betaKey = ""
-    var dashboard: DashboardSession { DashboardSession(baseURL: stack.coordinatorURL) }
-
-    /// New stills a key may have decoded per second here (a burst of twice that).
-    static let stillsPerSecond = 2
-
-    override var stackSettings: [String: String] {
-        super.stackSettings.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
-    }
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        alphaKey = try stack.createKey(["--club", "alpha"])
-        betaKey = try stack.createKey(["--club", "beta"])
-    }
-
-    func signedIn(_ key: String) throws -> DashboardSession {
-        var session = dashboard
-        let answer = try session.signIn(key)
-        XCTAssertEqual(answer.status, 303, answer.body)
-        return session
-    }
 
     func test_BulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
-        try stack.startWorker(slots: 2)
         let failing = try (1...2).map { try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: $0, extra: ["invalidAttempts": .number(1)]) }
         let otherClub = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 3, extra: ["invalidAttempts": .number(1)])
         let fine = try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: 4)
-        for job in failing + [otherClub] { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .failed) }
-        XCTAssertEqual(try stack.waitForTerminal(fine.id).status, .succeeded)
+        // Run as a worker records them (`runWaitingNoopJobs`): the first attempts of `failing` and `otherClub` fail.
+        XCTAssertEqual(Set(try stack.runWaitingNoopJobs()), Set((failing + [otherClub, fine]).map(\.id)))
+        for job in failing + [otherClub] { XCTAssertEqual(try stack.status(job.id), "failed") }
+        XCTAssertEqual(try stack.status(fine.id), "succeeded")
 
         let session = try signedIn(stack.operatorKey)
         let csrf = try XCTUnwrap(try session.get("/dashboard/jobs?status=failed&club=alpha").csrf)
@@ -302,19 +276,20 @@ final class DashboardWorkerTests: QueueStackTestCase {
 
         let done = try session.post("/dashboard/jobs/bulk", [("csrf", csrf), ("action", "retry"), ("confirmed", "2")] + filter)
         XCTAssertTrue(done.body.contains("Retried 2 jobs."), done.body)
-        for job in failing { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, "retried, it runs again") }
+        XCTAssertEqual(Set(try stack.runWaitingNoopJobs()), Set(failing.map(\.id)), "exactly the retried jobs wait to run again")
+        for job in failing { XCTAssertEqual(try stack.status(job.id), "succeeded", "retried, it runs again") }
         XCTAssertEqual(try stack.status(otherClub.id), "failed", "beta's failed job was outside the filter")
         XCTAssertEqual(try stack.db().query("SELECT attempt FROM jobs WHERE id = $1", [fine.id]).rows.first?["attempt"], "1",
                        "a succeeded job is not retried")
     }
 
     func test_ATennisResultShowsEachSwingsKeyframesAsStillsOfItsOwnVideo() throws {
-        try stack.startWorker()
         let clip = try stack.makeTinyClip()   // 1 s, 160×120, 10 frames a second
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }
         let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 7)
-        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        try stack.runWaitingNoopJobs()
+        XCTAssertEqual(try stack.status(job.id), "succeeded")
         // A swing as the tennis pipeline writes it, so the page has keyframes to show.
         let swing = #"{"swings": [{"type": "forehand", "startTime": 0.1, "endTime": 0.9, "keyFrameTimes": {"preparation": 0.1, "backswing": 0.3, "contact": 0.5, "followThrough": 0.7, "recovery": 0.9}}]}"#
         try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [job.id, swing])
@@ -363,9 +338,9 @@ final class DashboardWorkerTests: QueueStackTestCase {
         let clip = try stack.makeTinyClip()
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }
-        try stack.startWorker()
         let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 8)
-        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        try stack.runWaitingNoopJobs()
+        XCTAssertEqual(try stack.status(job.id), "succeeded")
         let id = job.id.uuidString.lowercased()
         let alpha = try signedIn(alphaKey)
         XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.5&w=200").status, 200)
