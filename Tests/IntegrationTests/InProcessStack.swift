@@ -17,9 +17,9 @@ import Threading
 import XCTest
 
 /// The coordinator in this test process, for tests of the HTTP API alone (request checking, access,
-/// answers): a fresh PostgreSQL database with the migrations applied (a copy of a migrated
-/// template, `migratedTemplate`), a private Redis key prefix and
-/// a temporary storage directory, as `TestStack` makes them, but no child process. The application
+/// answers): a fresh PostgreSQL database with the migrations applied (a copy of a migrated template,
+/// `migratedTemplate`), a private Redis key prefix and a temporary storage directory, as `TestStack`
+/// makes them, but no child process. The application
 /// is the binary's own (`CoordinatorServer.makeApplication`, from `ReelworkConfig.fromEnvironment`
 /// of the same settings a `TestStack` gives its processes, its background services running), driven
 /// through HummingbirdTesting's `.router` framework: each request goes straight to the router, with
