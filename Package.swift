@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The dashboard's server-rendered pages.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // HTTPFields for the in-process route tests (HummingbirdTesting's client takes them); Hummingbird depends on it already.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // C modules: module maps plus small inline shims for macros Swift cannot import.
@@ -212,7 +214,11 @@ let package = Package(
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks"]),
+                                                             "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks",
+                                                             .product(name: "Hummingbird", package: "hummingbird"),
+                                                             .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                             .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                             .product(name: "NIOCore", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,13 +26,22 @@ public final class CoordinatorClient: Sendable {
     public let baseURL: URL
     /// Sent as `Authorization: Bearer` on every request but the health check's.
     let apiKey: String?
+    /// What carries a request and brings back its answer (body, status): URLSession unless given.
+    let transport: Transport?
 
-    public init(baseURL: String, apiKey: String?) throws {
+    /// Sends one request (its body in `httpBody`) and returns the answer's body and status. The
+    /// tests pass one that hands the request to the coordinator's router in process.
+    public typealias Transport = @Sendable (URLRequest) async throws -> (Data, Int)
+
+    /// - Parameter transport: nil (the CLI's case) sends over HTTP with URLSession; otherwise every
+    ///   request but the event stream goes through it, an upload with the file read whole into `httpBody`.
+    public init(baseURL: String, apiKey: String?, transport: Transport? = nil) throws {
         guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ReelworkError.configuration("coordinator URL '\(baseURL)' is not an http(s) URL")
         }
         self.baseURL = url
         self.apiKey = apiKey
+        self.transport = transport
     }
 
     // MARK: videos
@@ -44,7 +53,13 @@ public final class CoordinatorClient: Sendable {
         query["club"] = club
         var request = request("POST", url("/v1/videos", query: query))
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let (data, status) = try await FileUpload.send(request, file: file, progress: progress)
+        let (data, status): (Data, Int)
+        if let transport {
+            request.httpBody = try Data(contentsOf: file)
+            (data, status) = try await transport(request)
+        } else {
+            (data, status) = try await FileUpload.send(request, file: file, progress: progress)
+        }
         return try decode(VideoView.self, data: data, status: status)
     }
 
@@ -313,7 +328,8 @@ public final class CoordinatorClient: Sendable {
     }
 
     private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
-        try await withCheckedThrowingContinuation { continuation in
+        if let transport { return try await transport(request) }
+        return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
                 if let error {
                     continuation.resume(throwing: ClientError.unreachable(

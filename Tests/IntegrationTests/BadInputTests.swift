@@ -6,10 +6,12 @@ import Store
 import TestSupport
 import XCTest
 
-/// Bad input gets a clear error, changes nothing else, spends no retry, and does not stop the worker.
-final class BadInputTests: CoordinatorTestCase {
-    var uploadURL: URL { URL(string: "\(stack.coordinatorURL)/v1/videos")! }
-    var jobsURL: URL { URL(string: "\(stack.coordinatorURL)/v1/jobs")! }
+/// Bad requests get a clear error and change nothing else, against the coordinator in process
+/// (`InProcessStack`: its router, real PostgreSQL and Redis). `BadInputWorkerTests` has the
+/// bad videos a worker meets.
+final class BadInputTests: InProcessTestCase {
+    let uploadPath = "/v1/videos"
+    let jobsPath = "/v1/jobs"
 
     func makeClip(_ name: String, faststart: Bool = false) throws -> URL {
         let url = stack.directory.appendingPathComponent(name)
@@ -20,7 +22,7 @@ final class BadInputTests: CoordinatorTestCase {
 
     /// Uploads raw bytes and returns (status, error code, message).
     func upload(_ body: Data?) throws -> (Int, String, String) {
-        let (data, status, _) = try HTTP.request("POST", uploadURL, key: stack.operatorKey, body: body, headers: ["Content-Type": "application/octet-stream"])
+        let (data, status, _) = try stack.request("POST", uploadPath, key: stack.operatorKey, body: body, headers: ["Content-Type": "application/octet-stream"])
         let error = HTTP.apiError(data)
         return (status, error?.code ?? "", error?.message ?? String(decoding: data, as: UTF8.self))
     }
@@ -60,11 +62,10 @@ final class BadInputTests: CoordinatorTestCase {
     }
 
     func testUploadOverTheLimitIsRefusedWhileStreaming() throws {
-        stack.shutdown()
-        stack = try TestStack()
-        try stack.startCoordinator(extraEnvironment: ["REELWORK_MAX_UPLOAD_BYTES": "50000"])
+        stack.stopCoordinator()
+        try stack.startCoordinator(extraSettings: ["REELWORK_MAX_UPLOAD_BYTES": "50000"])
         let clip = try makeClip("big.mp4")
-        let (data, status, _) = try HTTP.request("POST", uploadURL, key: stack.operatorKey, body: try Data(contentsOf: clip) + Data(count: 60_000))
+        let (data, status, _) = try stack.request("POST", uploadPath, key: stack.operatorKey, body: try Data(contentsOf: clip) + Data(count: 60_000))
         XCTAssertEqual(status, 413)
         XCTAssertEqual(HTTP.apiError(data)?.code, "too_large")
         try assertNothingStored()
@@ -83,26 +84,36 @@ final class BadInputTests: CoordinatorTestCase {
             ("empty body", "", 400, "empty_body"),
         ]
         for (label, body, status, code) in cases {
-            let (data, gotStatus, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: Data(body.utf8), headers: ["Content-Type": "application/json"])
+            let (data, gotStatus, _) = try stack.request("POST", jobsPath, key: stack.operatorKey, body: Data(body.utf8), headers: ["Content-Type": "application/json"])
             let error = HTTP.apiError(data)
             XCTAssertEqual(gotStatus, status, "\(label): \(String(decoding: data, as: UTF8.self))")
             XCTAssertEqual(error?.code, code, label)
             XCTAssertFalse(error?.message.isEmpty ?? true, label)
         }
-        let (data, _, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
+        let (data, _, _) = try stack.request("POST", jobsPath, key: stack.operatorKey, body: Data(#"{"videoId":"\#(vid)","sport":"curling"}"#.utf8))
         XCTAssertTrue(HTTP.apiError(data)?.message.contains("tennis, bowling, archery, basketball") ?? false, "lists the valid sports")
         let typo = Data(#"{"videoId":"\#(vid)","sport":"tennis","options":{"dominantHnad":"left"}}"#.utf8)
-        let (typoData, _, _) = try HTTP.request("POST", jobsURL, key: stack.operatorKey, body: typo, headers: ["Content-Type": "application/json"])
+        let (typoData, _, _) = try stack.request("POST", jobsPath, key: stack.operatorKey, body: typo, headers: ["Content-Type": "application/json"])
         XCTAssertEqual(HTTP.apiError(typoData)?.message, "unknown option 'dominantHnad' (did you mean 'dominantHand'?); tennis options are: dominantHand, playerHeight")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0]["n"], "0")
         XCTAssertEqual(try JobQueue(prefix: stack.queuePrefix).stats(on: stack.redis()).ready, 0)
 
-        let (missing, missingStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/\(UUID().uuidString)")!, key: stack.operatorKey)
+        let (missing, missingStatus, _) = try stack.get("/v1/jobs/\(UUID().uuidString)", key: stack.operatorKey)
         XCTAssertEqual(missingStatus, 404)
         XCTAssertEqual(HTTP.apiError(missing)?.code, "job_not_found")
-        let (badID, badIDStatus, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/v1/jobs/not-a-uuid")!, key: stack.operatorKey)
+        let (badID, badIDStatus, _) = try stack.get("/v1/jobs/not-a-uuid", key: stack.operatorKey)
         XCTAssertEqual(badIDStatus, 400)
         XCTAssertEqual(HTTP.apiError(badID)?.code, "invalid_id")
+    }
+}
+
+/// A bad video gets a clear error, spends no retry, and does not stop the worker (a worker process).
+final class BadInputWorkerTests: CoordinatorTestCase {
+    func makeClip(_ name: String, faststart: Bool = false) throws -> URL {
+        let url = stack.directory.appendingPathComponent(name)
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p"]
+                        + (faststart ? ["-movflags", "+faststart"] : []) + [url.path])
+        return url
     }
 
     func testUndecodableVideoFailsAtOnceAndTheWorkerGoesOnToTheNextJob() throws {

@@ -7,9 +7,82 @@ import TestSupport
 import Threading
 import XCTest
 
-/// Batches against a real stack: many jobs in one request, repeats that create nothing, counts
-/// that follow the jobs, retry and cancel of the whole, and the refusals of bad requests.
+/// Batches' refusals of bad requests and of a club over its quota, against the coordinator in
+/// process (`InProcessStack`: its router, real PostgreSQL and Redis). `BatchWorkerTests` has what
+/// a worker runs: many jobs in one request, repeats that create nothing, counts that follow the
+/// jobs, retry and cancel of the whole.
 final class BatchTests: XCTestCase {
+    var stack: InProcessStack!
+    var club = ""
+    var client: CoordinatorClient!
+
+    override func setUpWithError() throws {
+        stack = try InProcessStack(settings: ["REELWORK_MAX_ATTEMPTS": "1"])
+        club = try stack.createKey(["--club", "north"])
+        try stack.startCoordinator()
+        client = try stack.client(key: club)
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+    }
+
+    /// `count` different small clips uploaded by the club (different bytes: different videos).
+    func uploadClips(_ count: Int) throws -> [UUID] {
+        try uploadBatchClips(count, in: stack.directory, client: client)
+    }
+
+    func test_BadBatchRequestsAreRefusedAndCreateNothing() throws {
+        let videos = try uploadClips(1)
+        let client = self.client!
+        let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
+        let url = "/v1/batches/\(batch.id.uuidString.lowercased())/jobs"
+        let tooMany = "{\"videoIds\":[" + (0..<100_000).map { _ in "\"\(UUID().uuidString)\"" }.joined(separator: ",") + "]}"
+        let cases: [(String, Data, Int, String)] = [
+            ("100,000 ids", Data(tooMany.utf8), 413, "body_too_large"),
+            ("5,001 ids", Data(("{\"videoIds\":[" + (0..<5_001).map { _ in "\"\(UUID().uuidString)\"" }.joined(separator: ",") + "]}").utf8),
+             400, "invalid_request"),
+            ("a duplicate", Data(#"{"videoIds":["\#(videos[0])","\#(videos[0])"]}"#.utf8), 400, "invalid_request"),
+            ("an unknown video", Data(#"{"videoIds":["\#(videos[0])","\#(UUID())"]}"#.utf8), 404, "video_not_found"),
+            ("no ids", Data(#"{"videoIds":[]}"#.utf8), 400, "invalid_request"),
+            ("not ids", Data(#"{"videoIds":["nope"]}"#.utf8), 400, "invalid_json"),
+        ]
+        for (label, body, status, code) in cases {
+            let (data, got, _) = try stack.request("POST", url, key: club, body: body)
+            XCTAssertEqual(got, status, "\(label): \(String(decoding: data.prefix(300), as: UTF8.self))")
+            XCTAssertEqual(HTTP.apiError(data)?.code, code, label)
+        }
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0].int("n"), 0, "nothing half-created")
+
+        let badBatch = try stack.request("POST", "/v1/batches", key: club,
+                                        body: Data(#"{"sport":"curling"}"#.utf8))
+        XCTAssertEqual(badBatch.1, 400)
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM batches").rows[0].int("n"), 1)
+    }
+
+    func test_ABatchOverTheClubsQuotaCreatesNone() throws {
+        stack.shutdown()
+        stack = try InProcessStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
+        club = try stack.createKey(["--club", "north"])
+        try stack.startCoordinator()
+        client = try stack.client(key: club)
+        let videos = try uploadClips(3)
+        let client = self.client!
+        let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
+        XCTAssertThrowsError(try awaitSync { try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: videos)) }) { error in
+            guard case .api(let status, let code, let message) = error as? ClientError else { return XCTFail("\(error)") }
+            XCTAssertEqual(status, 429)
+            XCTAssertEqual(code, "quota_exceeded")
+            XCTAssertTrue(message.contains("asked for 3 more") && message.contains("at most 2"), message)
+        }
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0].int("n"), 0, "all or none")
+        XCTAssertEqual(try awaitSync { try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: Array(videos.prefix(2)))) }.created, 2)
+    }
+}
+
+/// Batches run by a worker process: many jobs in one request, repeats that create nothing, counts
+/// that follow the jobs, retry and cancel of the whole.
+final class BatchWorkerTests: XCTestCase {
     var stack: TestStack!
     var club = ""
     var client: CoordinatorClient!
@@ -27,13 +100,7 @@ final class BatchTests: XCTestCase {
 
     /// `count` different small clips uploaded by the club (different bytes: different videos).
     func uploadClips(_ count: Int) throws -> [UUID] {
-        try (0..<count).map { i in
-            let clip = stack.directory.appendingPathComponent("clip-\(i).mp4")
-            try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-t", "0.5", "-vf", "hue=h=\(i * 7)",
-                             "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
-            let client = self.client!
-            return try awaitSync { try await client.uploadVideo(file: clip) }.id
-        }
+        try uploadBatchClips(count, in: stack.directory, client: client)
     }
 
     func test_ABatchCreatesItsJobsAtOnceRepeatsCreateNothingAndCountsFollow() throws {
@@ -99,51 +166,14 @@ final class BatchTests: XCTestCase {
         let queue = try JobQueue(config: ReelworkConfig.fromEnvironment(stack.environment))
         XCTAssertEqual(try queue.stats(on: stack.redis()).ready, 0, "Redis forgot the cancelled jobs")
     }
+}
 
-    func test_BadBatchRequestsAreRefusedAndCreateNothing() throws {
-        let videos = try uploadClips(1)
-        let client = self.client!
-        let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
-        let url = URL(string: "\(stack.coordinatorURL)/v1/batches/\(batch.id.uuidString.lowercased())/jobs")!
-        let tooMany = "{\"videoIds\":[" + (0..<100_000).map { _ in "\"\(UUID().uuidString)\"" }.joined(separator: ",") + "]}"
-        let cases: [(String, Data, Int, String)] = [
-            ("100,000 ids", Data(tooMany.utf8), 413, "body_too_large"),
-            ("5,001 ids", Data(("{\"videoIds\":[" + (0..<5_001).map { _ in "\"\(UUID().uuidString)\"" }.joined(separator: ",") + "]}").utf8),
-             400, "invalid_request"),
-            ("a duplicate", Data(#"{"videoIds":["\#(videos[0])","\#(videos[0])"]}"#.utf8), 400, "invalid_request"),
-            ("an unknown video", Data(#"{"videoIds":["\#(videos[0])","\#(UUID())"]}"#.utf8), 404, "video_not_found"),
-            ("no ids", Data(#"{"videoIds":[]}"#.utf8), 400, "invalid_request"),
-            ("not ids", Data(#"{"videoIds":["nope"]}"#.utf8), 400, "invalid_json"),
-        ]
-        for (label, body, status, code) in cases {
-            let (data, got, _) = try HTTP.request("POST", url, key: club, body: body)
-            XCTAssertEqual(got, status, "\(label): \(String(decoding: data.prefix(300), as: UTF8.self))")
-            XCTAssertEqual(HTTP.apiError(data)?.code, code, label)
-        }
-        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0].int("n"), 0, "nothing half-created")
-
-        let badBatch = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/batches")!, key: club,
-                                        body: Data(#"{"sport":"curling"}"#.utf8))
-        XCTAssertEqual(badBatch.1, 400)
-        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM batches").rows[0].int("n"), 1)
-    }
-
-    func test_ABatchOverTheClubsQuotaCreatesNone() throws {
-        stack.shutdown()
-        stack = try TestStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
-        club = try stack.createKey(["--club", "north"])
-        try stack.startCoordinator()
-        client = try stack.client(key: club)
-        let videos = try uploadClips(3)
-        let client = self.client!
-        let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
-        XCTAssertThrowsError(try awaitSync { try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: videos)) }) { error in
-            guard case .api(let status, let code, let message) = error as? ClientError else { return XCTFail("\(error)") }
-            XCTAssertEqual(status, 429)
-            XCTAssertEqual(code, "quota_exceeded")
-            XCTAssertTrue(message.contains("asked for 3 more") && message.contains("at most 2"), message)
-        }
-        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs").rows[0].int("n"), 0, "all or none")
-        XCTAssertEqual(try awaitSync { try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: Array(videos.prefix(2)))) }.created, 2)
+/// `count` different small clips in `directory`, uploaded by `client` (different bytes: different videos).
+func uploadBatchClips(_ count: Int, in directory: URL, client: CoordinatorClient) throws -> [UUID] {
+    try (0..<count).map { i in
+        let clip = directory.appendingPathComponent("clip-\(i).mp4")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-t", "0.5", "-vf", "hue=h=\(i * 7)",
+                         "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        return try awaitSync { try await client.uploadVideo(file: clip) }.id
     }
 }

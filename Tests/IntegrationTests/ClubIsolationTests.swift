@@ -11,9 +11,12 @@ import XCTest
 /// added later without a key check or a club filter fails here without anyone remembering to
 /// extend the test. Club alpha owns a video, a succeeded job, a failed job, a batch, and a webhook
 /// endpoint with the deliveries of its jobs' ends; club beta's key asks for them by id on every
-/// route and must get exactly what an id that does not exist gets.
+/// route and must get exactly what an id that does not exist gets. Against the coordinator in
+/// process (`InProcessStack`: its router, real PostgreSQL and Redis); alpha's jobs are run as a
+/// worker records them (`runWaitingNoopJobs`). `ClubIsolationWorkerTests` has the worker key's
+/// read of a running job's video.
 final class ClubIsolationTests: XCTestCase {
-    var stack: TestStack!
+    var stack: InProcessStack!
     var alphaKey = "", betaKey = "", workerKey = ""
     var alphaVideo: VideoView!
     var alphaJob: JobView!, alphaFailedJob: JobView!
@@ -24,13 +27,12 @@ final class ClubIsolationTests: XCTestCase {
     override func setUpWithError() throws {
         // Alpha's endpoint is a closed local port: its deliveries exist (and fail), which is all the walk needs.
         // Event streams end after 0.3 s here: every route is called and read to its end.
-        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1", "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1",
+        stack = try InProcessStack(settings: ["REELWORK_MAX_ATTEMPTS": "1", "REELWORK_WEBHOOK_ALLOW_PRIVATE": "1",
                                          "REELWORK_EVENTS_MAX_STREAM_SECONDS": "0.3", "REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3"])
         alphaKey = try stack.createKey(["--club", "alpha"])
         betaKey = try stack.createKey(["--club", "beta"])
         workerKey = try stack.createKey(["--worker"])
         try stack.startCoordinator()
-        try stack.startWorker()
         let alpha = try stack.client(key: alphaKey)
         alphaWebhook = try awaitSync { try await alpha.createWebhook(CreateWebhookRequest(url: "http://127.0.0.1:9/hook", events: ["job.succeeded"])) }
             .webhook
@@ -42,8 +44,9 @@ final class ClubIsolationTests: XCTestCase {
             videoId: self.alphaVideo.id, sport: "tennis", options: .object(["noop": .object(["invalidAttempts": .number(1)])]))) }
         alphaBatch = try awaitSync { try await alpha.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]))) }
         _ = try awaitSync { try await alpha.addBatchJobs(self.alphaBatch.id, AddBatchJobsRequest(videoIds: [self.alphaVideo.id])) }
-        XCTAssertEqual(try stack.waitForTerminal(alphaJob.id).status, .succeeded)
-        XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed)
+        XCTAssertTrue(Set(try stack.runWaitingNoopJobs()).isSuperset(of: [alphaJob.id, alphaFailedJob.id]))
+        XCTAssertEqual(try stack.status(alphaJob.id), "succeeded")
+        XCTAssertEqual(try stack.status(alphaFailedJob.id), "failed")
         // A confirmed version of alpha's job (its rows as detected), so that its GET answers alpha.
         _ = try awaitSync { try await alpha.confirm(self.alphaJob.id, .corrections, body: Data(#"{"corrections": []}"#.utf8)) }
         // Recorded with the job's end, in the same transaction.
@@ -101,8 +104,7 @@ final class ClubIsolationTests: XCTestCase {
     }
 
     func send(_ method: String, _ path: String, key: String?, headers: [String: String] = [:]) throws -> (data: Data, status: Int) {
-        let (data, status, _) = try HTTP.request(method, URL(string: stack.coordinatorURL + path)!, key: key, body: body(method, path),
-                                                 headers: headers)
+        let (data, status, _) = try stack.request(method, path, key: key, body: body(method, path), headers: headers)
         return (data, status)
     }
 
@@ -116,7 +118,7 @@ final class ClubIsolationTests: XCTestCase {
     func test_EveryRouteNeedsAKeyAndAWorkerKeyOnlyReadsVideoContent() throws {
         let revoked = try stack.createKey(["--club", "alpha", "--label", "to revoke"])
         let revokedId = try XCTUnwrap(APIKeyRepository(stack.db()).list().first { $0.label == "to revoke" }?.id)
-        XCTAssertEqual(try stack.run(["keys", "revoke", revokedId.uuidString]).status, 0)
+        _ = try APIKeyRepository(stack.db()).revoke(id: revokedId)   // as `reelwork keys revoke` does
         let routes = try registeredRoutes()
         XCTAssertGreaterThanOrEqual(routes.count, 10, "the walk found the routes: \(routes)")
         // The pool's state and controls are the operators' (guarantee 7): a declaration that widened
@@ -155,34 +157,6 @@ final class ClubIsolationTests: XCTestCase {
         }
     }
 
-    func test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns() throws {
-        let alpha = try stack.client(key: alphaKey)
-        let other = try awaitSync { try await alpha.uploadVideo(file: try self.stack.makeClip("other.mp4", "testsrc2=size=64x48:rate=5:duration=1")) }
-        let long = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
-                                                                              options: .object(["noop": .object(["seconds": .number(120)])]))) }
-        var attempt = 0
-        XCTAssertTrue(try stack.waitUntil(timeout: 60) {
-            let row = try stack.db().query("SELECT status, attempt FROM jobs WHERE id = $1", [long.id]).rows[0]
-            attempt = try row.int("attempt")
-            return try row.string("status") == "running"
-        }, "the long job starts: \(stack.logTail())")
-        func read(_ video: UUID, _ job: UUID?, _ attempt: Int) throws -> (data: Data, status: Int) {
-            let grant = job.map { "?" + VideoReadGrant(jobId: $0, attempt: attempt).query } ?? ""
-            return try send("GET", "/v1/videos/\(video.uuidString.lowercased())/content\(grant)", key: workerKey)
-        }
-        let held = try read(alphaVideo.id, long.id, attempt)
-        XCTAssertEqual(held.status, 200, "the running job's grant reads its video")
-        XCTAssertEqual(held.data.count, Int(alphaVideo.sizeBytes))
-        XCTAssertEqual(try read(alphaVideo.id, nil, attempt).status, 403, "no grant")
-        XCTAssertEqual(try read(alphaVideo.id, long.id, attempt + 1).status, 404, "an attempt the job is not at")
-        XCTAssertEqual(try read(other.id, long.id, attempt).status, 404, "another video than the job's")
-        XCTAssertEqual(try read(alphaVideo.id, alphaJob.id, 1).status, 404, "a job that has ended")
-        XCTAssertEqual(HTTP.apiError(try read(other.id, long.id, attempt).data)?.code, "video_not_found")
-        XCTAssertEqual(try send("POST", "/v1/jobs/\(long.id.uuidString.lowercased())/cancel", key: alphaKey).status / 100, 2)
-        XCTAssertTrue(try stack.waitUntil(timeout: 60) { try read(alphaVideo.id, long.id, attempt).status == 404 },
-                      "once the job is cancelled its grant reads nothing")
-    }
-
     func test_AnotherClubsIdAnswersExactlyAsAMissingOne() throws {
         var checked = 0
         for (method, pattern, access) in try registeredRoutes() {
@@ -211,7 +185,7 @@ final class ClubIsolationTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThanOrEqual(checked, 6, "routes with ids were walked")
-        XCTAssertEqual(try stack.waitForTerminal(alphaFailedJob.id).status, .failed, "beta's retry of everything left alpha's job alone")
+        XCTAssertEqual(try stack.status(alphaFailedJob.id), "failed", "beta's retry of everything left alpha's job alone")
 
         let operatorSees = try send("GET", "/v1/jobs/\(alphaJob.id.uuidString.lowercased())", key: stack.operatorKey)
         XCTAssertEqual(operatorSees.status, 200, "an operator sees every club")
@@ -219,10 +193,10 @@ final class ClubIsolationTests: XCTestCase {
 
     func test_AClubKeyCannotActForAnotherClub() throws {
         let named = Data(#"{"videoId":"\#(alphaVideo.id.uuidString)","sport":"tennis","club":"alpha"}"#.utf8)
-        let (data, status, _) = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/jobs")!, key: betaKey, body: named)
+        let (data, status, _) = try stack.request("POST", "/v1/jobs", key: betaKey, body: named)
         XCTAssertEqual(status, 403, String(decoding: data, as: UTF8.self))
         XCTAssertEqual(HTTP.apiError(data)?.code, "forbidden")
-        let upload = try HTTP.request("POST", URL(string: "\(stack.coordinatorURL)/v1/videos?club=alpha")!, key: betaKey,
+        let upload = try stack.request("POST", "/v1/videos?club=alpha", key: betaKey,
                                       body: try Data(contentsOf: stack.makeTinyClip()))
         XCTAssertEqual(upload.1, 403)
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM jobs WHERE club = 'beta'").rows[0].int("n"), 0)
@@ -263,13 +237,13 @@ final class ClubIsolationTests: XCTestCase {
     func test_TheSameBytesFromTwoClubsAreStoredOnceAndRecordedTwice() throws {
         let clip = try stack.makeTinyClip()
         let bytes = try Data(contentsOf: clip)
-        let url = URL(string: "\(stack.coordinatorURL)/v1/videos")!
-        let first = try HTTP.request("POST", url, key: betaKey, body: bytes)
+        let url = "/v1/videos"
+        let first = try stack.request("POST", url, key: betaKey, body: bytes)
         let gamma = try stack.createKey(["--club", "gamma"])
-        let second = try HTTP.request("POST", url, key: gamma, body: bytes)
+        let second = try stack.request("POST", url, key: gamma, body: bytes)
         XCTAssertEqual(first.1, 201)
         XCTAssertEqual(second.1, 201, "no hint that another club has these bytes")
-        let again = try HTTP.request("POST", url, key: gamma, body: bytes)
+        let again = try stack.request("POST", url, key: gamma, body: bytes)
         XCTAssertEqual(again.1, 200, "the club's own repeat is recognised")
         let videos = try [first.0, second.0, again.0].map { try ReelworkJSON.decoder.decode(VideoView.self, from: $0) }
         XCTAssertNotEqual(videos[0].id, videos[1].id)
@@ -288,8 +262,69 @@ final class ClubIsolationTests: XCTestCase {
     }
 
     func test_HealthSaysWhatIsDownWithoutAKeyOrDetails() throws {
-        let (data, status, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/healthz")!)
+        let (data, status, _) = try stack.get("/healthz")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(try ReelworkJSON.decoder.decode(HealthView.self, from: data), HealthView(status: "ok", redis: "ok", postgres: "ok"))
+    }
+}
+
+/// A worker key reads a video only with the grant of a job it runs, while it runs (guarantee 7),
+/// with a worker process running the jobs.
+final class ClubIsolationWorkerTests: XCTestCase {
+    var stack: TestStack!
+    var alphaKey = "", workerKey = ""
+    var alphaVideo: VideoView!
+    var alphaJob: JobView!
+
+    override func setUpWithError() throws {
+        stack = try TestStack(settings: ["REELWORK_MAX_ATTEMPTS": "1"])
+        alphaKey = try stack.createKey(["--club", "alpha"])
+        workerKey = try stack.createKey(["--worker"])
+        try stack.startCoordinator()
+        try stack.startWorker()
+        let alpha = try stack.client(key: alphaKey)
+        let clip = try stack.makeTinyClip()
+        alphaVideo = try awaitSync { try await alpha.uploadVideo(file: clip) }
+        alphaJob = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
+                                                                               options: .object(["noop": .object([:])]))) }
+        XCTAssertEqual(try stack.waitForTerminal(alphaJob.id).status, .succeeded)
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+    }
+
+    func send(_ method: String, _ path: String, key: String?) throws -> (data: Data, status: Int) {
+        // A POST carries `{}`, as ClubIsolationTests' walk sends it.
+        let (data, status, _) = try HTTP.request(method, URL(string: stack.coordinatorURL + path)!, key: key, body: method == "POST" ? Data("{}".utf8) : nil)
+        return (data, status)
+    }
+
+    func test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns() throws {
+        let alpha = try stack.client(key: alphaKey)
+        let other = try awaitSync { try await alpha.uploadVideo(file: try self.stack.makeClip("other.mp4", "testsrc2=size=64x48:rate=5:duration=1")) }
+        let long = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
+                                                                              options: .object(["noop": .object(["seconds": .number(120)])]))) }
+        var attempt = 0
+        XCTAssertTrue(try stack.waitUntil(timeout: 60) {
+            let row = try stack.db().query("SELECT status, attempt FROM jobs WHERE id = $1", [long.id]).rows[0]
+            attempt = try row.int("attempt")
+            return try row.string("status") == "running"
+        }, "the long job starts: \(stack.logTail())")
+        func read(_ video: UUID, _ job: UUID?, _ attempt: Int) throws -> (data: Data, status: Int) {
+            let grant = job.map { "?" + VideoReadGrant(jobId: $0, attempt: attempt).query } ?? ""
+            return try send("GET", "/v1/videos/\(video.uuidString.lowercased())/content\(grant)", key: workerKey)
+        }
+        let held = try read(alphaVideo.id, long.id, attempt)
+        XCTAssertEqual(held.status, 200, "the running job's grant reads its video")
+        XCTAssertEqual(held.data.count, Int(alphaVideo.sizeBytes))
+        XCTAssertEqual(try read(alphaVideo.id, nil, attempt).status, 403, "no grant")
+        XCTAssertEqual(try read(alphaVideo.id, long.id, attempt + 1).status, 404, "an attempt the job is not at")
+        XCTAssertEqual(try read(other.id, long.id, attempt).status, 404, "another video than the job's")
+        XCTAssertEqual(try read(alphaVideo.id, alphaJob.id, 1).status, 404, "a job that has ended")
+        XCTAssertEqual(HTTP.apiError(try read(other.id, long.id, attempt).data)?.code, "video_not_found")
+        XCTAssertEqual(try send("POST", "/v1/jobs/\(long.id.uuidString.lowercased())/cancel", key: alphaKey).status / 100, 2)
+        XCTAssertTrue(try stack.waitUntil(timeout: 60) { try read(alphaVideo.id, long.id, attempt).status == 404 },
+                      "once the job is cancelled its grant reads nothing")
     }
 }

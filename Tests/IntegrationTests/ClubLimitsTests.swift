@@ -6,16 +6,18 @@ import TestSupport
 import Threading
 import XCTest
 
-/// Per-club quotas and per-key request rates (issue 12), against a real coordinator.
+/// Per-club quotas and per-key request rates (issue 12), against the coordinator in process
+/// (`InProcessStack`: its router, real PostgreSQL and Redis). `ClubLimitsProcessTests` has the
+/// per-address limit (it needs the peer's address) and PostgreSQL stopped under a coordinator.
 final class ClubLimitsTests: XCTestCase {
-    var stack: TestStack!
+    var stack: InProcessStack!
 
     override func tearDown() {
         stack?.shutdown()
     }
 
     func test_AClubOverItsWaitingJobQuotaGets429WithTheNumbersAndOthersGoOn() throws {
-        stack = try TestStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
+        stack = try InProcessStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
         let north = try stack.createKey(["--club", "north"])
         let south = try stack.createKey(["--club", "south"])
         try stack.startCoordinator()   // no worker: jobs stay waiting
@@ -46,14 +48,14 @@ final class ClubLimitsTests: XCTestCase {
     }
 
     func test_AKeyOverItsRateGets429WithRetryAfterAndOtherKeysDoNot() throws {
-        stack = try TestStack(settings: ["REELWORK_RATE_LIMIT_PER_SECOND": "5"])
+        stack = try InProcessStack(settings: ["REELWORK_RATE_LIMIT_PER_SECOND": "5"])
         let busy = try stack.createKey(["--club", "north"])
         let calm = try stack.createKey(["--club", "south"])
         try stack.startCoordinator()
-        let url = URL(string: "\(stack.coordinatorURL)/v1/jobs")!
+        let url = "/v1/jobs"
         // 30 requests in well under the seconds they span: at most 5 per second get through.
         let started = Date()
-        let answers = try (0..<30).map { _ in try HTTP.get(url, key: busy) }
+        let answers = try (0..<30).map { _ in try stack.get(url, key: busy) }
         let seconds = Int(Date().timeIntervalSince(started).rounded(.up)) + 1
         let passed = answers.filter { $0.1 == 200 }.count
         let limited = answers.filter { $0.1 == 429 }
@@ -62,21 +64,31 @@ final class ClubLimitsTests: XCTestCase {
         XCTAssertFalse(limited.isEmpty, "30 requests in \(seconds) s must meet a limit of 5/s")
         XCTAssertEqual(limited.first?.2["Retry-After"], "1")
         XCTAssertEqual(limited.first.flatMap { HTTP.apiError($0.0)?.code }, "rate_limited")
-        XCTAssertEqual(try HTTP.get(url, key: calm).1, 200, "the limit is per key")
+        XCTAssertEqual(try stack.get(url, key: calm).1, 200, "the limit is per key")
     }
 
     func test_ARevokedKeyStopsWorkingAtOnce() throws {
-        stack = try TestStack()
+        stack = try InProcessStack()
         let key = try stack.createKey(["--club", "north", "--label", "laptop"])
         try stack.startCoordinator()
-        let url = URL(string: "\(stack.coordinatorURL)/v1/jobs")!
-        XCTAssertEqual(try HTTP.get(url, key: key).1, 200)
+        let url = "/v1/jobs"
+        XCTAssertEqual(try stack.get(url, key: key).1, 200)
         let id = try XCTUnwrap(try APIKeyRepository(stack.db()).list().first { $0.label == "laptop" }?.id)
-        XCTAssertEqual(try stack.run(["keys", "revoke", id.uuidString]).status, 0)
-        let (data, status, headers) = try HTTP.get(url, key: key)
+        _ = try APIKeyRepository(stack.db()).revoke(id: id)   // as `reelwork keys revoke` does
+        let (data, status, headers) = try stack.get(url, key: key)
         XCTAssertEqual(status, 401)
         XCTAssertEqual(HTTP.apiError(data)?.code, "unauthorized")
         XCTAssertEqual(headers["Www-Authenticate"] ?? headers["WWW-Authenticate"], "Bearer")
+    }
+}
+
+/// The per-address limit (it counts by the connection's peer) and the unknown-key cache with
+/// PostgreSQL stopped, against a coordinator process.
+final class ClubLimitsProcessTests: XCTestCase {
+    var stack: TestStack!
+
+    override func tearDown() {
+        stack?.shutdown()
     }
 
     /// The per-address limit comes before anything that costs: from one address, a flood of well-formed

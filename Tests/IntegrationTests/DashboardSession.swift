@@ -8,6 +8,16 @@ import XCTest
 struct DashboardSession {
     let baseURL: String
     var cookie: String?
+    /// Where requests go instead of curl: (method, path, headers, body) → the answer with its
+    /// header names in lower case. `InProcessStack.dashboardSession()` sends them to the router.
+    var transport: (@Sendable (String, String, [String: String], Data?) throws -> (status: Int, headers: [String: String], body: Data))?
+
+    init(baseURL: String, cookie: String? = nil,
+         transport: (@Sendable (String, String, [String: String], Data?) throws -> (status: Int, headers: [String: String], body: Data))? = nil) {
+        self.baseURL = baseURL
+        self.cookie = cookie
+        self.transport = transport
+    }
 
     struct Answer {
         var status: Int
@@ -38,6 +48,11 @@ struct DashboardSession {
 
     /// GETs `path` into `file` (for pictures: the body is bytes, not text); returns the HTTP status.
     func download(_ path: String, to file: URL) throws -> Int {
+        if let transport {
+            let answer = try transport("GET", path, cookie.map { ["Cookie": $0] } ?? [:], nil)
+            try answer.body.write(to: file)
+            return answer.status
+        }
         var arguments = ["-s", "-S", "--max-time", "30", "-o", file.path, "-w", "%{http_code}"]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
         let status = String(decoding: try Tool.run("curl", arguments + [baseURL + path]), as: UTF8.self)
@@ -58,6 +73,20 @@ struct DashboardSession {
     }
 
     private func send(_ method: String, _ path: String, form: [(String, String)]?) throws -> Answer {
+        if let transport {
+            var headers: [String: String] = [:]
+            if let cookie { headers["Cookie"] = cookie }
+            var body: Data?
+            if let form {
+                // As curl's --data-urlencode NAME=VALUE: the value percent-encoded, pairs joined by '&'.
+                let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+                body = Data(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
+                    .joined(separator: "&").utf8)
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            }
+            let answer = try transport(method, path, headers, body)
+            return Answer(status: answer.status, headers: answer.headers, body: String(decoding: answer.body, as: UTF8.self))
+        }
         var arguments = ["-s", "-S", "-i", "-X", method, "--max-time", "30"]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
         for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }

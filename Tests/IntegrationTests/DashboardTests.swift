@@ -5,23 +5,27 @@ import Store
 import TestSupport
 import XCTest
 
-/// The dashboard over HTTP, on a real stack: sign-in and its cookie, CSRF on every action, a
-/// revoked key's session, club isolation, bulk actions that confirm their count and change
-/// exactly what the filter matches, and clear answers to malformed filters.
-final class DashboardTests: QueueStackTestCase {
+/// The dashboard over HTTP, against the coordinator in process (`InProcessStack`: its router, real
+/// PostgreSQL and Redis): sign-in and its cookie, CSRF on every action, a revoked key's session,
+/// club isolation, bulk actions that confirm their count and change exactly what the filter
+/// matches, stills of a result, and clear answers to malformed filters. Jobs are run as a worker
+/// records them (`InProcessStack.runWaitingNoopJobs`).
+final class DashboardTests: InProcessTestCase {
+    var video: UUID!
     var alphaKey = ""
     var betaKey = ""
-    var dashboard: DashboardSession { DashboardSession(baseURL: stack.coordinatorURL) }
+    var dashboard: DashboardSession { stack.dashboardSession() }
 
     /// New stills a key may have decoded per second here (a burst of twice that).
     static let stillsPerSecond = 2
 
     override var stackSettings: [String: String] {
-        super.stackSettings.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
+        TestStack.fastQueue.merging(["REELWORK_DASHBOARD_STILLS_PER_SECOND": "\(Self.stillsPerSecond)"]) { $1 }
     }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        video = try stack.uploadTinyClip()
         alphaKey = try stack.createKey(["--club", "alpha"])
         betaKey = try stack.createKey(["--club", "beta"])
     }
@@ -91,9 +95,9 @@ final class DashboardTests: QueueStackTestCase {
         let fileMarkup = #"<img src=x onerror="alert('file')">.mp4"#
         let labelMarkup = #"<script>alert("label")</script>"#
         let errorMarkup = #"<img src=y onerror=alert(2)><script>alert("error")</script>"#
-        var upload = URLComponents(string: "\(stack.coordinatorURL)/v1/videos")!
+        var upload = URLComponents(string: "/v1/videos")!
         upload.queryItems = [URLQueryItem(name: "club", value: "c"), URLQueryItem(name: "filename", value: fileMarkup)]
-        let (uploaded, uploadStatus, _) = try HTTP.request("POST", upload.url!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
+        let (uploaded, uploadStatus, _) = try stack.request("POST", upload.string!, key: stack.operatorKey, body: try Data(contentsOf: stack.makeTinyClip()))
         XCTAssertEqual(uploadStatus, 201, String(decoding: uploaded, as: UTF8.self))
         let video = try ReelworkJSON.decoder.decode(VideoView.self, from: uploaded)
         let api = try stack.client()
@@ -194,30 +198,6 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(try stack.status(betaJob.id), "queued")
     }
 
-    func test_BulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
-        try stack.startWorker(slots: 2)
-        let failing = try (1...2).map { try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: $0, extra: ["invalidAttempts": .number(1)]) }
-        let otherClub = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 3, extra: ["invalidAttempts": .number(1)])
-        let fine = try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: 4)
-        for job in failing + [otherClub] { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .failed) }
-        XCTAssertEqual(try stack.waitForTerminal(fine.id).status, .succeeded)
-
-        let session = try signedIn(stack.operatorKey)
-        let csrf = try XCTUnwrap(try session.get("/dashboard/jobs?status=failed&club=alpha").csrf)
-        let filter = [("status", "failed"), ("club", "alpha")]
-        let confirm = try session.post("/dashboard/jobs/bulk", [("csrf", csrf), ("action", "retry")] + filter)
-        XCTAssertEqual(confirm.status, 200)
-        XCTAssertTrue(confirm.body.contains("Retry 2 jobs?"), confirm.body)
-        XCTAssertEqual(try stack.status(failing[0].id), "failed", "the confirmation changed nothing")
-
-        let done = try session.post("/dashboard/jobs/bulk", [("csrf", csrf), ("action", "retry"), ("confirmed", "2")] + filter)
-        XCTAssertTrue(done.body.contains("Retried 2 jobs."), done.body)
-        for job in failing { XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, "retried, it runs again") }
-        XCTAssertEqual(try stack.status(otherClub.id), "failed", "beta's failed job was outside the filter")
-        XCTAssertEqual(try stack.db().query("SELECT attempt FROM jobs WHERE id = $1", [fine.id]).rows.first?["attempt"], "1",
-                       "a succeeded job is not retried")
-    }
-
     func test_AMalformedFilterGetsAClearAnswer() throws {
         let session = try signedIn(stack.operatorKey)
         let cases = [("from=yesterday", "is not a time"), ("to=2026-13-40", "is not a time"), ("status=done", "Unknown status"),
@@ -233,13 +213,83 @@ final class DashboardTests: QueueStackTestCase {
         XCTAssertEqual(try session.get("/dashboard/jobs/not-a-uuid").status, 400)
     }
 
+    /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
+    /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
+    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
+        func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
+            answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
+        }
+        let form = try dashboard.get("/dashboard/login")
+        let token = try XCTUnwrap(form.loginToken, form.body)
+        let loginCookie = try XCTUnwrap(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        XCTAssertTrue(loginCookie.hasPrefix("reelwork_login=\(token)"), loginCookie)
+        var withCookie = dashboard
+        withCookie.cookie = loginCookie
+        var otherCookie = dashboard
+        otherCookie.cookie = "reelwork_login=" + String(repeating: "0", count: 64)
+        for (label, client, fields) in [("no token at all", dashboard, [("key", alphaKey)]),
+                                        ("the field without its cookie", dashboard, [("key", alphaKey), ("login_csrf", token)]),
+                                        ("the cookie without the field", withCookie, [("key", alphaKey)]),
+                                        ("a field that is not the cookie's", otherCookie, [("key", alphaKey), ("login_csrf", token)])] {
+            let answer = try client.post("/dashboard/login", fields)
+            XCTAssertEqual(answer.status, 403, label)
+            XCTAssertTrue(answer.body.contains("security token"), "\(label): \(answer.body.prefix(500))")
+            XCTAssertNil(sessionCookie(answer), "\(label): a session was opened")
+        }
+        let signed = try withCookie.post("/dashboard/login", [("key", alphaKey), ("login_csrf", token)])
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(sessionCookie(signed))
+        XCTAssertFalse(cookie.contains("Secure"), "a plain-HTTP stack's cookie would never come back if it were Secure: \(cookie)")
+    }
+
+    /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
+    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
+        let https = try InProcessStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
+        defer { https.shutdown() }
+        let key = try https.createKey(["--club", "alpha"])
+        try https.startCoordinator()
+        var session = https.dashboardSession()
+        let form = try session.get("/dashboard/login")
+        XCTAssertTrue(form.headers["set-cookie"]?.contains("; Secure") ?? false, "\(form.headers)")
+        let signed = try session.signIn(key)
+        XCTAssertEqual(signed.status, 303, signed.body)
+        let cookie = try XCTUnwrap(signed.headers["set-cookie"])
+        XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
+    }
+
+    func test_BulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
+        let failing = try (1...2).map { try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: $0, extra: ["invalidAttempts": .number(1)]) }
+        let otherClub = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 3, extra: ["invalidAttempts": .number(1)])
+        let fine = try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: 4)
+        // Run as a worker records them (`runWaitingNoopJobs`): the first attempts of `failing` and `otherClub` fail.
+        XCTAssertEqual(Set(try stack.runWaitingNoopJobs()), Set((failing + [otherClub, fine]).map(\.id)))
+        for job in failing + [otherClub] { XCTAssertEqual(try stack.status(job.id), "failed") }
+        XCTAssertEqual(try stack.status(fine.id), "succeeded")
+
+        let session = try signedIn(stack.operatorKey)
+        let csrf = try XCTUnwrap(try session.get("/dashboard/jobs?status=failed&club=alpha").csrf)
+        let filter = [("status", "failed"), ("club", "alpha")]
+        let confirm = try session.post("/dashboard/jobs/bulk", [("csrf", csrf), ("action", "retry")] + filter)
+        XCTAssertEqual(confirm.status, 200)
+        XCTAssertTrue(confirm.body.contains("Retry 2 jobs?"), confirm.body)
+        XCTAssertEqual(try stack.status(failing[0].id), "failed", "the confirmation changed nothing")
+
+        let done = try session.post("/dashboard/jobs/bulk", [("csrf", csrf), ("action", "retry"), ("confirmed", "2")] + filter)
+        XCTAssertTrue(done.body.contains("Retried 2 jobs."), done.body)
+        XCTAssertEqual(Set(try stack.runWaitingNoopJobs()), Set(failing.map(\.id)), "exactly the retried jobs wait to run again")
+        for job in failing { XCTAssertEqual(try stack.status(job.id), "succeeded", "retried, it runs again") }
+        XCTAssertEqual(try stack.status(otherClub.id), "failed", "beta's failed job was outside the filter")
+        XCTAssertEqual(try stack.db().query("SELECT attempt FROM jobs WHERE id = $1", [fine.id]).rows.first?["attempt"], "1",
+                       "a succeeded job is not retried")
+    }
+
     func test_ATennisResultShowsEachSwingsKeyframesAsStillsOfItsOwnVideo() throws {
-        try stack.startWorker()
         let clip = try stack.makeTinyClip()   // 1 s, 160×120, 10 frames a second
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }
         let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 7)
-        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        try stack.runWaitingNoopJobs()
+        XCTAssertEqual(try stack.status(job.id), "succeeded")
         // A swing as the tennis pipeline writes it, so the page has keyframes to show.
         let swing = #"{"swings": [{"type": "forehand", "startTime": 0.1, "endTime": 0.9, "keyFrameTimes": {"preparation": 0.1, "backswing": 0.3, "contact": 0.5, "followThrough": 0.7, "recovery": 0.9}}]}"#
         try stack.db().query("UPDATE results SET result = $2::jsonb WHERE job_id = $1", [job.id, swing])
@@ -288,9 +338,9 @@ final class DashboardTests: QueueStackTestCase {
         let clip = try stack.makeTinyClip()
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }
-        try stack.startWorker()
         let job = try stack.submitNoop(video: upload.id, club: "alpha", seconds: 0.05, tag: 8)
-        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded)
+        try stack.runWaitingNoopJobs()
+        XCTAssertEqual(try stack.status(job.id), "succeeded")
         let id = job.id.uuidString.lowercased()
         let alpha = try signedIn(alphaKey)
         XCTAssertEqual(try alpha.get("/dashboard/jobs/\(id)/frame.png?t=0.5&w=200").status, 200)
@@ -304,49 +354,5 @@ final class DashboardTests: QueueStackTestCase {
         }
         let other = try signedIn(try stack.createKey(["--club", "alpha"]))
         XCTAssertEqual(try other.get("/dashboard/jobs/\(id)/frame.png?t=0.95&w=900").status, 200, "another key has its own share")
-    }
-
-    /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
-    /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
-    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
-        func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
-            answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
-        }
-        let form = try dashboard.get("/dashboard/login")
-        let token = try XCTUnwrap(form.loginToken, form.body)
-        let loginCookie = try XCTUnwrap(form.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
-        XCTAssertTrue(loginCookie.hasPrefix("reelwork_login=\(token)"), loginCookie)
-        var withCookie = dashboard
-        withCookie.cookie = loginCookie
-        var otherCookie = dashboard
-        otherCookie.cookie = "reelwork_login=" + String(repeating: "0", count: 64)
-        for (label, client, fields) in [("no token at all", dashboard, [("key", alphaKey)]),
-                                        ("the field without its cookie", dashboard, [("key", alphaKey), ("login_csrf", token)]),
-                                        ("the cookie without the field", withCookie, [("key", alphaKey)]),
-                                        ("a field that is not the cookie's", otherCookie, [("key", alphaKey), ("login_csrf", token)])] {
-            let answer = try client.post("/dashboard/login", fields)
-            XCTAssertEqual(answer.status, 403, label)
-            XCTAssertTrue(answer.body.contains("security token"), "\(label): \(answer.body.prefix(500))")
-            XCTAssertNil(sessionCookie(answer), "\(label): a session was opened")
-        }
-        let signed = try withCookie.post("/dashboard/login", [("key", alphaKey), ("login_csrf", token)])
-        XCTAssertEqual(signed.status, 303, signed.body)
-        let cookie = try XCTUnwrap(sessionCookie(signed))
-        XCTAssertFalse(cookie.contains("Secure"), "a plain-HTTP stack's cookie would never come back if it were Secure: \(cookie)")
-    }
-
-    /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
-    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
-        let https = try TestStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
-        defer { https.shutdown() }
-        let key = try https.createKey(["--club", "alpha"])
-        try https.startCoordinator()
-        var session = DashboardSession(baseURL: https.coordinatorURL)
-        let form = try session.get("/dashboard/login")
-        XCTAssertTrue(form.headers["set-cookie"]?.contains("; Secure") ?? false, "\(form.headers)")
-        let signed = try session.signIn(key)
-        XCTAssertEqual(signed.status, 303, signed.body)
-        let cookie = try XCTUnwrap(signed.headers["set-cookie"])
-        XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
     }
 }

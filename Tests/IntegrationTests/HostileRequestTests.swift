@@ -8,62 +8,67 @@ import TestSupport
 import Threading
 import XCTest
 
-/// What a stranger can send the coordinator: each request gets a clear 4xx (or a 503 telling it
-/// when to come back), changes nothing else, and the coordinator is up right after.
-final class HostileRequestTests: CoordinatorTestCase {
-    var jobsURL: URL { URL(string: "\(stack.coordinatorURL)/v1/jobs")! }
-    var uploadURL: URL { URL(string: "\(stack.coordinatorURL)/v1/videos")! }
+/// The checks both classes below make: a request's answer, the coordinator still up, what is stored.
+protocol HostileRequestChecks: XCTestCase {
+    var api: any APIStack { get }
+}
 
-    struct Answer {
-        var status: Int
-        var code: String
-        var message: String
-        var headers: [String: String]
-    }
+struct HostileAnswer {
+    var status: Int
+    var code: String
+    var message: String
+    var headers: [String: String]
+}
 
-    func send(_ method: String, _ url: URL, _ body: Data?, headers: [String: String] = [:]) throws -> Answer {
-        let (data, status, fields) = try HTTP.request(method, url, key: stack.operatorKey, body: body, headers: headers)
+extension HostileRequestChecks {
+    func send(_ method: String, _ path: String, _ body: Data?, headers: [String: String] = [:]) throws -> HostileAnswer {
+        let (data, status, fields) = try api.request(method, path, key: api.operatorKey, body: body, headers: headers)
         let error = HTTP.apiError(data)
-        return Answer(status: status, code: error?.code ?? "", message: error?.message ?? String(decoding: data, as: UTF8.self),
-                      headers: fields)
+        return HostileAnswer(status: status, code: error?.code ?? "", message: error?.message ?? String(decoding: data, as: UTF8.self),
+                             headers: fields)
     }
 
-    func createJob(_ json: String) throws -> Answer {
-        try send("POST", jobsURL, Data(json.utf8), headers: ["Content-Type": "application/json"])
+    func createJob(_ json: String) throws -> HostileAnswer {
+        try send("POST", "/v1/jobs", Data(json.utf8), headers: ["Content-Type": "application/json"])
     }
 
-    func upload(_ data: Data, name: String? = nil) throws -> Answer {
-        let url = name.map { URL(string: "\(uploadURL.absoluteString)?filename=\($0)")! } ?? uploadURL
-        return try send("POST", url, data, headers: ["Content-Type": "application/octet-stream"])
+    func upload(_ data: Data, name: String? = nil) throws -> HostileAnswer {
+        try send("POST", "/v1/videos" + (name.map { "?filename=\($0)" } ?? ""), data, headers: ["Content-Type": "application/octet-stream"])
     }
 
     func assertHealthy(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let (_, status, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/healthz")!)
-        XCTAssertEqual(status, 200, "\(label): the coordinator must answer right after\n\(stack.logTail())", file: file, line: line)
-        XCTAssertTrue(stack.coordinator?.isRunning ?? false, label, file: file, line: line)
+        let (_, status, _) = try api.request("GET", "/healthz", key: nil, body: nil, headers: [:])
+        XCTAssertEqual(status, 200, "\(label): the coordinator must answer right after\n\(api.logTail(lines: 30))", file: file, line: line)
+        XCTAssertTrue(api.isCoordinatorRunning, label, file: file, line: line)
     }
 
     func count(_ table: String) throws -> Int {
-        try stack.db().query("SELECT count(*) AS n FROM \(table)").rows[0].int("n")
+        try api.db().query("SELECT count(*) AS n FROM \(table)").rows[0].int("n")
     }
 
     func storedVideoFiles() -> [String] {
-        FileManager.default.enumerator(atPath: stack.storageDir.appendingPathComponent("videos").path)?
+        FileManager.default.enumerator(atPath: api.storageDir.appendingPathComponent("videos").path)?
             .compactMap { $0 as? String }.filter { $0.count > 10 } ?? []
     }
 
     func temporaryFiles() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: stack.storageDir.appendingPathComponent("tmp").path)) ?? []
+        (try? FileManager.default.contentsOfDirectory(atPath: api.storageDir.appendingPathComponent("tmp").path)) ?? []
     }
+}
 
-    /// Restarts the stack's coordinator with `settings` on top of the stack's own.
+/// What a stranger can send the coordinator: each request gets a clear 4xx (or a 503 telling it
+/// when to come back), changes nothing else, and the coordinator is up right after. Here the
+/// requests the router alone answers, against the coordinator in process (`InProcessStack`: its
+/// router, real PostgreSQL and Redis); `HostileRequestProcessTests` has the rest (raw connections,
+/// workers, the command line).
+final class HostileRequestTests: InProcessTestCase, HostileRequestChecks {
+    var api: any APIStack { stack }
+
+    /// Starts the coordinator again with `settings` on top of the stack's own (the same database).
     func restartCoordinator(_ settings: [String: String]) throws {
-        stack.shutdown()
-        stack = try TestStack(settings: settings)
-        try stack.startCoordinator()
+        stack.stopCoordinator()
+        try stack.startCoordinator(extraSettings: settings)
     }
-
-    // MARK: the two requests that used to stop the coordinator
 
     func testTheHundredByteUploadAndTheHugeRetryCountAreRefusedAndTheCoordinatorStaysUp() throws {
         let tiny = try upload(DamagedFiles.hugeBoxSize())
@@ -117,8 +122,6 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertEqual(try count("jobs"), 0)
     }
 
-    // MARK: limits on videos
-
     func testVideosPastTheLimitsAreRefusedAtUploadNamingTheLimit() throws {
         let small = stack.directory.appendingPathComponent("16x16.avi")
         try Tool.ffmpeg(["-f", "lavfi", "-i", "color=black:size=16x16:rate=1", "-frames:v", "1", "-c:v", "mjpeg", small.path])
@@ -148,21 +151,6 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertEqual(frames.message, "the video has 50 frames, more than the limit of 20 (REELWORK_MAX_FRAMES)")
     }
 
-    /// Limits lowered after upload (or a stored file replaced): the worker checks again before decoding.
-    func testTheWorkerChecksTheLimitsBeforeDecoding() throws {
-        let video = try stack.uploadTinyClip()
-        try stack.startWorker(extraEnvironment: [InputLimits.Env.maxVideoSeconds: "0.5"])
-        let job = try awaitSync { try await self.stack.client().createJob(CreateJobRequest(videoId: video, sport: "tennis")) }
-        let done = try stack.waitForTerminal(job.id)
-        XCTAssertEqual(done.status, .failed)
-        XCTAssertEqual(done.attempt, 1, "not retried: the file will not get shorter")
-        XCTAssertEqual(done.lastErrorKind, "invalid_input")
-        XCTAssertEqual(done.lastError, "probe: the video lasts 0:00:01, longer than the limit of 0:00:00.5 (REELWORK_MAX_VIDEO_SECONDS)")
-        XCTAssertEqual(done.stages.first { $0.name == "decode" }?.status, .skipped, "nothing was decoded")
-    }
-
-    // MARK: limits on requests and connections
-
     func testOversizedBodiesDeepOptionsAndPagesOutOfBoundsAreRefused() throws {
         try restartCoordinator([InputLimits.Env.maxJSONBytes: "2000", InputLimits.Env.maxPageSize: "20"])
         let video = try stack.uploadTinyClip().uuidString
@@ -188,13 +176,88 @@ final class HostileRequestTests: CoordinatorTestCase {
 
         for (query, words) in [("limit=21", "from 1 to 20"), ("limit=0", "from 1 to 20"), ("limit=1e300", "from 1 to 20"),
                                ("limit=99999999999999999999999", "from 1 to 20"), ("cursor=x", "not a job id")] {
-            let page = try send("GET", URL(string: "\(stack.coordinatorURL)/v1/jobs?\(query)")!, nil)
+            let page = try send("GET", "/v1/jobs?\(query)", nil)
             XCTAssertEqual(page.status, 400, query)
             XCTAssertTrue(page.message.contains(words), "\(query): \(page.message)")
         }
-        XCTAssertEqual(try send("GET", URL(string: "\(stack.coordinatorURL)/v1/jobs?limit=20")!, nil).status, 200)
+        XCTAssertEqual(try send("GET", "/v1/jobs?limit=20", nil).status, 200)
         try assertHealthy("after the bodies")
         XCTAssertEqual(try count("jobs"), 0)
+    }
+
+    func testTheDiagnosticPipelineIsRefusedUnlessDiagnosticsAreOn() throws {
+        try restartCoordinator([ReelworkConfig.Env.diagnostics: "0"])
+        let video = try stack.uploadTinyClip().uuidString
+        let noop = try createJob(#"{"videoId": "\#(video)", "sport": "tennis", "options": {"noop": {"seconds": 1}}}"#)
+        XCTAssertEqual(noop.status, 400, noop.message)
+        XCTAssertEqual(noop.code, "invalid_options")
+        XCTAssertTrue(noop.message.contains("REELWORK_DIAGNOSTICS=1"), noop.message)
+        XCTAssertEqual(try count("jobs"), 0)
+    }
+
+    /// With `maxmemory` reached and `noeviction`, Redis refuses writes: a new job is refused whole
+    /// (503 queue_unavailable, no row, no Redis key), and works again once Redis has room.
+    func testRedisRefusingWritesGives503AndCreatesNothing() throws {
+        let video = try stack.uploadTinyClip().uuidString
+        let redis = try stack.redis()
+        let configured = try XCTUnwrap(redis.command("CONFIG", "GET", "maxmemory").array?.last?.string)
+        XCTAssertNotEqual(configured, "0", "the test Redis has a maxmemory (scripts/lib/services.sh): noeviction alone means nothing")
+        try redis.command("CONFIG", "SET", "maxmemory", "1")
+        defer { _ = try? redis.command("CONFIG", "SET", "maxmemory", configured) }
+
+        let refused = try createJob(#"{"videoId": "\#(video)", "sport": "tennis"}"#)
+        XCTAssertEqual(refused.status, 503, refused.message)
+        XCTAssertEqual(refused.code, "queue_unavailable")
+        // The dependency is named; its address and the driver's words ("OOM command not allowed…") stay in the log.
+        XCTAssertTrue(refused.message.contains("redis is unavailable"), refused.message)
+        for detail in ["OOM", "127.0.0.1", ProcessInfo.processInfo.environment["REELWORK_TEST_REDIS_PORT"] ?? "6379"] {
+            XCTAssertFalse(refused.message.contains(detail), "\(detail) in \(refused.message)")
+        }
+        XCTAssertEqual(try count("jobs"), 0, "no job nothing would run")
+        let keys = try redis.command("KEYS", "\(stack.queuePrefix):job:*").array ?? []
+        XCTAssertEqual(keys.count, 0)
+
+        try redis.command("CONFIG", "SET", "maxmemory", configured)
+        XCTAssertEqual(try createJob(#"{"videoId": "\#(video)", "sport": "tennis"}"#).status, 201)
+        XCTAssertEqual(try count("jobs"), 1)
+    }
+
+    func testAbandonedUploadFilesAreSweptWhenTheCoordinatorStarts() throws {
+        stack.stopCoordinator()
+        let tmp = stack.storageDir.appendingPathComponent("tmp")
+        let abandoned = tmp.appendingPathComponent("abandoned.upload"), live = tmp.appendingPathComponent("live.upload")
+        try Data(count: 1000).write(to: abandoned)
+        try Data(count: 1000).write(to: live)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned.path)
+        try stack.startCoordinator()
+        XCTAssertEqual(temporaryFiles(), ["live.upload"], "an hour-old upload file is gone; a fresh one may be another coordinator's")
+    }
+}
+
+/// What a stranger can send a coordinator process: slow and stalled connections, uploads held
+/// open, and what a worker or the command line sees.
+final class HostileRequestProcessTests: CoordinatorTestCase, HostileRequestChecks {
+    var api: any APIStack { stack }
+    var uploadURL: URL { URL(string: "\(stack.coordinatorURL)/v1/videos")! }
+
+    /// Restarts the stack's coordinator with `settings` on top of the stack's own.
+    func restartCoordinator(_ settings: [String: String]) throws {
+        stack.shutdown()
+        stack = try TestStack(settings: settings)
+        try stack.startCoordinator()
+    }
+
+    /// Limits lowered after upload (or a stored file replaced): the worker checks again before decoding.
+    func testTheWorkerChecksTheLimitsBeforeDecoding() throws {
+        let video = try stack.uploadTinyClip()
+        try stack.startWorker(extraEnvironment: [InputLimits.Env.maxVideoSeconds: "0.5"])
+        let job = try awaitSync { try await self.stack.client().createJob(CreateJobRequest(videoId: video, sport: "tennis")) }
+        let done = try stack.waitForTerminal(job.id)
+        XCTAssertEqual(done.status, .failed)
+        XCTAssertEqual(done.attempt, 1, "not retried: the file will not get shorter")
+        XCTAssertEqual(done.lastErrorKind, "invalid_input")
+        XCTAssertEqual(done.lastError, "probe: the video lasts 0:00:01, longer than the limit of 0:00:00.5 (REELWORK_MAX_VIDEO_SECONDS)")
+        XCTAssertEqual(done.stages.first { $0.name == "decode" }?.status, .skipped, "nothing was decoded")
     }
 
     func testUploadsPastTheConcurrencyLimitAreTurnedAwayWithRetryAfter() throws {
@@ -293,20 +356,8 @@ final class HostileRequestTests: CoordinatorTestCase {
         try assertHealthy("after the silent clients")
     }
 
-    // MARK: diagnostics, bulk retries, Redis refusing writes
-
-    func testTheDiagnosticPipelineIsRefusedUnlessDiagnosticsAreOn() throws {
-        try restartCoordinator([ReelworkConfig.Env.diagnostics: "0"])
-        let video = try stack.uploadTinyClip().uuidString
-        let noop = try createJob(#"{"videoId": "\#(video)", "sport": "tennis", "options": {"noop": {"seconds": 1}}}"#)
-        XCTAssertEqual(noop.status, 400, noop.message)
-        XCTAssertEqual(noop.code, "invalid_options")
-        XCTAssertTrue(noop.message.contains("REELWORK_DIAGNOSTICS=1"), noop.message)
-        XCTAssertEqual(try count("jobs"), 0)
-    }
-
     func testRetryingEveryFailedJobNeedsAFilterOrAll() throws {
-        let url = URL(string: "\(stack.coordinatorURL)/v1/jobs/retry")!
+        let url = "/v1/jobs/retry"
         let bare = try send("POST", url, Data("{}".utf8))
         XCTAssertEqual(bare.status, 400)
         XCTAssertTrue(bare.message.contains(#""all": true"#), bare.message)
@@ -319,33 +370,6 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertNotEqual(cli.status, 0)
         XCTAssertTrue(cli.output.contains("--all"), cli.output)
         XCTAssertEqual(try stack.run(["jobs", "retry", "--failed", "--all", "--yes"]).status, 0)
-    }
-
-    /// With `maxmemory` reached and `noeviction`, Redis refuses writes: a new job is refused whole
-    /// (503 queue_unavailable, no row, no Redis key), and works again once Redis has room.
-    func testRedisRefusingWritesGives503AndCreatesNothing() throws {
-        let video = try stack.uploadTinyClip().uuidString
-        let redis = try stack.redis()
-        let configured = try XCTUnwrap(redis.command("CONFIG", "GET", "maxmemory").array?.last?.string)
-        XCTAssertNotEqual(configured, "0", "the test Redis has a maxmemory (scripts/lib/services.sh): noeviction alone means nothing")
-        try redis.command("CONFIG", "SET", "maxmemory", "1")
-        defer { _ = try? redis.command("CONFIG", "SET", "maxmemory", configured) }
-
-        let refused = try createJob(#"{"videoId": "\#(video)", "sport": "tennis"}"#)
-        XCTAssertEqual(refused.status, 503, refused.message)
-        XCTAssertEqual(refused.code, "queue_unavailable")
-        // The dependency is named; its address and the driver's words ("OOM command not allowed…") stay in the log.
-        XCTAssertTrue(refused.message.contains("redis is unavailable"), refused.message)
-        for detail in ["OOM", "127.0.0.1", ProcessInfo.processInfo.environment["REELWORK_TEST_REDIS_PORT"] ?? "6379"] {
-            XCTAssertFalse(refused.message.contains(detail), "\(detail) in \(refused.message)")
-        }
-        XCTAssertEqual(try count("jobs"), 0, "no job nothing would run")
-        let keys = try redis.command("KEYS", "\(stack.queuePrefix):job:*").array ?? []
-        XCTAssertEqual(keys.count, 0)
-
-        try redis.command("CONFIG", "SET", "maxmemory", configured)
-        XCTAssertEqual(try createJob(#"{"videoId": "\#(video)", "sport": "tennis"}"#).status, 201)
-        XCTAssertEqual(try count("jobs"), 1)
     }
 
     /// While Redis refuses new work, the work already running goes on: its leases are renewed
@@ -369,8 +393,6 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertFalse(try JobQueue(prefix: stack.queuePrefix).holds(job.id, on: redis), "its end was recorded in Redis too")
     }
 
-    // MARK: storage and database agree
-
     func testAnUploadWhoseRecordFailsLeavesNoFile() throws {
         // PostgreSQL refuses this one upload's row (as it would when full, or mid-failover).
         try stack.db().execute("ALTER TABLE videos ADD CONSTRAINT refuse_one CHECK (original_name IS DISTINCT FROM 'refused.mp4')")
@@ -384,19 +406,6 @@ final class HostileRequestTests: CoordinatorTestCase {
         XCTAssertEqual(try upload(clip, name: "accepted.mp4").status, 201)
         XCTAssertEqual(storedVideoFiles().count, 1)
         XCTAssertEqual(try stack.run(["storage", "check"]).status, 0, "storage and rows agree")
-    }
-
-    func testAbandonedUploadFilesAreSweptWhenTheCoordinatorStarts() throws {
-        let coordinator = try XCTUnwrap(stack.coordinator)
-        coordinator.terminate()
-        coordinator.waitUntilExit()
-        let tmp = stack.storageDir.appendingPathComponent("tmp")
-        let abandoned = tmp.appendingPathComponent("abandoned.upload"), live = tmp.appendingPathComponent("live.upload")
-        try Data(count: 1000).write(to: abandoned)
-        try Data(count: 1000).write(to: live)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned.path)
-        try stack.startCoordinator()
-        XCTAssertEqual(temporaryFiles(), ["live.upload"], "an hour-old upload file is gone; a fresh one may be another coordinator's")
     }
 
     func testStorageCheckListsOrphansAndMissingFilesAndRemovesOldOrphans() throws {

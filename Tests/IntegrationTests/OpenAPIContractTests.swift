@@ -8,7 +8,8 @@ import XCTest
 /// Route and document cannot drift (issue 12, part 4): the router's routes and the document's
 /// operations are one set, checked both ways; every operation says what it needs and how it
 /// refuses; the document's enums are the server's own types; and a running coordinator serves
-/// this very file and answers every operation that needs a key (`/v1`, `/metrics`) without one with 401.
+/// this very file and answers every operation that needs a key (`/v1`, `/metrics`) without one with 401
+/// (the coordinator's own application, in process).
 /// (SchemathesisTests fuzzes the operations themselves.)
 final class OpenAPIContractTests: XCTestCase {
     /// The router's routes in OpenAPI's syntax, built by the code the coordinator runs (no server
@@ -160,12 +161,13 @@ final class OpenAPIContractTests: XCTestCase {
     }
 
     func test_TheServedDocumentIsTheFileAndEveryOperationWithSecurityNeedsAKey() throws {
-        let stack = try TestStack()
+        // The coordinator in process (`InProcessStack`): its router answers as a process would.
+        let stack = try InProcessStack()
         defer { stack.shutdown() }
         try stack.startCoordinator()
         let document = try OpenAPIDocument()
 
-        let (served, status, headers) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/openapi.json")!)
+        let (served, status, headers) = try stack.get("/openapi.json")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(Self.header("Content-Type", in: headers), "application/json")
         XCTAssertTrue(served == document.bytes, "GET /openapi.json (\(served.count) bytes) is not openapi/openapi.json (\(document.bytes.count) bytes)")
@@ -175,7 +177,7 @@ final class OpenAPIContractTests: XCTestCase {
         for operation in document.operations where !document.security(of: operation).isEmpty {
             let path = operation.path.replacingOccurrences(of: #"\{[^}/]+\}"#, with: UUID().uuidString.lowercased(), options: .regularExpression)
             let body = operation.method == "POST" ? Data("{}".utf8) : nil
-            let (data, status, headers) = try HTTP.request(operation.method, URL(string: stack.coordinatorURL + path)!, body: body)
+            let (data, status, headers) = try stack.request(operation.method, path, body: body)
             XCTAssertEqual(status, 401, "\(operation.label) without a key")
             XCTAssertEqual(HTTP.apiError(data)?.code, "unauthorized", operation.label)
             XCTAssertEqual(Self.header("WWW-Authenticate", in: headers), "Bearer", operation.label)

@@ -5,10 +5,11 @@ import Store
 import TestSupport
 import XCTest
 
-/// The webhook routes against a real coordinator that refuses internal addresses (the production
-/// default): a club registers, lists, rotates and deletes its endpoints and sees each secret once;
-/// an operator names the club; bad requests get a 4xx naming the problem and create nothing.
-final class WebhookRoutesTests: CoordinatorTestCase {
+/// The webhook routes against the coordinator in process (`InProcessStack`: its router, real
+/// PostgreSQL and Redis) that refuses internal addresses (the production default): a club
+/// registers, lists, rotates and deletes its endpoints and sees each secret once; an operator names
+/// the club; bad requests get a 4xx naming the problem and create nothing.
+final class WebhookRoutesTests: InProcessTestCase {
     /// An address literal: public, and it resolves without DNS (the machine may have none).
     let publicURL = "https://93.184.216.34/reelwork"
     var clubKey = ""
@@ -21,7 +22,7 @@ final class WebhookRoutesTests: CoordinatorTestCase {
     }
 
     private func send(_ method: String, _ path: String, key: String? = nil, body: Data? = nil) throws -> (data: Data, status: Int) {
-        let (data, status, _) = try HTTP.request(method, URL(string: stack.coordinatorURL + path)!, key: key ?? clubKey, body: body)
+        let (data, status, _) = try stack.request(method, path, key: key ?? clubKey, body: body)
         return (data, status)
     }
 
@@ -139,6 +140,15 @@ final class WebhookRoutesTests: CoordinatorTestCase {
             XCTAssertEqual(HTTP.apiError(answer.data)?.code, code, suffix)
         }
         XCTAssertEqual(try send("GET", "/v1/webhooks/not-a-uuid").status, 400)
+    }
+}
+
+/// `reelwork webhooks` against a coordinator process (the command line needs one).
+final class WebhookCommandTests: CoordinatorTestCase {
+    let publicURL = "https://93.184.216.34/reelwork"
+
+    private func endpointCount() throws -> Int {
+        try stack.db().query("SELECT count(*) AS n FROM webhook_endpoints").rows[0].int("n")
     }
 
     /// `reelwork webhooks`, as an operator (the stack's key): the secret alone on the last line of

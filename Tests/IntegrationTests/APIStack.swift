@@ -1,0 +1,45 @@
+import Foundation
+import Queue
+import ReelworkClient
+import Store
+
+/// What a test of the HTTP API needs of its stack, whether the coordinator runs in this process
+/// (`InProcessStack`) or as a child process (`TestStack`): helpers written against it serve both.
+protocol APIStack: AnyObject {
+    var operatorKey: String { get }
+    var directory: URL { get }
+    var storageDir: URL { get }
+    var queuePrefix: String { get }
+    /// Whether the coordinator is up (its process, or its application in process).
+    var isCoordinatorRunning: Bool { get }
+    /// One request; `key` as `Authorization: Bearer`. Returns the body, the status and the headers.
+    func request(_ method: String, _ path: String, key: String?, body: Data?, headers: [String: String]) throws -> (Data, Int, [String: String])
+    func client(key: String?) throws -> CoordinatorClient
+    func createKey(_ arguments: [String]) throws -> String
+    func db() throws -> PGConnection
+    func redis() throws -> RedisConnection
+    func makeClip(_ name: String, _ source: String, seconds: Double) throws -> URL
+    func uploadTinyClip() throws -> UUID
+    /// What the coordinator has logged lately, for failure messages ("" in process: it logs to the test's output).
+    func logTail(lines: Int) -> String
+}
+
+extension APIStack {
+    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+}
+
+extension TestStack: APIStack {
+    var isCoordinatorRunning: Bool { coordinator?.isRunning ?? false }
+
+    func request(_ method: String, _ path: String, key: String? = nil, body: Data? = nil, headers: [String: String] = [:]) throws
+        -> (Data, Int, [String: String]) {
+        try HTTP.request(method, URL(string: coordinatorURL + path)!, key: key, body: body, headers: headers)
+    }
+}
