@@ -17,7 +17,8 @@
 # racket wrist's track) to .local/accuracy/tennis/worst/. TENNIS_BENCH_BIN: the bench binary
 # (default .build/debug/tennis-bench, built here when missing).
 #   REELWORK_BENCH_BIN=PATH   the reelwork binary (default .build/debug/reelwork; not built here)
-#   archery: ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key)
+#   archery: ACCURACY_WIDTH / ACCURACY_HEIGHT   render size (default 1280x960; part of the cache key);
+#     ACCURACY_NO_COUNT=1   the options leave out how many arrows were shot (by default they say it)
 #   basketball: size, frame rate, codec and quality are drawn from the seed (a session is a clip of
 #     3–4 attempts; one takes minutes to render on one core)
 # Renders are cached in .local/accuracy/SPORT/povray/<seed>/ (archery: …/<seed>-<W>x<H>/ for other
@@ -125,12 +126,12 @@ archery() {
                 -pix_fmt yuv420p -c:v libx264 -crf 23 "$dir/clip.mp4"
         fi
         # The options a user would give: the face and arrow size, and how many arrows were shot
-        # (the API takes 1…24, so an empty end leaves it out).
-        python3 - "$dir/truth.json" "$dir/options.json" <<'EOF'
-import json, sys
+        # (the API takes 1…24, so an empty end leaves it out; ACCURACY_NO_COUNT=1 leaves it out always).
+        ACCURACY_NO_COUNT=${ACCURACY_NO_COUNT:-0} python3 - "$dir/truth.json" "$dir/options.json" <<'EOF'
+import json, os, sys
 t = json.load(open(sys.argv[1]))
 o = {"faceDiameterCm": t["faceDiameterCm"], "arrowDiameterMm": t["arrowDiameterMm"]}
-if 1 <= len(t["arrows"]) <= 24:
+if 1 <= len(t["arrows"]) <= 24 and os.environ["ACCURACY_NO_COUNT"] != "1":
     o["expectedArrowCount"] = len(t["arrows"])
 json.dump(o, open(sys.argv[2], "w"))
 EOF

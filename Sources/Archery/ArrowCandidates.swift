@@ -1,4 +1,3 @@
-import Foundation
 /// Which of the finder's groups are arrows, and which are believed first when there are more than
 /// the archer shot.
 ///
@@ -53,9 +52,6 @@ enum ArrowCandidates {
                 else { dropped.insert(impacts[a].confidence >= impacts[b].confidence ? b : a) }
                 if dropped.contains(a) { break }
             }
-        }
-        if ProcessInfo.processInfo.environment["ARCHDEBUG"] != nil {
-            for a in impacts.indices { FileHandle.standardError.write("cand \(dropped.contains(a) ? "DROP" : "keep") shaft \(impacts[a].isShaft) conf \(impacts[a].confidence) head \(heads[a].map { [$0.x, $0.y] } ?? []) tail \(tails[a].map { [$0.x, $0.y] } ?? []) px \(impacts[a].pixelX),\(impacts[a].pixelY)\n".data(using: .utf8)!) }
         }
         return impacts.indices.filter { !dropped.contains($0) }.map { impacts[$0] }
     }

@@ -406,15 +406,17 @@ enum ArrowFinder {
 
     @inline(__always) private static func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
 
-    /// A shadow on the face keeps its zone's colour and loses light: the pixel is the zone's colour
-    /// times a factor between `shadowLight` bounds, within half the zone's limit. A shaft is darker
-    /// still (or another colour); a grey shaft on the white zone is shadow-like there, and is found
-    /// where it crosses the other zones.
+    /// A shadow on a coloured zone keeps the zone's colour and loses light: the pixel is the zone's
+    /// colour times a factor between `shadowLight` bounds, within half the zone's limit. A shaft is
+    /// darker still or another colour. On the white and black zones a grey shaft (aluminium) and a
+    /// shadow have the same colour, so there nothing is taken for a shadow.
     static let shadowLight = 0.3...0.9
+    /// The least colour (max − min channel) a zone needs for its shadows to be told from grey.
+    static let shadowZoneChroma = 40.0
 
     @inline(__always) static func isShadow(_ p: SIMD3<Double>, of zone: SIMD3<Double>, limit: Double) -> Bool {
         let norm = (zone * zone).sum()
-        guard norm > 900 else { return false }
+        guard norm > 900, zone.max() - zone.min() >= shadowZoneChroma else { return false }
         let k = (p * zone).sum() / norm
         return shadowLight.contains(k) && length(p - k * zone) <= limit / 2
     }
