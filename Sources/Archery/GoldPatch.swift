@@ -12,6 +12,9 @@ import Foundation
 struct GoldPatch {
     static let minimumArea = 40
     static let probeRays = 36
+    /// Where red may begin, in the patch's radii from its centroid (a face up to 35° off axis, a
+    /// shaft or fletching taking or adding some gold).
+    static let redDistance = 0.5...2.0
     /// How many of the largest patches are probed.
     static let candidates = 8
     /// The thinnings tried: none, and one that cuts bridges up to 5 pixels wide.
@@ -47,8 +50,8 @@ struct GoldPatch {
     }
 
     /// How many of `probeRays` rays from the centroid leave this patch into red within half the
-    /// patch's radius: the first run of three same-coloured pixels after it (thin lines and noise
-    /// skipped) is red. None when the centroid is not in the patch (a boss around the face's sheet).
+    /// patch's radius, at about the patch's radius from its centroid: the first run of three
+    /// same-coloured pixels after it (thin lines, shafts and other gold skipped) is red. None when the centroid is not in the patch (a boss around the face's sheet).
     func raysMeetingRed(in image: WorkingImage, owner: [Int32]) -> Int {
         guard surroundsCentroid(in: image, owner: owner) else { return 0 }
         let reach = Int(3 * radius) + 3, beyond = max(6, Int(radius / 2))
@@ -65,7 +68,9 @@ struct GoldPatch {
                 let label = image.labels[i]
                 if label == runLabel { run += 1 } else { (runLabel, run) = (label, 1) }
                 guard run >= 3 else { continue }
-                if runLabel == .red { meeting += 1 }
+                // Red where a face's gold of this size ends: not a fragment's (a disc in the X
+                // inside a ring of gold) nor a boss's that a gold shaft joined to the face's gold.
+                if runLabel == .red, Self.redDistance.contains(Double(t - 2) / radius) { meeting += 1 }
                 if runLabel != .black && runLabel != .other && runLabel != .gold { break }
             }
         }

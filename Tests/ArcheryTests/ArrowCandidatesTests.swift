@@ -1,0 +1,123 @@
+@testable import Archery
+import ArcheryScenes
+import ReelworkCore
+import SportMath
+import XCTest
+
+/// What the finder keeps of its groups (issue 31: phantoms on scenes Reelwork did not make), each
+/// rule on its own, and the face found when arrows in the gold cut it apart.
+final class ArrowCandidatesTests: XCTestCase {
+    /// A frontal face: centre (500, 400), 300 px to a face radius.
+    let face = TargetFace(centerX: 500, centerY: 400, radiusPx: 300, ringsFound: 5,
+                          homography: [1.0 / 300, 0, -500.0 / 300, 0, 1.0 / 300, -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
+    let arrowRadius = 0.0045
+
+    func impact(_ x: Double, _ y: Double, confidence: Double = 0.8, tail: (x: Double, y: Double)? = nil) -> ArrowImpact {
+        ArrowImpact(pixelX: 500 + 300 * x, pixelY: 400 + 300 * y, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), confidence: confidence,
+                    isShaft: tail != nil, tailX: tail.map { 500 + 300 * $0.x }, tailY: tail.map { 400 + 300 * $0.y })
+    }
+
+    func testARoundGroupBeyondTheFaceIsNotAnArrowButAShaftThereIs() {
+        let pin = impact(1.1, 0), hole = impact(0.5, 0), miss = impact(0, 1.1, tail: (0.1, 1.4))
+        let kept = ArrowCandidates.plausible([pin, hole, miss], face: face, arrowRadius: arrowRadius)
+        XCTAssertEqual(kept, [hole, miss])
+    }
+
+    func testTwoPiecesOfOneShaftEndToEndAreOneArrow() {
+        // The shaft from (0.2, 0) outwards, cut at 0.45: the piece at the impact and the one beyond.
+        let head = impact(0.2, 0, confidence: 0.7, tail: (0.45, 0)), beyond = impact(0.5, 0, confidence: 0.9, tail: (0.8, 0.002))
+        XCTAssertEqual(ArrowCandidates.plausible([beyond, head], face: face, arrowRadius: arrowRadius), [head])
+        // Two arrows side by side, parallel, more than a few arrow radii apart, stay two.
+        let other = impact(0.2, 0.05, tail: (0.45, 0.05))
+        XCTAssertEqual(ArrowCandidates.plausible([head, other], face: face, arrowRadius: arrowRadius), [head, other])
+    }
+
+    func testImpactsCloserThanAnArrowsDiameterAreOne() {
+        let a = impact(0.3, 0.3, confidence: 0.9, tail: (0.5, 0.6)), b = impact(0.3 + arrowRadius, 0.3, confidence: 0.6)
+        XCTAssertEqual(ArrowCandidates.plausible([b, a], face: face, arrowRadius: arrowRadius), [a])
+        let c = impact(0.3 + 3 * arrowRadius, 0.3, confidence: 0.6)
+        XCTAssertEqual(ArrowCandidates.plausible([a, c], face: face, arrowRadius: arrowRadius).count, 2)
+    }
+
+    func testWithTheCountShotTheClearestAreScoredAndTheRestCounted() {
+        let shafts = [impact(0.1, 0, confidence: 0.6, tail: (0.1, 0.3)), impact(-0.3, 0, confidence: 0.9, tail: (-0.3, 0.3))]
+        let hole = impact(0, -0.5, confidence: 0.95)
+        let end = ArcheryScoring.end(face: face, impacts: shafts + [hole], options: ArcheryOptions(expectedArrowCount: 2))
+        XCTAssertEqual(end.arrows.map(\.score).sorted(), [8, 10], "the two shafts, before the hole however sure it is")
+        XCTAssertEqual(end.leftOutCandidates, 1)
+        XCTAssertEqual(end.message?.contains("3 possible arrows found for 2 shot"), true, end.message ?? "")
+        guard case .object(let fields) = end.json() else { return XCTFail("not an object") }
+        XCTAssertEqual(fields["leftOutCandidates"], .number(1))
+        // Without the count every candidate is scored.
+        XCTAssertEqual(ArcheryScoring.end(face: face, impacts: shafts + [hole], options: ArcheryOptions()).arrows.count, 3)
+        let ranked = ArrowCandidates.strongest([0.2, 0.9, 0.5, 0.7], count: 2, isShaft: { _ in true }, confidence: { $0 })
+        XCTAssertEqual(ranked.kept, [0.9, 0.7], "the most confident, in their given order")
+        XCTAssertEqual(ranked.leftOut, 2)
+    }
+
+    func testAPieceOfARingsEdgeIsNotAShaft() {
+        let toWorking = Homography(h: [300, 0, 500, 0, 300, 400, 0, 0, 1])
+        guard let toFace = toWorking.inverse else { return XCTFail("no inverse") }
+        // Pixels along the circle at 1.1 face radii, 3 px thick, over 0.4 rad: the paper's edge.
+        var arc = [(x: Double, y: Double)]()
+        for step in 0..<200 {
+            let angle = 0.4 * Double(step) / 200
+            for d in [-1.0, 0, 1] {
+                let r: Double = 330 + d
+                arc.append((x: 500 + r * cos(angle), y: 400 + r * sin(angle)))
+            }
+        }
+        XCTAssertTrue(ArrowFinder.isRingArc(arc, workingToFace: toFace))
+        // A straight shaft just as long, tangent to that circle, is a shaft.
+        var shaft = [(x: Double, y: Double)]()
+        for step in 0..<200 {
+            for d in [-1.0, 0, 1] { shaft.append((x: 830 + d, y: 400 + 130 * Double(step) / 200)) }
+        }
+        XCTAssertFalse(ArrowFinder.isRingArc(shaft, workingToFace: toFace))
+    }
+
+    func testAShadowOnAColouredZoneIsNotForeignButAGreyShaftIs() {
+        let gold = SIMD3<Double>(230, 200, 40), white = SIMD3<Double>(235, 235, 230)
+        XCTAssertTrue(ArrowFinder.isShadow(gold * 0.6, of: gold, limit: 40))
+        XCTAssertFalse(ArrowFinder.isShadow(SIMD3(120, 120, 120), of: gold, limit: 40), "a grey shaft on the gold")
+        XCTAssertFalse(ArrowFinder.isShadow(gold * 0.15, of: gold, limit: 40), "a black shaft on the gold")
+        XCTAssertFalse(ArrowFinder.isShadow(white * 0.6, of: white, limit: 40), "on white a shadow and a grey shaft look the same")
+    }
+
+    /// A face drawn by hand on a gold (straw) boss: zones out to 300 px about (400, 400), the X and
+    /// 10 lines 3 px wide cutting the gold into a disc and a ring, a sheet of paper around the face;
+    /// `shaft` drawn over it from the centre to (760, 700), `shaftWidth` pixels wide.
+    func handDrawnFace(shaft: [UInt8], shaftWidth: Double) throws -> WorkingImage {
+        let size = 800
+        var pixels = [UInt8](repeating: 0, count: size * size * 3)
+        for y in 0..<size {
+            for x in 0..<size {
+                let r = hypot(Double(x - 400), Double(y - 400))
+                var c: [UInt8] = max(abs(x - 400), abs(y - 400)) > 340 ? [200, 170, 60]   // the straw boss
+                    : r < 60 ? [235, 205, 40] : r < 120 ? [210, 40, 40] : r < 180 ? [40, 120, 210] : r < 240 ? [25, 25, 25] : [240, 240, 235]
+                if abs(r - 15) < 1.5 || abs(r - 30) < 1.5 { c = [25, 25, 25] }
+                // The shaft: within shaftWidth / 2 of the segment from the centre to (760, 700).
+                let t = max(0, min(1, (Double(x - 400) * 360 + Double(y - 400) * 300) / (360 * 360 + 300 * 300)))
+                if hypot(Double(x) - 400 - 360 * t, Double(y) - 400 - 300 * t) <= shaftWidth / 2 { c = shaft }
+                pixels.replaceSubrange((y * size + x) * 3..<(y * size + x) * 3 + 3, with: c)
+            }
+        }
+        return WorkingImage(try ArcheryImage(width: size, height: size, pixels: pixels))
+    }
+
+    func testTheGoldIsFoundWhenLinesAndAShaftCutItUp() throws {
+        // A grey shaft in the X: the X disc's centroid lies on the shaft, the 10 ring's in its hole.
+        guard let gold = GoldPatch.centre(in: try handDrawnFace(shaft: [110, 110, 110], shaftWidth: 9)) else { return XCTFail("no gold") }
+        XCTAssertEqual(gold.x, 400, accuracy: 6)
+        XCTAssertEqual(gold.y, 400, accuracy: 6)
+        XCTAssertEqual(gold.radius, 60, accuracy: 8)
+    }
+
+    func testTheGoldIsFoundWhenAGoldShaftJoinsItToAGoldBoss() throws {
+        // A yellow shaft 4 px wide runs from the gold, across the face and the paper, into the boss.
+        guard let gold = GoldPatch.centre(in: try handDrawnFace(shaft: [235, 205, 40], shaftWidth: 4)) else { return XCTFail("no gold") }
+        XCTAssertEqual(gold.x, 400, accuracy: 6)
+        XCTAssertEqual(gold.y, 400, accuracy: 6)
+        XCTAssertEqual(gold.radius, 60, accuracy: 8, "the face's gold, not the boss with it")
+    }
+}
