@@ -1,5 +1,6 @@
 import Foundation
 import Queue
+import ReelworkCore
 import ReelworkClient
 import Store
 
@@ -25,6 +26,20 @@ protocol APIStack: AnyObject {
 }
 
 extension APIStack {
+    /// Submits a diagnostic job that runs `seconds` (distinct `tag`s keep repeats from being
+    /// deduplicated); with an in-process stack nothing runs it until `runWaitingNoopJobs`.
+    func submitNoop(video: UUID, club: String = "c", seconds: Double, tag: Int, extra: [String: JSONValue] = [:],
+                    maxAttempts: Int? = nil) throws -> JobView {
+        var noop: [String: JSONValue] = ["seconds": .number(seconds)]
+        noop.merge(extra) { $1 }
+        let request = CreateJobRequest(videoId: video, sport: "tennis", club: club,
+                                       options: .object(["noop": .object(noop), "tag": .number(Double(tag))]), maxAttempts: maxAttempts)
+        let client = try self.client(key: nil)
+        return try awaitSync { try await client.createJob(request) }
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
+    @discardableResult
     func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

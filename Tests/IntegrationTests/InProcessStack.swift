@@ -271,17 +271,6 @@ final class InProcessStack: APIStack, @unchecked Sendable {
         return try awaitSync { try await client.uploadVideo(file: clip) }.id
     }
 
-    /// Submits a diagnostic job (as `TestStack.submitNoop`); nothing runs it here.
-    func submitNoop(video: UUID, club: String = "c", seconds: Double, tag: Int, extra: [String: JSONValue] = [:],
-                    maxAttempts: Int? = nil) throws -> JobView {
-        var noop: [String: JSONValue] = ["seconds": .number(seconds)]
-        noop.merge(extra) { $1 }
-        let request = CreateJobRequest(videoId: video, sport: "tennis", club: club,
-                                       options: .object(["noop": .object(noop), "tag": .number(Double(tag))]), maxAttempts: maxAttempts)
-        let client = try self.client()
-        return try awaitSync { try await client.createJob(request) }
-    }
-
     /// Runs every job waiting in this stack's queue as a worker records a diagnostic (`noop`) run,
     /// without a worker process or a pipeline, for routes that need ended jobs (results,
     /// corrections, webhook deliveries): claims it from Redis and starts the attempt in PostgreSQL

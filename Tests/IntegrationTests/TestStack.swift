@@ -302,28 +302,6 @@ final class TestStack {
         return clip
     }
 
-    /// Submits a diagnostic job that runs `seconds` (distinct `tag`s keep repeats from being deduplicated).
-    func submitNoop(video: UUID, club: String = "c", seconds: Double, tag: Int, extra: [String: JSONValue] = [:],
-                    maxAttempts: Int? = nil) throws -> JobView {
-        var noop: [String: JSONValue] = ["seconds": .number(seconds)]
-        noop.merge(extra) { $1 }
-        let request = CreateJobRequest(videoId: video, sport: "tennis", club: club,
-                                       options: .object(["noop": .object(noop), "tag": .number(Double(tag))]), maxAttempts: maxAttempts)
-        let client = try self.client()
-        return try awaitSync { try await client.createJob(request) }
-    }
-
-    /// Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
-    @discardableResult
-    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
-
     func status(_ id: UUID) throws -> String? {
         try db().query("SELECT status FROM jobs WHERE id = $1", [id]).rows.first?["status"]
     }
