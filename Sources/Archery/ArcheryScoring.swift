@@ -50,8 +50,8 @@ public enum ArcheryScoring {
             let distance = (q.x * q.x + q.y * q.y).squareRoot()
             let (score, isX) = score(distance: distance, arrowRadius: arrowRadius)
             var confidence = impact.confidence
+            // Capped on a line, never below the threshold the candidates were filtered at (lineCutterConfidence > minimumConfidence).
             if isOnLine(distance: distance, arrowRadius: arrowRadius) { confidence = min(confidence, lineCutterConfidence) }
-            guard confidence >= minimumConfidence else { return nil }
             return DetectedArrow(normalizedX: q.x, normalizedY: q.y, pixelX: impact.pixelX, pixelY: impact.pixelY,
                                  distanceFromCenter: distance, clockPositionDeg: clockPosition(x: q.x, y: q.y),
                                  confidence: confidence, boundingBox: impact.box, score: score, isXRing: isX)

@@ -58,3 +58,25 @@ extension TestStack: APIStack {
         try HTTP.request(method, URL(string: coordinatorURL + path)!, key: key, body: body, headers: headers)
     }
 }
+
+/// The settings a test stack's coordinator gets over its own servers, whichever way it runs (a
+/// process of `TestStack`, the application of `InProcessStack`): one list, so the two cannot drift.
+enum StackSettings {
+    static func coordinator(databaseURL: String, redisURL: String, storageDir: URL, bind: String, coordinatorURL: String,
+                            queuePrefix: String, operatorKey: String) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["REELWORK_DATABASE_URL"] = databaseURL
+        env["REELWORK_REDIS_URL"] = redisURL
+        env["REELWORK_STORAGE_DIR"] = storageDir.path
+        env["REELWORK_BIND"] = bind
+        env["REELWORK_COORDINATOR_URL"] = coordinatorURL
+        env["REELWORK_QUEUE_PREFIX"] = queuePrefix
+        env["REELWORK_DIAGNOSTICS"] = "1"   // the tests drive the queue with the no-op pipeline
+        if !operatorKey.isEmpty { env["REELWORK_API_KEY"] = operatorKey }
+        // Tests send hundreds of requests a second from one key; the limit has its own test.
+        env["REELWORK_RATE_LIMIT_PER_SECOND"] = "1000000"
+        // Every test's client is 127.0.0.1: the per-address limit is tested on its own (ClubLimitsTests).
+        env["REELWORK_RATE_LIMIT_PER_ADDRESS"] = "1000000"
+        return env
+    }
+}

@@ -105,17 +105,9 @@ final class InProcessStack: APIStack, @unchecked Sendable {
 
     /// The settings `TestStack.environment` gives a coordinator process, over this stack's servers.
     var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["REELWORK_DATABASE_URL"] = databaseURL
-        env["REELWORK_REDIS_URL"] = redisURL
-        env["REELWORK_STORAGE_DIR"] = storageDir.path
-        env["REELWORK_BIND"] = "127.0.0.1:0"   // never bound: the router is called directly
-        env["REELWORK_COORDINATOR_URL"] = coordinatorURL
-        env["REELWORK_QUEUE_PREFIX"] = queuePrefix
-        env["REELWORK_DIAGNOSTICS"] = "1"
-        env["REELWORK_API_KEY"] = operatorKey
-        env["REELWORK_RATE_LIMIT_PER_SECOND"] = "1000000"
-        env["REELWORK_RATE_LIMIT_PER_ADDRESS"] = "1000000"
+        // Bound nowhere: the router is called directly.
+        var env = StackSettings.coordinator(databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:0",
+                                            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
         // The event reader's blocking read lasts a third of the heartbeat (at most 1 s), and stopping
         // waits for it: 0.3 s keeps a stop, once per test, near 0.1 s instead of 1 s.
         env["REELWORK_EVENTS_HEARTBEAT_SECONDS"] = "0.3"

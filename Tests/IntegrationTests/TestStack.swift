@@ -79,20 +79,9 @@ final class TestStack {
 
     /// The environment every process of this stack gets.
     var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["REELWORK_DATABASE_URL"] = databaseURL
-        env["REELWORK_REDIS_URL"] = redisURL
-        env["REELWORK_STORAGE_DIR"] = storageDir.path
-        env["REELWORK_BIND"] = "127.0.0.1:\(port)"
-        env["REELWORK_COORDINATOR_URL"] = coordinatorURL
-        env["REELWORK_QUEUE_PREFIX"] = queuePrefix
-        env["REELWORK_DIAGNOSTICS"] = "1"   // the tests drive the queue with the no-op pipeline
+        var env = StackSettings.coordinator(databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:\(port)",
+                                            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
         env["LOG_LEVEL"] = "info"
-        if !operatorKey.isEmpty { env["REELWORK_API_KEY"] = operatorKey }
-        // Tests send hundreds of requests a second from one key; the limit has its own test.
-        env["REELWORK_RATE_LIMIT_PER_SECOND"] = "1000000"
-        // Every test's client is 127.0.0.1: the per-address limit is tested on its own (ClubLimitsTests).
-        env["REELWORK_RATE_LIMIT_PER_ADDRESS"] = "1000000"
         return env.merging(settings) { $1 }
     }
 
