@@ -117,18 +117,21 @@ public struct DetectedArrow: Sendable, Equatable {
     /// Where the impact is around the face, as on a clock: 0° = 12 o'clock, growing clockwise
     /// (90° = 3 o'clock), 0 ≤ value < 360.
     public var clockPositionDeg: Double
-    /// 0–1; capped at `ArcheryScoring.lineCutterConfidence` when the impact is within the arrow's
-    /// radius of a ring line, so a person checks it.
+    /// The chance that this is a real arrow scored right (`ArrowConfidence`): lowered by each
+    /// review reason.
     public var confidence: Double
     public var boundingBox: BoundingBox
     public var score: Int
     public var isXRing: Bool
+    /// Why a person should look at it; empty when nothing is in doubt.
+    public var review: [ArrowReview]
 
     public init(normalizedX: Double, normalizedY: Double, pixelX: Double, pixelY: Double, distanceFromCenter: Double,
-                clockPositionDeg: Double, confidence: Double, boundingBox: BoundingBox, score: Int, isXRing: Bool) {
+                clockPositionDeg: Double, confidence: Double, boundingBox: BoundingBox, score: Int, isXRing: Bool,
+                review: [ArrowReview] = []) {
         (self.normalizedX, self.normalizedY, self.pixelX, self.pixelY) = (normalizedX, normalizedY, pixelX, pixelY)
         (self.distanceFromCenter, self.clockPositionDeg, self.confidence) = (distanceFromCenter, clockPositionDeg, confidence)
-        (self.boundingBox, self.score, self.isXRing) = (boundingBox, score, isXRing)
+        (self.boundingBox, self.score, self.isXRing, self.review) = (boundingBox, score, isXRing, review)
     }
 }
 

@@ -44,6 +44,7 @@ enum ArcheryJSON {
             ]),
             "score": .number(Double(arrow.score)),
             "isXRing": .bool(arrow.isXRing),
+            "review": .array(arrow.review.map { .object(["code": .string($0.code), "message": .string($0.message)]) }),
         ])
     }
 

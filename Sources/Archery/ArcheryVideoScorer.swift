@@ -20,11 +20,36 @@ public struct ArcheryVideoScorer: Sendable {
         var positions: [(x: Double, y: Double)]
         var missed: Int
         var seenLast: Bool
-        /// The finder's confidence, summed over the sightings, and how many of them saw a shaft.
+        /// The finder's confidence, summed over the sightings, and how many of them saw a shaft, a
+        /// shaft crossing another, a shaft alike at both ends.
         var confidenceSum: Double
         var shaftSightings: Int
+        var crossingSightings = 0
+        var endsAlikeSightings = 0
 
         var isShaft: Bool { 2 * shaftSightings >= positions.count }
+        /// Where the arrow is: the mean of its sightings (face coordinates).
+        var meanPosition: (x: Double, y: Double) {
+            let n = Double(max(1, positions.count))
+            return (positions.reduce(0) { $0 + $1.x } / n, positions.reduce(0) { $0 + $1.y } / n)
+        }
+
+        /// The mean position's distance from the centre, in face radii.
+        var meanDistance: Double { let p = meanPosition; return (p.x * p.x + p.y * p.y).squareRoot() }
+
+        mutating func add(_ impact: ArrowImpact, at point: (x: Double, y: Double)) {
+            positions.append(point)
+            confidenceSum += impact.confidence
+            shaftSightings += impact.isShaft ? 1 : 0
+            crossingSightings += impact.crossesAnother ? 1 : 0
+            endsAlikeSightings += impact.endsAlike ? 1 : 0
+        }
+
+        /// Cues that most sightings agree on.
+        func cues(crowd: (found: Int, shot: Int)?) -> ArrowCues {
+            ArrowCues(isShaft: isShaft, crossesAnother: 2 * crossingSightings >= positions.count,
+                      endsAlike: 2 * endsAlikeSightings >= positions.count, crowd: crowd)
+        }
         var confidence: Double { confidenceSum / Double(max(1, positions.count)) }
     }
 
@@ -54,17 +79,16 @@ public struct ArcheryVideoScorer: Sendable {
         for impact in impacts {
             guard let p = found.face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY) else { continue }
             let best = tracks.indices.filter { !matched.contains($0) }.min { distance(tracks[$0], p) < distance(tracks[$1], p) }
+            let target: Int
             if let best, distance(tracks[best], p) <= Self.matchDistance {
-                matched.insert(best)
-                tracks[best].positions.append(p)
-                tracks[best].seenLast = true
-                tracks[best].confidenceSum += impact.confidence
-                tracks[best].shaftSightings += impact.isShaft ? 1 : 0
+                target = best
             } else {
-                tracks.append(Track(firstSeen: time, positions: [p], missed: 0, seenLast: true, confidenceSum: impact.confidence,
-                                    shaftSightings: impact.isShaft ? 1 : 0))
-                matched.insert(tracks.count - 1)
+                tracks.append(Track(firstSeen: time, positions: [], missed: 0, seenLast: true, confidenceSum: 0, shaftSightings: 0))
+                target = tracks.count - 1
             }
+            matched.insert(target)
+            tracks[target].seenLast = true
+            tracks[target].add(impact, at: p)
         }
         for i in tracks.indices where !tracks[i].seenLast { tracks[i].missed += 1 }
         // A sighting that did not stay (a hand, a shadow) is forgotten.
@@ -79,19 +103,15 @@ public struct ArcheryVideoScorer: Sendable {
         }
         let radius = options.arrowRadiusInFaceRadii
         var placed = [(arrow: DetectedArrow, time: Double)]()
-        let believed = ArrowCandidates.strongest(tracks.filter(\.seenLast), count: options.expectedArrowCount, isShaft: \.isShaft,
+        let believed = ArrowCandidates.strongest(tracks.filter(\.seenLast), count: options.expectedArrowCount,
+                                                 tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: $0.meanDistance) },
                                                  confidence: \.confidence)
+        let crowd = options.expectedArrowCount.flatMap { believed.leftOut > 0 ? (found: $0 + believed.leftOut, shot: $0) : nil }
         for track in believed.kept {
-            let n = Double(track.positions.count)
-            let x = track.positions.reduce(0) { $0 + $1.x } / n, y = track.positions.reduce(0) { $0 + $1.y } / n
-            let distance = (x * x + y * y).squareRoot()
-            let (score, isX) = ArcheryScoring.score(distance: distance, arrowRadius: radius)
+            let (x, y) = track.meanPosition
             let pixel = last.face.pixel(faceX: x, faceY: y) ?? (x: .nan, y: .nan)
-            let onLine = ArcheryScoring.isOnLine(distance: distance, arrowRadius: radius)
-            let arrow = DetectedArrow(normalizedX: x, normalizedY: y, pixelX: pixel.x, pixelY: pixel.y, distanceFromCenter: distance,
-                                      clockPositionDeg: ArcheryScoring.clockPosition(x: x, y: y),
-                                      confidence: onLine ? min(track.confidence, ArcheryScoring.lineCutterConfidence) : track.confidence,
-                                      boundingBox: BoundingBox(x: pixel.x, y: pixel.y, width: 0, height: 0), score: score, isXRing: isX)
+            let arrow = ArcheryScoring.arrow(faceX: x, faceY: y, pixel: pixel, box: BoundingBox(x: pixel.x, y: pixel.y, width: 0, height: 0),
+                                             cues: track.cues(crowd: crowd), arrowRadius: radius)
             placed.append((arrow, track.firstSeen))
         }
         placed.sort { $0.arrow.clockPositionDeg < $1.arrow.clockPositionDeg }

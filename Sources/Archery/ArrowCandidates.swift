@@ -56,14 +56,23 @@ enum ArrowCandidates {
         return impacts.indices.filter { !dropped.contains($0) }.map { impacts[$0] }
     }
 
-    /// The `count` most believable of `items` (shafts before round groups, then by confidence), in
-    /// their given order, and how many were left out. All of them when `count` is nil.
-    static func strongest<T>(_ items: [T], count: Int?, isShaft: (T) -> Bool, confidence: (T) -> Double) -> (kept: [T], leftOut: Int) {
+    /// The `count` most believable of `items` (lowest `tier` first, then by confidence), in their
+    /// given order, and how many were left out. All of them when `count` is nil.
+    static func strongest<T>(_ items: [T], count: Int?, tier: (T) -> Int, confidence: (T) -> Double) -> (kept: [T], leftOut: Int) {
         guard let count, items.count > count else { return (items, 0) }
         let ranked = items.indices.sorted { a, b in
-            isShaft(items[a]) != isShaft(items[b]) ? isShaft(items[a]) : confidence(items[a]) > confidence(items[b])
+            tier(items[a]) != tier(items[b]) ? tier(items[a]) < tier(items[b]) : confidence(items[a]) > confidence(items[b])
         }
         let keep = Set(ranked.prefix(count))
         return (items.indices.filter(keep.contains).map { items[$0] }, items.count - count)
+    }
+
+    /// How believable a kind of candidate is when more were found than shot: a shaft inside the
+    /// face, then a shaft near its edge (where the paper's edge, the boss and the stand make most
+    /// phantoms on the benchmark's tuning ends), then a round group (a hole from an earlier end, or
+    /// an arrow seen end on).
+    static func tier(isShaft: Bool, distance: Double) -> Int {
+        guard isShaft else { return 2 }
+        return distance > ArrowReviewTuning.nearEdge ? 1 : 0
     }
 }

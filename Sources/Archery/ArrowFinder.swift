@@ -196,7 +196,7 @@ enum ArrowFinder {
             return shafts.map { shaft in
                 let c = image.sourcePoint(shaft.x, shaft.y), tail = image.sourcePoint(shaft.tail.x, shaft.tail.y)
                 return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence,
-                                   isShaft: true, tailX: tail.x, tailY: tail.y)
+                                   isShaft: true, tailX: tail.x, tailY: tail.y, crossesAnother: true)
             }
         }.map { impact -> ArrowImpact in
             // A shaft's impact is where the shaft ends, which may lie inside another group.
@@ -253,13 +253,9 @@ enum ArrowFinder {
         var isElongated: Bool { tMax - tMin + 1 >= 2.5 * breadth && tMax - tMin >= 6 }
 
         init(_ members: [(x: Double, y: Double)]) {
-            let n = Double(max(1, members.count))
-            let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
-            var sxx = 0.0, syy = 0.0, sxy = 0.0
-            for p in members { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
-            let theta = 0.5 * atan2(2 * sxy, sxx - syy)
-            centre = (mx, my)
-            axis = (cos(theta), sin(theta))
+            let line = PrincipalAxis(members)
+            (centre, axis) = (line.centre, line.axis)
+            let (mx, my) = centre
             var tMin = 0.0, tMax = 0.0, sMin = 0.0, sMax = 0.0
             for p in members {
                 let t = (p.x - mx) * axis.x + (p.y - my) * axis.y, s = -(p.x - mx) * axis.y + (p.y - my) * axis.x
@@ -330,14 +326,8 @@ enum ArrowFinder {
     /// The impact of one group of foreign pixels, or nil when it is not shaped like an arrow.
     static func impact(of members: [(x: Double, y: Double)], radiusPx: Double, arrowRadiusPx: Double, faceCentre: (x: Double, y: Double),
                        image: WorkingImage) -> ArrowImpact? {
-        let n = Double(members.count)
-        let mx = members.reduce(0) { $0 + $1.x } / n, my = members.reduce(0) { $0 + $1.y } / n
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for p in members {
-            sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my)
-        }
-        let theta = 0.5 * atan2(2 * sxy, sxx - syy)
-        let axis = (x: cos(theta), y: sin(theta)), across = (x: -sin(theta), y: cos(theta))
+        let line = PrincipalAxis(members)
+        let (mx, my) = line.centre, axis = line.axis, across = line.across
         let along = members.map { (t: ($0.x - mx) * axis.x + ($0.y - my) * axis.y, s: ($0.x - mx) * across.x + ($0.y - my) * across.y) }
         let tMin = along.map(\.t).min() ?? 0, tMax = along.map(\.t).max() ?? 0
         let sMin = along.map(\.s).min() ?? 0, sMax = along.map(\.s).max() ?? 0
@@ -377,7 +367,8 @@ enum ArrowFinder {
         let tOther = impactAtLow ? tMax : tMin
         let tail = image.sourcePoint(mx + tOther * axis.x, my + tOther * axis.y)
         let confidence = min(0.95, 0.55 + 0.4 * min(1, 4 * asymmetry))
-        return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence, isShaft: true, tailX: tail.x, tailY: tail.y)
+        return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box, confidence: confidence, isShaft: true, tailX: tail.x, tailY: tail.y,
+                           endsAlike: asymmetry < ArrowReviewTuning.endsAlikeAsymmetry)
     }
 
     /// The members' box in source pixels (pixel edges, not centres).

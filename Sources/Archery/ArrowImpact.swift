@@ -9,4 +9,8 @@ struct ArrowImpact: Sendable, Equatable {
     var isShaft = false
     var tailX: Double?
     var tailY: Double?
+    /// Parted from a group holding several crossing shafts (`ShaftSplitter`).
+    var crossesAnother = false
+    /// The shaft's pixels lie alike about its middle, so which end is the impact was a close call.
+    var endsAlike = false
 }

@@ -101,11 +101,7 @@ enum ShaftSplitter {
         guard let rough = best?.line else { return nil }
         // Least squares through the inliers.
         let inliers = points.filter { abs(rough.coordinates($0).1) <= tolerance }
-        let m = Double(inliers.count)
-        let mx = inliers.reduce(0) { $0 + $1.x } / m, my = inliers.reduce(0) { $0 + $1.y } / m
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for p in inliers { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
-        let theta = 0.5 * atan2(2 * sxy, sxx - syy)
-        return Line(ox: mx, oy: my, dx: cos(theta), dy: sin(theta))
+        let fit = PrincipalAxis(inliers)
+        return Line(ox: fit.centre.x, oy: fit.centre.y, dx: fit.axis.x, dy: fit.axis.y)
     }
 }

@@ -50,7 +50,7 @@ final class ArrowCandidatesTests: XCTestCase {
         XCTAssertEqual(fields["leftOutCandidates"], .number(1))
         // Without the count every candidate is scored.
         XCTAssertEqual(ArcheryScoring.end(face: face, impacts: shafts + [hole], options: ArcheryOptions()).arrows.count, 3)
-        let ranked = ArrowCandidates.strongest([0.2, 0.9, 0.5, 0.7], count: 2, isShaft: { _ in true }, confidence: { $0 })
+        let ranked = ArrowCandidates.strongest([0.2, 0.9, 0.5, 0.7], count: 2, tier: { _ in 0 }, confidence: { $0 })
         XCTAssertEqual(ranked.kept, [0.9, 0.7], "the most confident, in their given order")
         XCTAssertEqual(ranked.leftOut, 2)
     }

@@ -1,4 +1,4 @@
-import Archery
+@testable import Archery
 import ArcheryScenes
 import ReelworkCore
 import XCTest
@@ -70,7 +70,8 @@ final class FaceAndArrowTests: XCTestCase {
             let nearest = photo.truth.arrows.map { hypot($0.pixelX - arrow.pixelX, $0.pixelY - arrow.pixelY) }.min() ?? .infinity
             XCTAssertLessThan(nearest, 3)
             XCTAssertTrue(arrow.boundingBox.width > 0 && arrow.boundingBox.height > 0)
-            XCTAssertGreaterThanOrEqual(arrow.confidence, ArcheryScoring.minimumConfidence)
+            // The confidence is the review reasons' (ArrowReviewTests): nothing else moves it.
+            XCTAssertEqual(arrow.confidence, ArrowConfidence.value(review: arrow.review), accuracy: 1e-12)
         }
     }
 
@@ -126,13 +127,11 @@ final class FaceAndArrowTests: XCTestCase {
             Scenes.assertScored(end, photo.truth, tolerance: 0.011)
             XCTAssertEqual(end.arrows.map(\.score).sorted(), [5, 8, 10, 10], "yaw \(yaw)")
             XCTAssertEqual(end.xCount, 1, "yaw \(yaw)")
-            // Those on a line are flagged for a person with a lower confidence; the clear one is not.
+            // Those on a line are flagged for a person, with a lower confidence; the clear one is not.
             for arrow in end.arrows {
-                if arrow.score == 5 {
-                    XCTAssertGreaterThan(arrow.confidence, ArcheryScoring.lineCutterConfidence)
-                } else {
-                    XCTAssertEqual(arrow.confidence, ArcheryScoring.lineCutterConfidence)
-                }
+                let others = arrow.review.filter { $0.code != "onScoringLine" }
+                XCTAssertEqual(arrow.review.count - others.count, arrow.score == 5 ? 0 : 1, "yaw \(yaw), score \(arrow.score)")
+                if arrow.score != 5 { XCTAssertLessThan(arrow.confidence, ArrowConfidence.value(review: others)) }
             }
         }
     }
@@ -158,7 +157,7 @@ final class FaceAndArrowTests: XCTestCase {
             let end = try ArcheryAnalyzer.analyze(Scenes.image(photo), options: ArcheryOptions())
             Scenes.assertScored(end, photo.truth, tolerance: 0.003)
             XCTAssertEqual(end.arrows.map(\.score).sorted(), [2, 4, 6, 7, 7, 9], "yaw \(yaw)")
-            XCTAssertEqual(end.arrows.filter { $0.confidence == ArcheryScoring.lineCutterConfidence }.count, 5, "yaw \(yaw)")
+            XCTAssertEqual(end.arrows.filter { $0.review.contains { $0.code == "onScoringLine" } }.count, 5, "yaw \(yaw)")
         }
     }
 

@@ -95,6 +95,19 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertEqual(picture.height, 16 + 30 + thumbHeight + 24 + 10, "whole 16:9 frames")
     }
 
+    /// The archery report's "To review" counts the arrows that carry review reasons; a result
+    /// stored before arrows had `review` counts those whose confidence was capped on a line.
+    func test_ArcheryArrowsToReviewAreTheOnesWithReasons() {
+        let reason = JSONValue.object(["code": .string("onScoringLine"), "message": .string("on the line")])
+        let rows: [JSONValue] = [
+            .object(["score": .number(9), "confidence": .number(0.6), "review": .array([reason])]),
+            .object(["score": .number(10), "confidence": .number(0.4), "review": .array([])]),
+            .object(["score": .number(8), "confidence": .number(0.5)]),
+            .object(["score": .number(7), "confidence": .number(0.9)]),
+        ]
+        XCTAssertEqual(ArcheryReport().totals(rows).first { $0.label == "To review" }?.value, "2")
+    }
+
     func test_AResultWithNothingToDrawHasNoPicture() throws {
         let grabber = try FrameGrabber(location: Self.clip)
         XCTAssertNil(try BowlingReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))

@@ -5,7 +5,9 @@
 
 Each SCENE_DIR holds truth.json and frame.png (tools/povray/archery_scene.py) and, from
 loadtest/accuracy-bench.sh, analysis.json (stdout), analysis.err and analysis.rc. Prints the table
-to stdout, notes to stderr; draws the worst scenes into --worst-dir. Stdlib only; Pillow is used
+to stdout, then the reliability of the arrows' `confidence` (scoring.print_reliability: an arrow is
+right when it matches a true arrow and has its score), notes to stderr; draws the worst scenes into
+--worst-dir. Stdlib only; Pillow is used
 for the pictures when importable, else ffmpeg's drawbox.
 
 Conventions: the truth is in normalised face coordinates with y DOWN. The analysis is being
@@ -18,7 +20,8 @@ import os
 import subprocess
 import sys
 
-from scoring import arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, time_summary
+from scoring import (arguments, find_object, greedy_match, percentile, pct, print_reliability, print_table, print_worst,
+                     time_summary)
 
 
 def find_archery_result(doc):
@@ -100,6 +103,9 @@ def score_scene(dirpath, gate, shown_keys):
     s["phantoms"] = [j for j in range(len(det)) if j not in md]
     s["wrongScores"] = sum(1 for i, j, _ in m if det[j].get("score") != truth["arrows"][i]["score"])
     s["detTotal"] = res.get("total")
+    right = {j for i, j, _ in m if det[j].get("score") == truth["arrows"][i]["score"]}
+    s["reliability"] = [(d.get("confidence"), j in right, [r.get("code") for r in d.get("review", [])])
+                        for j, d in enumerate(det)]
     s["exact"] = (not s["missed"] and not s["phantoms"] and s["wrongScores"] == 0
                   and res.get("total") == truth["total"])
 
@@ -253,6 +259,9 @@ def main():
         ("render time per scene", time_summary(rtimes, "%.1f")),
     ]
     print_table("archery accuracy on POV-Ray scenes (gate %.2f face radii)" % args.gate, rows)
+
+    print_reliability("reliability of arrow confidence (right: a true arrow, scored right)",
+                      [r for s in an for r in s.get("reliability", [])])
 
     worst = sorted(scenes, key=badness, reverse=True)[:args.worst]
     print_worst(worst, "scenes", args.worst_dir, lambda s: "%s cm face, %d arrows, %.0f° off-axis" % (

@@ -103,7 +103,9 @@ public struct ArcheryReport: SportReport {
         var pixelY: Double?
         var score: Int?
         var isX: Bool
-        var confidence: Double?
+        /// A person should look at it: it carries `review` reasons (an older result without
+        /// `review`: its confidence was capped at 0.5 on a line).
+        var needsCheck: Bool
 
         init(_ arrow: JSONValue, index: Int) {
             number = ResultValues.number(arrow, "arrowNumber").map { Int($0) } ?? index + 1
@@ -113,7 +115,11 @@ public struct ArcheryReport: SportReport {
             pixelY = ResultValues.number(arrow, "pixelY")
             score = ResultValues.number(arrow, "score").map { Int($0) }
             isX = arrow["isXRing"] == .bool(true) || arrow["isX"] == .bool(true)
-            confidence = ResultValues.number(arrow, "confidence")
+            if case .array(let reasons)? = arrow["review"] {
+                needsCheck = !reasons.isEmpty
+            } else {
+                needsCheck = (ResultValues.number(arrow, "confidence") ?? 1) <= 0.5
+            }
         }
 
         /// "X", "10" … "1", "M" for a miss, as archers write them.
@@ -121,9 +127,6 @@ public struct ArcheryReport: SportReport {
             guard let score else { return ResultValues.missing }
             return isX ? "X" : score == 0 ? "M" : "\(score)"
         }
-
-        /// An impact on a line (confidence capped at 0.5) is drawn for a person to check.
-        var needsCheck: Bool { (confidence ?? 1) <= 0.5 }
     }
 
     /// The impact, and its label where it overlaps no label drawn before (above right, below
@@ -210,7 +213,7 @@ public struct ArcheryReport: SportReport {
             Total("X", "\(marks.filter(\.isX).count)"),
             Total("10s (X included)", "\(scores.filter { $0 == 10 }.count)"),
             Total("Average per arrow", scores.isEmpty ? ResultValues.missing : String(format: "%.2f", Double(total) / Double(scores.count))),
-            Total("On a line (to check)", "\(marks.filter(\.needsCheck).count)"),
+            Total("To review", "\(marks.filter(\.needsCheck).count)"),
         ]
     }
 
