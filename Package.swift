@@ -49,10 +49,16 @@ let package = Package(
         .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log"),
                                               .product(name: "Metrics", package: "swift-metrics")]),
         // Webhooks: secrets, Standard Webhooks signatures, the URL policy, the retry schedule, the
-        // payload, and the HTTP sender. No database: the outbox is Store's, the dispatcher the coordinator's.
+        // payload, what a send came to. No database (the outbox is Store's) and no HTTP client, so
+        // Store may use its types.
         .target(name: "Webhooks", dependencies: [
             "ReelworkCore",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // The HTTP sender: only the coordinator's dispatcher sends.
+        .target(name: "WebhookSending", dependencies: [
+            "Webhooks",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -116,7 +122,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "APIDocument", "Telemetry", "Pictures",
+            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "WebhookSending", "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -160,7 +166,7 @@ let package = Package(
         // Archery on a 12-megapixel photo (loadtest/archery-bench.sh).
         .executableTarget(name: "archery-bench", dependencies: ["Archery", "ArcheryScenes", "ReelworkCore"],
                           path: "loadtest/archery-bench"),
-        .executableTarget(name: "basketball-bench", dependencies: ["BenchSupport", "Basketball", "BasketballScenes", "BowlingScenes", "ReelworkCore"],
+        .executableTarget(name: "basketball-bench", dependencies: ["BenchSupport", "Basketball", "BasketballScenes", "SceneVideo", "ReelworkCore"],
                           path: "loadtest/basketball-bench"),
         // The tennis swing detector on generated pose sequences against their truth (loadtest/accuracy-bench.sh tennis).
         .executableTarget(name: "tennis-bench", dependencies: ["ReelworkCore", "SportKit", "Tennis", "TennisScenes"],
@@ -179,7 +185,7 @@ let package = Package(
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
         // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
-        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "ReelworkCore", "TestSupport"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "WebhookSending", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
                     exclude: ["Fixtures"]),
@@ -193,28 +199,31 @@ let package = Package(
         // speed, handedness, camera, noise, missing frames, passers-by, idle motions. The pose stage's
         // output only (no pictures), for the tennis tests and benchmark. Foundation, SportKit's
         // SampledVision and SportMath's seeded generator.
-        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"]),
+        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"], path: "Fixtures/TennisScenes"),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
         // seeded generator for the camera noise.
-        .target(name: "BowlingScenes", dependencies: ["SportMath"]),
+        .target(name: "BowlingScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BowlingScenes"),
+        // Rendered frames to an H.264/HEVC clip and back with the ffmpeg CLI (no Media module), for
+        // the scenes, the tests and the benchmarks.
+        .target(name: "SceneVideo", path: "Fixtures/SceneVideo"),
         // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation, and SportMath's
         // seeded generator for the camera noise.
-        .target(name: "BasketballScenes", dependencies: ["SportMath"]),
-        // Basketball on rendered sessions, raw and through H.264 (BowlingScenes' RawVideoEncoder).
-        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "BowlingScenes", "Pipeline", "ReelworkCore",
+        .target(name: "BasketballScenes", dependencies: ["SportMath"], path: "Fixtures/BasketballScenes"),
+        // Basketball on rendered sessions, raw and through H.264 (SceneVideo).
+        .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "SceneVideo", "Pipeline", "ReelworkCore",
                                                            "SportMath", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation, and SportMath's seeded generator for the
         // camera noise.
-        .target(name: "ArcheryScenes", dependencies: ["SportMath"]),
+        .target(name: "ArcheryScenes", dependencies: ["SportMath"], path: "Fixtures/ArcheryScenes"),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports",
-                                                             "BowlingScenes", "ArcheryScenes", "BasketballScenes", "FuzzSupport", "Threading", "Webhooks",
+                                                             "BowlingScenes", "ArcheryScenes", "BasketballScenes", "SceneVideo", "FuzzSupport", "Threading", "Webhooks",
                                                              .product(name: "Hummingbird", package: "hummingbird"),
                                                              .product(name: "HummingbirdTesting", package: "hummingbird"),
                                                              .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,27 +1,5 @@
 import SportMath
 
-/// Least-squares line z = slope · t + intercept.
-struct LineFit: Sendable {
-    var slope: Double
-    var intercept: Double
-
-    init?(_ t: [Double], _ z: [Double]) {
-        let n = Double(t.count)
-        guard t.count >= 2, t.count == z.count else { return nil }
-        let meanT = t.reduce(0, +) / n, meanZ = z.reduce(0, +) / n
-        var stt = 0.0, stz = 0.0
-        for i in t.indices {
-            stt += (t[i] - meanT) * (t[i] - meanT)
-            stz += (t[i] - meanT) * (z[i] - meanZ)
-        }
-        guard stt > 0 else { return nil }
-        slope = stz / stt
-        intercept = meanZ - slope * meanT
-    }
-
-    func at(_ t: Double) -> Double { slope * t + intercept }
-}
-
 /// A ballistic arc in image pixels: x moves uniformly, y falls with the gravity the rim's scale
 /// gives (image y grows downwards). Gravity is fixed, not fitted, so a few points already predict
 /// well beyond themselves.

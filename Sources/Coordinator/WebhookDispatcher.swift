@@ -4,6 +4,7 @@ import ReelworkCore
 import ServiceLifecycle
 import Store
 import Threading
+import WebhookSending
 import Webhooks
 
 /// Sends the webhook outbox. Each round first announces the batches whose jobs have all ended

@@ -1,8 +1,8 @@
 import Basketball
 import BasketballScenes
-import BowlingScenes
 import Foundation
 import ReelworkCore
+import SceneVideo
 import XCTest
 
 /// The scripted session through H.264 and back (ffmpeg), as a real upload would reach the tracker:

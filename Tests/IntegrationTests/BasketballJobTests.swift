@@ -1,8 +1,8 @@
 import BasketballScenes
-import BowlingScenes
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import SceneVideo
 import Store
 import TestSupport
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import WebhookSending
 import Webhooks
 import XCTest
 

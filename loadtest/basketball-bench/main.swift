@@ -10,9 +10,9 @@
 import Basketball
 import BasketballScenes
 import BenchSupport
-import BowlingScenes
 import Foundation
 import ReelworkCore
+import SceneVideo
 
 let arguments = BenchArguments(name: "basketball-bench",
                                usage: "usage: basketball-bench render FILE [--seconds S] [--fps F] [--height H] | track FILE --options JSON",

@@ -2,7 +2,7 @@
 """Ray-traced archery scenes with known truth, for measuring Reelwork's archery analysis on
 footage it did not make itself (issue 31).
 
-This renderer deliberately shares nothing with Sources/ArcheryScenes (the project's Swift
+This renderer deliberately shares nothing with Fixtures/ArcheryScenes (the project's Swift
 rasteriser): the scene is described to POV-Ray, which ray-traces it with its own geometry,
 antialiasing, soft shadows and colour handling. The truth is written by this script, which
 placed every object, so a bug in Reelwork's own scene maths cannot hide a bug in the analysis.

@@ -2,7 +2,7 @@
 """Ray-traced basketball sessions with known truth, for measuring Reelwork's basketball analysis on
 footage it did not make itself (issue 31).
 
-Shares nothing with Sources/BasketballScenes (the project's Swift rasteriser, a flat side view):
+Shares nothing with Fixtures/BasketballScenes (the project's Swift rasteriser, a flat side view):
 POV-Ray traces a hoop with a backboard, a torus rim and a diamond-mesh net, a ball with seams, a
 shooter, floor, walls and lights, seen by a perspective camera placed at random beside the court
 (height, distance, yaw off square, roll, lens). The ball's path is scripted piece by piece

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Webhooks
 
 /// Sends one attempt of a delivery with AsyncHTTPClient: a signed JSON POST, Standard Webhooks
 /// headers, one deadline for the whole exchange, and at most `maxResponseBytes` of the answer read

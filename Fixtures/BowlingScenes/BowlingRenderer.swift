@@ -1,4 +1,5 @@
 import Foundation
+import SceneVideo
 import SportMath
 
 /// Renders a `BowlingScene` to rgb24 frames (deterministic: the same scene gives the same bytes) and
