@@ -25,6 +25,9 @@ public struct Total: Sendable, Equatable {
     public var label: String
     public var value: String
     public init(_ label: String, _ value: String) { (self.label, self.value) = (label, value) }
+
+    /// The value could not be measured ("–").
+    public var isMissing: Bool { value == ResultValues.missing }
 }
 
 /// One column of a report's table: its heading, its share of the table's width, and a row's cell.

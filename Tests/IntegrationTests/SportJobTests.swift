@@ -115,21 +115,20 @@ final class SportJobTests: CoordinatorTestCase {
         guard case .array(let points)? = shot["trajectory"] else { return XCTFail("no trajectory") }
         XCTAssertEqual(rows.first?["points"], String(points.count), "every trajectory point, compacted")
 
-        // The dashboard draws the shot: its path on the lane, one segment per trajectory point.
+        // The dashboard shows the sport's own picture (the API's PNG), captioned with the report's totals.
         var dashboard = DashboardSession(baseURL: stack.coordinatorURL)
         _ = try dashboard.signIn(stack.operatorKey)
-        let page = try dashboard.get("/dashboard/jobs/\(job.id.uuidString.lowercased())")
+        let id = job.id.uuidString.lowercased()
+        let page = try dashboard.get("/dashboard/jobs/\(id)")
         XCTAssertEqual(page.status, 200)
-        let svg = try XCTUnwrap(page.body.range(of: "<svg").flatMap { start in
-            page.body.range(of: "</svg>", range: start.lowerBound..<page.body.endIndex).map { String(page.body[start.lowerBound..<$0.upperBound]) }
-        }, "the job page has a picture")
-        let path = try XCTUnwrap(svg.range(of: #"class="ball-path" d=""#).map { String(svg[$0.upperBound...].prefix { $0 != "\"" }) })
-        XCTAssertEqual(path.filter { $0 == "M" || $0 == "L" }.count, points.count, "the drawn path has every trajectory point")
-        XCTAssertTrue(svg.contains(#"href="/dashboard/jobs/\#(job.id.uuidString.lowercased())/frame.png?t="#), "drawn over a frame of the video")
-        XCTAssertTrue(page.body.contains(String(format: "launch %.1f mph", launch)), "the picture says the launch speed")
+        XCTAssertTrue(page.body.contains(#"<img src="/dashboard/jobs/\#(id)/picture.png""#), "the job page has the picture")
+        XCTAssertTrue(page.body.contains("<figcaption>1 shot · "), "captioned with the report's totals")
         XCTAssertTrue(page.body.contains("result.csv"), "and links the CSV")
         let artifacts = TestStack.packageRoot.appendingPathComponent(".local/test-artifacts/pictures")
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-        try Data(svg.utf8).write(to: artifacts.appendingPathComponent("bowling-shot.svg"))
+        let png = artifacts.appendingPathComponent("bowling-shot.png")
+        XCTAssertEqual(try dashboard.download("/dashboard/jobs/\(id)/picture.png", to: png), 200)
+        let api = try awaitSync { try await client.picture(job.id) }
+        XCTAssertEqual(try Data(contentsOf: png), api, "the same picture as GET /v1/jobs/{id}/picture")
     }
 }

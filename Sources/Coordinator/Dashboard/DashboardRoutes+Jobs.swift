@@ -154,9 +154,8 @@ extension DashboardRoutes {
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
             context["hasCSV"] = Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
-            let source = ResultPicture.Source(frameHref: base + "/frame.png", pictureHref: base + "/picture.png", video: video?.video.facts)
             if let review = Self.reviewSection(sport: job.sport, result: document.result) { context["review"] = review }
-            if let picture = ResultPicture.picture(sport: job.sport, result: document.result, source: source) {
+            if let picture = ResultPicture.picture(sport: job.sport, result: document.result, pictureHref: base + "/picture.png") {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]
             }
             if let section = try await correctionSection(job, result: document.result) { context["corrections"] = section }

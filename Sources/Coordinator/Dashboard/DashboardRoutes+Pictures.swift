@@ -5,10 +5,11 @@ import NIOPosix
 import ReelworkCore
 import Store
 
-/// Stills of a job's video for its result picture: the frame a bowling shot's path is drawn over,
-/// a tennis swing's keyframes as thumbnails; and the sport's own PNG (archery, basketball). Decoded on demand from the stored video (seek to the
-/// key frame before the time, decode forward), kept only in a bounded memory cache (`StillCache`):
-/// the video is the source of truth. New decodes are limited per key (`RateBuckets`).
+/// A job's pictures for the dashboard: the sport's own PNG (what `GET /v1/jobs/{id}/picture`
+/// draws), and stills of its video at any time (`frame.png?t=SECONDS&w=PIXELS`), decoded on
+/// demand from the stored video (seek to the key frame before the time, decode forward), kept only
+/// in a bounded memory cache (`StillCache`): the video is the source of truth. New decodes are
+/// limited per key (`RateBuckets`).
 extension DashboardRoutes {
     /// Widths a still may be asked for: a thumbnail up to a full page.
     static let stillWidths = 32...1280
