@@ -4,6 +4,8 @@
 /// - `P:job:<id>`            hash: club, priority, attempt (last claimed), stalls — present while Redis holds the job
 /// - `P:ready:<club>:<prio>` list of ids; new ids LPUSH, claims RPOP, handed-back ids RPUSH (next in line)
 /// - `P:clubs` / `P:clubs:set` round-robin ring of clubs with ready work, and its membership set
+/// - `P:ready_since:<club>`  zset id → when the ready job became claimable (ms, Redis's clock): the
+///                           oldest claimable job's wait, for autoscaling on latency
 /// - `P:running`             zset id → lease deadline (ms, Redis's clock); `P:lease:<id>` hash: owner, attempt, club
 /// - `P:club_running`        hash club → running count (the per-club cap)
 /// - `P:delayed`             zset id → due time (ms, Redis's clock) of a scheduled retry
@@ -90,6 +92,7 @@ enum QueueScripts {
       local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
       local club, prio = job[1] or 'default', job[2] or 'normal'
       if front then redis.call('RPUSH', ready_key(club, prio), id) else redis.call('LPUSH', ready_key(club, prio), id) end
+      redis.call('ZADD', P .. ':ready_since:' .. club, now_ms(), id)
       ring_add(club)
       wake()
     end
@@ -151,6 +154,7 @@ enum QueueScripts {
         end
         ring_drop_if_empty(club)
         if id then
+          redis.call('ZREM', P .. ':ready_since:' .. club, id)
           local attempt = redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', 1)
           redis.call('ZADD', P .. ':running', now_ms() + lease_ms, id)
           redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
@@ -226,6 +230,7 @@ enum QueueScripts {
     local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
     if not job[1] then return 'absent' end
     redis.call('LREM', ready_key(job[1], job[2] or 'normal'), 0, id)
+    redis.call('ZREM', P .. ':ready_since:' .. job[1], id)
     ring_drop_if_empty(job[1])
     redis.call('ZREM', P .. ':delayed', id)
     redis.call('DEL', P .. ':job:' .. id)
@@ -292,6 +297,38 @@ enum QueueScripts {
     end
     return {ready, redis.call('ZCARD', P .. ':delayed'), redis.call('ZCARD', P .. ':running'),
             redis.call('HGETALL', P .. ':club_running'), by_club}
+    """)
+
+    /// ARGV: P. What a free slot could start now, for autoscaling: nothing while the whole queue
+    /// is paused or the global cap is full; else, over clubs not paused and below their cap, each
+    /// club's ready jobs up to its free cap slots, all of it up to the global cap's free slots; and
+    /// how long the oldest ready job of those clubs has waited (ms, Redis's clock; 0 when none).
+    /// Returns {claimable, oldest_wait_ms}. O(clubs).
+    static let claimable = RedisScript(name: "claimable", source: readsOnly + prelude + """
+    if redis.call('EXISTS', P .. ':paused_all') == 1 then return {0, 0} end
+    local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
+    local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
+    local global_free = -1   -- no global cap
+    if global_cap > 0 then
+      global_free = global_cap - redis.call('ZCARD', P .. ':running')
+      if global_free <= 0 then return {0, 0} end
+    end
+    local count, oldest = 0, nil
+    for _, club in ipairs(redis.call('LRANGE', P .. ':clubs', 0, -1)) do
+      local free = -1   -- no club cap
+      if club_cap > 0 then free = math.max(0, club_cap - (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0)) end
+      if free ~= 0 and redis.call('SISMEMBER', P .. ':paused', club) == 0 then
+        local ready = 0
+        for _, prio in ipairs(PRIOS) do ready = ready + redis.call('LLEN', ready_key(club, prio)) end
+        if free > 0 and ready > free then ready = free end
+        count = count + ready
+        local first = redis.call('ZRANGE', P .. ':ready_since:' .. club, 0, 0, 'WITHSCORES')
+        if ready > 0 and first[2] and (not oldest or tonumber(first[2]) < oldest) then oldest = tonumber(first[2]) end
+      end
+    end
+    if global_free > 0 and count > global_free then count = global_free end
+    if not oldest then return {count, 0} end
+    return {count, math.max(0, now_ms() - oldest)}
     """)
 
     /// ARGV: P, id, host, version, slots, running, ttl_ms, fresh ('1' on a process's first beat: a
