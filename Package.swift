@@ -182,7 +182,7 @@ let package = Package(
         // webhook dispatch.
         .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
                                                                 "TestSupport", "Webhooks"]),
-        .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore", "TestSupport"]),
         // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "WebhookSending", "ReelworkCore", "TestSupport"]),

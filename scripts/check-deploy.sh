@@ -2,12 +2,14 @@
 # Validates deploy/ offline (no Docker engine, no cluster): every check below runs, and the last
 # line says how many passed and failed; the exit status is 1 if any failed.
 #
-#   kubernetes   each manifest in deploy/k8s (KEDA's aside) with kubernetes-validate --strict,
+#   kubernetes   each manifest in deploy/k8s (KEDA's and the PodMonitor aside) with kubernetes-validate --strict,
 #                against Kubernetes $RW_K8S_VERSIONS (default 1.30.0 and 1.37.0); any warning
 #                (e.g. a kind it has no schema for) fails too
 #   keda         the ScaledObject and TriggerAuthentication against tools/deploy-check/keda-v2.schema.json
 #                (written from KEDA's documented spec: no PyPI package ships KEDA's CRD), and the
-#                Prometheus trigger's query parsed as PromQL (promql-parser)
+#                Prometheus triggers' queries parsed as PromQL (promql-parser)
+#   podmonitor   the Prometheus Operator's PodMonitor against tools/deploy-check/podmonitor-v1.schema.json
+#                (written from its API reference, unknown fields refused)
 #   compose      deploy/compose/compose.yaml through `docker-compose config` (Debian's docker-compose
 #                1.29: parses, interpolates, resolves env files and checks references; needs no
 #                engine) and against the Compose Specification schema check-jsonschema vendors
@@ -90,7 +92,7 @@ check_kubernetes() {
     local root=$1 out rc=0 version files=()
     local f
     for f in "$root"/deploy/k8s/*.yaml; do
-        grep -q '^apiVersion: keda.sh/' "$f" || files+=("$f")
+        grep -q '^apiVersion: \(keda.sh\|monitoring.coreos.com\)/' "$f" || files+=("$f")
     done
     for version in $K8S_VERSIONS; do
         out=$("$VENV/bin/kubernetes-validate" --strict -k "$version" "${files[@]}" 2>&1) || rc=1
@@ -105,6 +107,11 @@ check_kubernetes() {
 
 check_keda() {
     (cd "$1" && "$VENV/bin/python" "$ROOT/tools/deploy-check/check_deploy.py" keda deploy/k8s/keda.yaml) | sed 's/^/  /'
+    return "${PIPESTATUS[0]}"
+}
+
+check_podmonitor() {
+    (cd "$1" && "$VENV/bin/python" "$ROOT/tools/deploy-check/check_deploy.py" podmonitor deploy/k8s/podmonitor.yaml) | sed 's/^/  /'
     return "${PIPESTATUS[0]}"
 }
 
@@ -166,7 +173,7 @@ check_consistency() {
     return "${PIPESTATUS[0]}"
 }
 
-CHECKS=(kubernetes keda compose systemd dockerfile consistency)
+CHECKS=(kubernetes keda podmonitor compose systemd dockerfile consistency)
 passed=0
 failed=0
 failed_names=()
@@ -189,7 +196,9 @@ MUTATIONS=(
     'kubernetes|k8s/networkpolicy.yaml|s/ingress:$/ingres:/'
     'keda|k8s/keda.yaml|s/listName: reelwork:clubs/listname: reelwork:clubs/'
     'keda|k8s/keda.yaml|s/threshold: "2"  /threshold: 2  /'
-    'keda|k8s/keda.yaml|s/(sum(max by (club) (reelwork_jobs_waiting))/(sum(max by club (reelwork_jobs_waiting))/'
+    'keda|k8s/keda.yaml|s/(sum(max by (club) (reelwork_jobs_running))/(sum(max by club (reelwork_jobs_running))/'
+    'podmonitor|k8s/podmonitor.yaml|s/podMetricsEndpoints:/podMetricEndpoints:/'
+    'podmonitor|k8s/podmonitor.yaml|s/operator: In,/operator: Within,/'
     'compose|compose/compose.yaml|s/condition: service_completed_successfully/condition: service_finished/'
     'compose|compose/compose.yaml|s/      - redisdata:\/data/      - redisdat:\/data/'
     'systemd|systemd/reelwork-worker@.service|s/^TimeoutStopSec=60/TimeoutStopSec=sixty/'
@@ -198,6 +207,9 @@ MUTATIONS=(
     'dockerfile|docker/Dockerfile|s/^WORKDIR \/var\/lib\/reelwork/WORKDIR var\/lib\/reelwork/'
     'consistency|k8s/configmap.yaml|s/REELWORK_SHUTDOWN_GRACE_SECONDS: "120"/REELWORK_SHUTDOWN_GRACE_SECONDS: "300"/'
     'consistency|k8s/keda.yaml|s/listName: reelwork:clubs/listName: reelwork:ready/'
+    'consistency|k8s/keda.yaml|s/          max(reelwork_queue_claimable_jobs)$/          (max(reelwork_queue_claimable_jobs) or vector(0))/'
+    'consistency|k8s/podmonitor.yaml|s/values: \[reelwork-coordinator, reelwork-worker\]/values: [reelwork-coordinator]/'
+    'consistency|k8s/podmonitor.yaml|s/- port: metrics /- port: metric /'
     'consistency|compose/compose.yaml|s/stop_grace_period: 45s/stop_grace_period: 20s/'
     'consistency|systemd/reelwork-worker@.service|s/^Environment=REELWORK_SHUTDOWN_GRACE_SECONDS=30/Environment=REELWORK_SHUTDOWN_GRACE_SECOND=30/'
 )

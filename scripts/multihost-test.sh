@@ -15,6 +15,11 @@
 #          with its own storage directory, the coordinator's files hidden under an empty tmpfs (a
 #          mount namespace of their own) and a hostname of their own (a UTS namespace)
 #
+# Clocks: w3's clock runs an hour behind and w4's an hour ahead (Debian's libfaketime, preloaded
+# into the worker process: FAKETIME=-1h / +1h; a time namespace cannot do it, it shifts only the
+# monotonic and boot clocks). Leases are 8 s, so a worker that measured its lease by its own clock
+# would have every job reaped while it runs (behind) or hold a lease an hour after it died (ahead).
+#
 # Latency: `tc qdisc ... netem` is what the issue asks for, but this machine's kernel has no netem
 # (nor fq; no modules can be loaded), so a userspace delay proxy stands in
 # (tools/multihost/delay_proxy.py, stdlib Python): on the db and coord hosts, PostgreSQL, Redis and
@@ -37,7 +42,8 @@
 #      and late enough that w1's lease keeper is stuck on the dead link rather than told): w1's
 #      runs, their clips' time long past, go straight on to write their results, which PostgreSQL
 #      refuses (fenced by attempt) while the new attempts are still running;
-#   5. w2 is drained through the API (POST /v1/workers/w2/drain, via `reelwork workers drain`).
+#   5. w2 is drained through the API (POST /v1/workers/w2/drain, via `reelwork workers drain`);
+#   6. w4 (clock an hour ahead) is killed with SIGKILL while it runs a job.
 # Then it checks, and exits 1 naming every failed check:
 #   - every job reached one terminal state (succeeded), with exactly one terminal attempt, one
 #     terminal live event (the Redis stream) and one result row, written by the final attempt;
@@ -49,7 +55,12 @@
 #     intervals in PostgreSQL (those that held their lease to the end), never above the caps, and
 #     club mh-a's cap reached (so the check means something);
 #   - w4 claimed and finished jobs; w2 claimed nothing after the drain, finished or handed back its
-#     jobs, and exited 0; the tennis jobs decoded their clips (over HTTP: nothing else could reach them).
+#     jobs, and exited 0; the tennis jobs decoded their clips (over HTTP: nothing else could reach them);
+#   - one clock: the skewed workers' own clocks were shifted (their live events, stamped by the
+#     worker, are an hour off PostgreSQL's start of the same attempt), yet both finished jobs and
+#     no attempt of theirs was reaped while it ran (no stall but the killed one's; no job stalled
+#     but those of w1 and w4); and the killed w4's leases were reaped a lease after its last beat
+#     by Redis's clock, not an hour later (no lease outlives its holder).
 # It prints a timeline of what happened, and stops everything it started (processes by PID, the
 # namespaces, the bridge) on every exit. Logs stay in the run directory when a check fails.
 #
@@ -64,6 +75,7 @@ source scripts/lib/services.sh
 BIN=${RW_MULTIHOST_BIN:-$ROOT/.build/debug/reelwork}
 DELAY_MS=${RW_MULTIHOST_DELAY_MS:-20}
 CLIPS_A=40                 # club mh-a's batch: noop jobs of NOOP_SECONDS
+declare -A SKEW_OF=([w3]=-1h [w4]=+1h)   # workers whose clocks are off (libfaketime's FAKETIME)
 CLIPS_B=4                  # club mh-b's batch: tennis clips
 NOOP_SECONDS=10            # long enough that a rerun started during the partition still runs when the link is back
 GLOBAL_CAP=6
@@ -83,6 +95,7 @@ die() { printf 'multihost: FAILED: %s\n' "$*" >&2; exit 1; }
 rw_install_deps
 command -v ip >/dev/null && command -v bridge >/dev/null || die "iproute2 (ip, bridge) missing"
 command -v unshare >/dev/null || die "unshare (util-linux) missing"
+FAKETIME_LIB=$(rw_faketime_lib) || die "libfaketime missing"
 scripts/setup-models.sh >/dev/null
 
 # ---- run identity, directory, cleanup ---------------------------------------------------------
@@ -247,19 +260,23 @@ KEY_B=$(key --club mh-b --label multihost)
 
 # ---- worker hosts -----------------------------------------------------------------------------
 start_worker() {
-    local name=$1
+    local name=$1 skew=()
     mkdir -p "$RUN/$name/storage"
+    # A clock off by SKEW_OF[name] for the worker process alone (its wall clock; the monotonic clock
+    # is left alone, as a host with a wrong clock has it).
+    [[ -n ${SKEW_OF[$name]:-} ]] &&
+        skew=(env FAKETIME="${SKEW_OF[$name]}" FAKETIME_DONT_FAKE_MONOTONIC=1 LD_PRELOAD="$FAKETIME_LIB")
     # Its own mount and UTS namespaces: the coordinator's directory is an empty read-only tmpfs
     # here, and the worker reports its own host name.
     REELWORK_API_KEY=$WORKER_KEY REELWORK_VIDEO_SOURCE=http REELWORK_STORAGE_DIR=$RUN/$name/storage REELWORK_WORKER_SLOTS=$SLOTS \
         launch "$name" "$name" unshare --mount --uts --propagation private sh -c \
         'hostname "$1" && mount -t tmpfs -o size=64k,mode=0555 rwmh-hidden "$2" && shift 2 && exec "$@"' \
-        sh "rwmh-$name" "$RUN/coord" "$BIN" worker --worker-id "$name"
+        sh "rwmh-$name" "$RUN/coord" "${skew[@]}" "$BIN" worker --worker-id "$name"
 }
 worker_listed() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers list --format json | grep -q "\"id\" *: *\"$1\""; }
 for w in w1 w2 w3; do start_worker "$w"; done
 for w in w1 w2 w3; do wait_until 90 "worker $w to register" worker_listed "$w"; done
-event "stack up: PostgreSQL + Redis on db, coordinator on coord, workers w1 w2 w3 ($SLOTS slots each); +${DELAY_MS} ms each way on every hop through the bridge"
+event "stack up: PostgreSQL + Redis on db, coordinator on coord, workers w1 w2 w3 ($SLOTS slots each; w3's clock ${SKEW_OF[w3]}); +${DELAY_MS} ms each way on every hop through the bridge"
 
 # ---- clips, batches ---------------------------------------------------------------------------
 # Distinct clips (different frames, so different content hashes), each file one segment.
@@ -315,7 +332,7 @@ event "CUT w1's link (bridge port disabled) while it ran $(wc -l <"$RUN/w1-at-cu
 add_host w4
 start_worker w4
 wait_until 90 "worker w4 to register" worker_listed w4
-event "ADDED host w4 (worker w4, $SLOTS slots)"
+event "ADDED host w4 (worker w4, $SLOTS slots, its clock ${SKEW_OF[w4]})"
 
 # ---- 3. leases expire, the jobs run elsewhere -------------------------------------------------
 # Every job w1 held: stalled (the reaper requeued it, and PostgreSQL has the stall), and at least
@@ -376,6 +393,32 @@ wait_until $(( GRACE + HEARTBEAT + 20 )) "w2 to exit after the drain" w2_exited
 if wait "${WRAPPER_OF[w2]}"; then W2_RC=0; else W2_RC=$?; fi
 PID_OF[w2]=
 event "w2 exited with status $W2_RC"
+
+# ---- 6. kill w4, whose clock runs an hour ahead ------------------------------------------------
+# Once it has finished a job and runs another: SIGKILL, so nothing hands its jobs back. Its leases
+# must end a lease after its last heartbeat, by Redis's clock; had it stamped them with its own,
+# they would outlive it by an hour.
+w4_finished_and_busy() {
+    [[ $(sql "SELECT (SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome = 'succeeded') >= 1
+                 AND (SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id LIKE 'w4/%') >= 1") == t ]]
+}
+wait_until 90 "w4 to have finished a job and to be running another" w4_finished_and_busy
+kill -KILL "${PID_OF[w4]}"
+T_KILL=$(now)
+PID_OF[w4]=
+# The attempts it held: those still open once it is dead (one it finished in the instant before is not).
+w4_dead() { ! rw__alive "$(cat "$RUN/pids/w4")"; }
+wait_until 10 "w4 to die" w4_dead
+sql "SELECT job_id, attempt FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome IS NULL" >"$RUN/w4-at-kill"
+[[ -s $RUN/w4-at-kill ]] || die "w4 held no open attempt when it was killed"
+at_kill_sql=$(awk -F'|' '{ printf "%s('\''%s'\''::uuid, %s)", (NR > 1 ? "," : ""), $1, $2 }' "$RUN/w4-at-kill")
+event "KILLED w4 (SIGKILL; clock ${SKEW_OF[w4]}) while it ran $(wc -l <"$RUN/w4-at-kill") job(s): $(cut -c1-8 "$RUN/w4-at-kill" | tr '\n' ' ')"
+w4_reaped() {
+    [[ $(sql "SELECT count(*) FILTER (WHERE outcome = 'stalled') = count(*) FROM job_attempts WHERE (job_id, attempt) IN ($at_kill_sql)") == t ]]
+}
+wait_until $(( LEASE * 4 )) "the killed w4's leases to be reaped" w4_reaped
+REAPED_AFTER=$(sql "SELECT round(extract(epoch FROM max(finished_at)) - $T_KILL, 1) FROM job_attempts WHERE (job_id, attempt) IN ($at_kill_sql)")
+event "reaper: the killed w4's $(wc -l <"$RUN/w4-at-kill") lease(s) expired and were reaped ${REAPED_AFTER} s after the kill (lease ${LEASE} s, heartbeat ${HEARTBEAT} s)"
 
 # ---- the end of the run -----------------------------------------------------------------------
 all_terminal() { [[ $(sql "SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')") == "$TOTAL" ]]; }
@@ -479,6 +522,48 @@ w2_bad=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE 'w2/%' AND 
 (( w2_bad == 0 )) || fail "$w2_bad of w2's attempts ended other than succeeded or handed back"
 IFS='|' read -r w2_done w2_back <<<"$(sql "SELECT count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome = 'handed_back') FROM job_attempts WHERE worker_id LIKE 'w2/%'")"
 
+# One clock. The skew reached the workers (their own stamps, on the live events they publish, are
+# off PostgreSQL's start of the same attempt by their shift), and still: both finished jobs, no
+# attempt of theirs but the killed w4's stalled, no job stalled but w1's and w4's, and w4's leases
+# ended a lease after its last beat (between LEASE - HEARTBEAT and LEASE + the reaper's second +
+# the proxies' delays after the kill), not an hour later.
+on db redis-cli -p 6379 --raw XRANGE reelwork:events - + | grep '^{' >"$RUN/events.json" || true
+sql "SELECT job_id, attempt, split_part(worker_id, '/', 1), extract(epoch FROM started_at) FROM job_attempts" >"$RUN/attempts"
+skews=$(python3 -c '
+import datetime, json, statistics, sys
+started = {}
+for line in open(sys.argv[2]):
+    job, attempt, worker, at = line.strip().split("|")
+    started[(job, int(attempt))] = (worker, float(at))
+offsets = {}
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    key = (e["jobId"].lower(), e.get("attempt") or 0)
+    if e.get("type") == "job.running" and key in started:
+        worker, at = started[key]
+        stamped = datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")).timestamp()
+        offsets.setdefault(worker, []).append(stamped - at)
+print(" ".join(f"{w}={statistics.median(v):.0f}" for w, v in sorted(offsets.items())))' "$RUN/events.json" "$RUN/attempts")
+skew_of() { sed -n "s/.*\b$1=\(-\?[0-9]*\).*/\1/p" <<<"$skews"; }
+for w in w3 w4; do
+    want=$(( ${SKEW_OF[$w]:0:1}1 * 3600 ))
+    got=$(skew_of "$w")
+    [[ -n $got ]] && (( got > want - 60 && got < want + 60 )) ||
+        fail "$w's own clock was not ${SKEW_OF[$w]} (its events' stamps are off PostgreSQL's by '${got:-nothing}' s): libfaketime did not reach it, so the skew was not tested"
+    done_by=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE '$w/%' AND outcome = 'succeeded'")
+    (( done_by >= 1 )) || fail "$w (clock ${SKEW_OF[$w]}) finished no job"
+done
+got=$(skew_of w1)
+[[ -n $got ]] && (( got > -60 && got < 60 )) || fail "w1's events are off PostgreSQL's clock by '${got:-nothing}' s: the comparison itself is off"
+reaped_running=$(sql "SELECT string_agg(left(job_id::text, 8) || ' attempt ' || attempt || ' on ' || worker_id, ', ') FROM job_attempts
+                      WHERE outcome = 'stalled' AND split_part(worker_id, '/', 1) IN ('w3', 'w4') AND (job_id, attempt) NOT IN ($at_kill_sql)")
+[[ -z $reaped_running ]] || fail "attempts of a skewed worker reaped while it ran them: $reaped_running"
+other_stalls=$(sql "SELECT string_agg(left(id::text, 8) || ' (' || stalls || ')', ', ') FROM jobs
+                    WHERE stalls > 0 AND id NOT IN (SELECT job_id FROM job_attempts WHERE (job_id, attempt) IN ($at_cut_sql) OR (job_id, attempt) IN ($at_kill_sql))")
+[[ -z $other_stalls ]] || fail "jobs stalled that neither the partition nor the kill touched: $other_stalls"
+holds "$REAPED_AFTER >= $LEASE - $HEARTBEAT - 1" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: before a lease after its last beat"
+holds "$REAPED_AFTER <= $LEASE + 3" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: they outlived it by more than a lease"
+
 # The tennis clips were decoded, from the coordinator over HTTP (the workers could not see its files).
 decoded=$(sql "SELECT count(*) FROM results r JOIN jobs j ON j.id = r.job_id WHERE j.club = 'mh-b' AND (r.result->>'framesDecoded')::int > 0")
 (( decoded == CLIPS_B )) || fail "$decoded of $CLIPS_B tennis jobs have decoded frames"
@@ -507,6 +592,7 @@ printf '  caps: global %s (max at once: Redis %s, PostgreSQL %s), per club %s (m
     "$GLOBAL_CAP" "$redis_global" "$pg_global" "$CLUB_CAP" "$redis_club" "$pg_club_a" "$pg_club_b" "$SAMPLES"
 printf '  attempts per worker: %s\n' "$(sql "SELECT string_agg(w || ' ' || n, ', ' ORDER BY w) FROM (SELECT split_part(worker_id, '/', 1) AS w, count(*) AS n FROM job_attempts GROUP BY 1) x")"
 printf '  w2 after the drain: %s finished, %s handed back, exit status %s; w4: %s jobs succeeded\n' "$w2_done" "$w2_back" "$W2_RC" "$w4_jobs"
+printf '  clocks (worker=median seconds its own stamps are off PostgreSQL'"'"'s): %s; killed w4'"'"'s leases reaped %s s after the kill\n' "$skews" "$REAPED_AFTER"
 printf '  wall time %s s\n' "$(calc "$(now) - $START")"
 
 if (( ${#FAILURES[@]} > 0 )); then
@@ -518,4 +604,4 @@ if (( ${#FAILURES[@]} > 0 )); then
     done
     exit 1
 fi
-echo "multihost: all checks passed ($TOTAL jobs; $STALE stalled by the partition, $IN_RUN late result write(s) refused while a newer attempt ran; caps held)"
+echo "multihost: all checks passed ($TOTAL jobs; $STALE stalled by the partition, $IN_RUN late result write(s) refused while a newer attempt ran; caps held; clocks ${SKEW_OF[w3]} and ${SKEW_OF[w4]} reaped nothing running, the killed one's leases ended ${REAPED_AFTER} s after it)"

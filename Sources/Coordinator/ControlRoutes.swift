@@ -18,9 +18,8 @@ struct ControlRoutes {
     func register(on api: APIRouter) {
         api.get("/v1/workers", .operatorOnly) { _, _, _ in
             let queue = backends.queue
-            let now = Date()
             let workers = try await backends.redis { try queue.workers(on: $0) }
-            return try JSONResponse.make(WorkerList(workers: workers.map { Self.view($0, now: now) }))
+            return try JSONResponse.make(WorkerList(workers: workers.map(Self.view)))
         }
         api.post("/v1/workers/:id/drain", .operatorOnly) { _, context, _ in
             try JSONResponse.make(try await drain(workerID: context.parameters.get("id") ?? ""), status: .accepted)
@@ -42,7 +41,7 @@ struct ControlRoutes {
         let queue = backends.queue
         let found: WorkerView? = try await backends.redis { redis in
             guard try queue.drain(workerID: id, on: redis) else { return nil }
-            return try queue.workers(on: redis).first { $0.id == id }.map { Self.view($0, now: Date()) }
+            return try queue.workers(on: redis).first { $0.id == id }.map(Self.view)
         }
         guard let found else {
             throw APIError(.notFound, "worker_not_found", "no worker '\(id)' is beating (GET /v1/workers lists those that are)")
@@ -92,9 +91,10 @@ struct ControlRoutes {
         }
     }
 
-    static func view(_ w: JobQueue.WorkerPresence, now: Date) -> WorkerView {
+    /// The age comes from Redis's clock, which stamped the beat: the coordinator's own clock may disagree.
+    static func view(_ w: JobQueue.WorkerPresence) -> WorkerView {
         WorkerView(id: w.id, host: w.host, version: w.version, slots: w.slots, running: w.running, startedAt: w.startedAt,
-                   lastHeartbeatAt: w.lastBeat, heartbeatAgeSeconds: max(0, (now.timeIntervalSince(w.lastBeat) * 1000).rounded() / 1000),
+                   lastHeartbeatAt: w.lastBeat, heartbeatAgeSeconds: (w.heartbeatAge * 1000).rounded() / 1000,
                    draining: w.draining)
     }
 }

@@ -181,7 +181,7 @@ final class MaintenanceWork: @unchecked Sendable {
             }
             guard let e = toEnqueue else { continue }
             if try queue.enqueue(e.jobId, club: e.club, priority: Priority(rawValue: e.priority) ?? .normal, attempt: e.attempt,
-                                 due: status == .retryScheduled ? e.due : nil, on: redis) {
+                                 delay: status == .retryScheduled ? e.dueIn ?? 0 : 0, on: redis) {
                 count += 1
             }
         }

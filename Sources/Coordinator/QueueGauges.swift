@@ -7,8 +7,9 @@ import ServiceLifecycle
 import Telemetry
 import Threading
 
-/// The autoscaling gauges: jobs waiting and running per club, retries scheduled, refreshed from
-/// Redis every `REELWORK_METRICS_REFRESH_SECONDS` on a thread of their own.
+/// The autoscaling gauges: jobs waiting and running per club, retries scheduled, the jobs a free
+/// slot could claim now and the oldest one's wait (`JobQueue.claimable`), refreshed from Redis
+/// every `REELWORK_METRICS_REFRESH_SECONDS` on a thread of their own.
 ///
 /// Why Redis's own counts, on a timer: they are what workers claim from (the ready lists per club,
 /// the per-club running counts the caps use), and one read-only script gets them in O(clubs),
@@ -73,6 +74,9 @@ final class QueueGauges: Service, Sendable {
                     Gauge(label: MetricName.jobsRunning, dimensions: [("club", club)]).record(stats.runningByClub[club] ?? 0)
                 }
                 Gauge(label: MetricName.jobsRetryScheduled).record(stats.delayed)
+                let claimable = try queue.claimable(on: redis!)
+                Gauge(label: MetricName.queueClaimableJobs).record(claimable.jobs)
+                Gauge(label: MetricName.queueOldestClaimableWait).record(claimable.oldestWait)
                 if failing { logger.info("queue gauges: Redis answers again") }
                 failing = false
                 return true

@@ -50,15 +50,17 @@ extension JobQueue {
         public var running: Int
         public var startedAt: Date?
         public var lastBeat: Date
+        /// Time since the last beat, by Redis's clock (which stamped it): no host's clock is compared.
+        public var heartbeatAge: TimeInterval
         public var draining: Bool
     }
 
-    /// Records that worker `id` is alive (`fresh` on its first beat). Returns true when an operator
-    /// asked it to drain. The record expires after `ttl` without a beat.
+    /// Records that worker `id` is alive (`fresh` on its first beat), stamped by Redis's clock.
+    /// Returns true when an operator asked it to drain. The record expires after `ttl` without a beat.
     public func workerBeat(id: String, host: String, version: String, slots: Int, running: Int, fresh: Bool,
-                           ttl: TimeInterval, now: Date = Date(), on redis: RedisConnection) throws -> Bool {
+                           ttl: TimeInterval, on redis: RedisConnection) throws -> Bool {
         try QueueScripts.workerBeat.run(on: redis, args: [
-            prefix, id, host, version, String(slots), String(running), String(Self.millis(now)), String(Self.millis(ttl)), fresh ? "1" : "0",
+            prefix, id, host, version, String(slots), String(running), String(Self.millis(ttl)), fresh ? "1" : "0",
         ]).integer == 1
     }
 
@@ -76,8 +78,10 @@ extension JobQueue {
 
     /// Every worker whose record has not expired, by id.
     public func workers(on redis: RedisConnection) throws -> [WorkerPresence] {
-        let entries = try QueueScripts.workers.run(on: redis, args: [prefix]).array ?? []
-        return entries.compactMap { entry -> WorkerPresence? in
+        let reply = try QueueScripts.workers.run(on: redis, args: [prefix]).array ?? []
+        guard reply.count == 2, let nowMs = reply[0].integer else { throw RedisError(.protocolViolation, "workers returned \(reply)") }
+        let now = Date(timeIntervalSince1970: Double(nowMs) / 1000)
+        return (reply[1].array ?? []).compactMap { entry -> WorkerPresence? in
             guard let pair = entry.array, pair.count == 2, let id = pair[0].string else { return nil }
             var fields: [String: String] = [:]
             let flat = pair[1].array ?? []
@@ -85,10 +89,11 @@ extension JobQueue {
                 if let k = flat[i].string { fields[k] = flat[i + 1].string }
             }
             func date(_ key: String) -> Date? { fields[key].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } }
+            let lastBeat = date("beat_ms") ?? Date(timeIntervalSince1970: 0)
             return WorkerPresence(id: id, host: fields["host"] ?? "", version: fields["version"] ?? "",
                                   slots: fields["slots"].flatMap(Int.init) ?? 0, running: fields["running"].flatMap(Int.init) ?? 0,
-                                  startedAt: date("started_ms"), lastBeat: date("beat_ms") ?? Date(timeIntervalSince1970: 0),
-                                  draining: fields["draining"] == "1")
+                                  startedAt: date("started_ms"), lastBeat: lastBeat,
+                                  heartbeatAge: max(0, now.timeIntervalSince(lastBeat)), draining: fields["draining"] == "1")
         }.sorted { $0.id < $1.id }
     }
 }

@@ -26,6 +26,8 @@ public enum Priority: String, Codable, CaseIterable, Sendable {
 ///
 /// Guarantees kept here:
 /// - a claim pops the next job and records its lease (owner, deadline, attempt) atomically;
+/// - every deadline is Redis's clock plus a duration (`QueueScripts`): no caller passes a time, so
+///   hosts whose clocks disagree still agree on when a lease ends;
 /// - a lease not renewed by heartbeats expires; `reap` puts the job back first in line and counts a
 ///   stall, and past `maxStalls` hands it to the caller to fail;
 /// - clubs with ready work are served round-robin, each below the per-club cap, all below the global cap;
@@ -51,14 +53,13 @@ public struct JobQueue: Sendable {
 
     // MARK: producing
 
-    /// Makes a job claimable now, or at `due` (a scheduled retry). Does nothing if Redis already
-    /// holds the job. Returns whether it was added.
+    /// Makes a job claimable now, or `delay` seconds from now by Redis's clock (a scheduled retry;
+    /// 0 or less: now). Does nothing if Redis already holds the job. Returns whether it was added.
     @discardableResult
-    public func enqueue(_ id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, due: Date? = nil,
+    public func enqueue(_ id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, delay: TimeInterval = 0,
                         on redis: RedisConnection) throws -> Bool {
-        let dueMs = due.map { String(Self.millis($0)) } ?? "0"
-        return try QueueScripts.enqueue.run(on: redis, args: [prefix, Self.key(id), club, priority.rawValue, String(attempt), dueMs])
-            .integer == 1
+        try QueueScripts.enqueue.run(on: redis, args: [prefix, Self.key(id), club, priority.rawValue, String(attempt),
+                                                      String(Self.millis(delay))]).integer == 1
     }
 
     /// One job for `enqueue(_:on:)`.
@@ -67,14 +68,15 @@ public struct JobQueue: Sendable {
         public var club: String
         public var priority: Priority
         public var attempt: Int
-        public var due: Date?
+        /// Seconds from now (Redis's clock) until the job is claimable; 0: at once.
+        public var delay: TimeInterval
 
-        public init(id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, due: Date? = nil) {
+        public init(id: UUID, club: String, priority: Priority = .normal, attempt: Int = 0, delay: TimeInterval = 0) {
             self.id = id
             self.club = club
             self.priority = priority
             self.attempt = attempt
-            self.due = due
+            self.delay = delay
         }
     }
 
@@ -89,7 +91,7 @@ public struct JobQueue: Sendable {
         for start in stride(from: 0, to: entries.count, by: Self.enqueueSlice) {
             var args = [prefix]
             for e in entries[start..<min(start + Self.enqueueSlice, entries.count)] {
-                args += [Self.key(e.id), e.club, e.priority.rawValue, String(e.attempt), e.due.map { String(Self.millis($0)) } ?? "0"]
+                args += [Self.key(e.id), e.club, e.priority.rawValue, String(e.attempt), String(Self.millis(e.delay))]
             }
             added += try QueueScripts.enqueueMany.run(on: redis, args: args).integer ?? 0
         }
@@ -117,9 +119,10 @@ public struct JobQueue: Sendable {
 
     // MARK: consuming
 
-    /// Claims the next job, if any is claimable. Never blocks; pair with `waitForWork`.
-    public func claim(owner: String, lease: TimeInterval, now: Date = Date(), on redis: RedisConnection) throws -> Claim? {
-        let reply = try QueueScripts.claim.run(on: redis, args: [prefix, owner, String(Self.millis(now)), String(Self.millis(lease))])
+    /// Claims the next job, if any is claimable, leased for `lease` seconds of Redis's clock. Never
+    /// blocks; pair with `waitForWork`.
+    public func claim(owner: String, lease: TimeInterval, on redis: RedisConnection) throws -> Claim? {
+        let reply = try QueueScripts.claim.run(on: redis, args: [prefix, owner, String(Self.millis(lease))])
         guard let parts = reply.array, parts.count == 4, let text = parts[0].string, let attempt = parts[1].integer,
               let club = parts[2].string else { return nil }
         guard let id = UUID(uuidString: text) else {
@@ -136,20 +139,18 @@ public struct JobQueue: Sendable {
 
     public enum HeartbeatVerdict: String, Sendable { case ok, cancel, lost }
 
-    /// Extends the lease by `lease` from now; tells the run whether to go on.
-    public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, now: Date = Date(),
-                          on redis: RedisConnection) throws -> HeartbeatVerdict {
+    /// Extends the lease to `lease` seconds from Redis's now; tells the run whether to go on.
+    public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, on redis: RedisConnection) throws -> HeartbeatVerdict {
         let reply = try QueueScripts.heartbeat.run(on: redis, args: [
-            prefix, Self.key(claim.jobId), owner, String(claim.attempt), String(Self.millis(now)), String(Self.millis(lease)), claim.club,
-            claim.priority.rawValue])
+            prefix, Self.key(claim.jobId), owner, String(claim.attempt), String(Self.millis(lease)), claim.club, claim.priority.rawValue])
         return HeartbeatVerdict(rawValue: reply.string ?? "lost") ?? .lost
     }
 
     public enum Outcome: Sendable, Equatable {
         /// Succeeded, failed for good, or cancelled: Redis forgets the job.
         case done
-        /// Retry at the given time (moved to ready by `reap` when due).
-        case retry(at: Date)
+        /// Retry this many seconds from now, by Redis's clock (moved to ready by `reap` when due).
+        case retry(after: TimeInterval)
         /// Not finished (worker shutting down): first in line for the next worker.
         case handBack
         /// Handed back before PostgreSQL started the attempt (it refused the start): as `handBack`,
@@ -162,13 +163,13 @@ public struct JobQueue: Sendable {
     /// Ends the run's lease with an outcome. Returns false, changing nothing, if the run lost its lease.
     @discardableResult
     public func finish(_ claim: Claim, owner: String, outcome: Outcome, on redis: RedisConnection) throws -> Bool {
-        let (name, due): (String, Int64) = switch outcome {
+        let (name, delay): (String, Int64) = switch outcome {
         case .done: ("done", 0)
-        case .retry(let at): ("retry", Self.millis(at))
+        case .retry(let after): ("retry", Self.millis(after))
         case .handBack: ("handback", 0)
         case .handBackUnstarted: ("unstarted", 0)
         }
-        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(due),
+        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(delay),
                                                             String(Self.millis(tombstoneSeconds))]).integer == 1
     }
 
@@ -194,9 +195,10 @@ public struct JobQueue: Sendable {
         public var promoted: [UUID] = []
     }
 
-    /// Expires leases past their deadline and moves due retries to ready, at most `batch` of each.
-    public func reap(now: Date = Date(), batch: Int = 500, maxStalls: Int, on redis: RedisConnection) throws -> ReapResult {
-        let reply = try QueueScripts.reap.run(on: redis, args: [prefix, String(Self.millis(now)), String(batch), String(maxStalls),
+    /// Expires leases past their deadline and moves due retries to ready, at most `batch` of each,
+    /// both by Redis's clock.
+    public func reap(batch: Int = 500, maxStalls: Int, on redis: RedisConnection) throws -> ReapResult {
+        let reply = try QueueScripts.reap.run(on: redis, args: [prefix, String(batch), String(maxStalls),
                                                                String(Self.millis(tombstoneSeconds))])
         guard let parts = reply.array, parts.count == 2 else { throw RedisError(.protocolViolation, "reap returned \(reply)") }
         var result = ReapResult()
@@ -263,6 +265,5 @@ public struct JobQueue: Sendable {
     }
 
     static func key(_ id: UUID) -> String { id.uuidString.lowercased() }
-    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     static func millis(_ interval: TimeInterval) -> Int64 { Int64((interval * 1000).rounded()) }
 }

@@ -8,6 +8,10 @@ public enum MetricName {
     public static let jobsRunning = "reelwork_jobs_running"
     public static let jobsRetryScheduled = "reelwork_jobs_retry_scheduled"
     public static let queueSnapshotAge = "reelwork_queue_snapshot_age_seconds"
+    /// Ready jobs a free slot could start now (not paused, below the caps): what autoscaling counts.
+    public static let queueClaimableJobs = "reelwork_queue_claimable_jobs"
+    /// How long the oldest of those jobs has waited, by Redis's clock: what autoscaling on latency reads.
+    public static let queueOldestClaimableWait = "reelwork_queue_oldest_claimable_wait_seconds"
     public static let uploadBytes = "reelwork_upload_bytes_total"
     public static let httpRequestDuration = "reelwork_http_request_duration_seconds"
     /// Corrections people made to results (issue 31), by `sport` and `kind` (the correction's op):
@@ -37,7 +41,8 @@ public enum MetricName {
     /// Event subscribers cut off because they fell a whole buffer behind.
     public static let eventSubscribersDropped = "reelwork_event_subscribers_dropped_total"
 
-    public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, uploadBytes, httpRequestDuration, corrections,
+    public static let all = [jobsWaiting, jobsRunning, jobsRetryScheduled, queueSnapshotAge, queueClaimableJobs, queueOldestClaimableWait,
+                             uploadBytes, httpRequestDuration, corrections,
                              jobsFinished, redisRoundTrip, postgresRoundTrip,
                              stageDuration, framesDecoded, framesAnalysed, inferenceDuration, heartbeatAge, abandonedThreads,
                              dependencyErrors, dependencyFailing, eventsPublishFailed, eventSubscribersDropped]

@@ -114,7 +114,7 @@ public struct BatchRepository {
                        coalesce(t."fileName", (SELECT original_name FROM videos WHERE id = t."videoId")), $8
                 FROM jsonb_to_recordset($7::jsonb) AS t("videoId" uuid, "dedupeKey" text, "fileName" text)
                 ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-                RETURNING id, club, priority, attempt, next_attempt_at, batch_id
+                RETURNING id, club, priority, attempt, batch_id
                 """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id, rows, batch.label])
                 .rows.map(JobRepository.entry)
             if !created.isEmpty {

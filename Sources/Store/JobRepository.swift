@@ -56,7 +56,10 @@ public struct QueueEntry: Sendable, Equatable {
     public var club: String
     public var priority: String
     public var attempt: Int
-    public var due: Date?
+    /// Seconds until a scheduled retry is due, by PostgreSQL's clock (`dueInColumn`; zero or less:
+    /// overdue); nil when the job is not waiting for a retry. A duration, not a time, so Redis
+    /// (which has its own clock) schedules it from its own now.
+    public var dueIn: TimeInterval?
     /// The job's batch, where the query that made the entry read it (live events carry it).
     public var batchId: UUID? = nil
 }
@@ -275,9 +278,12 @@ public struct JobRepository {
                                 result: result)
     }
 
+    /// The column `entry` reads a retry's due time from: seconds from PostgreSQL's `now()`.
+    static let dueInColumn = "EXTRACT(EPOCH FROM next_attempt_at - now())::float8 AS due_in"
+
     static func entry(_ row: PGRow) throws -> QueueEntry {
         QueueEntry(jobId: try row.uuid("id"), club: try row.string("club"), priority: try row.string("priority"),
-                   attempt: try row.int("attempt"), due: row.optionalDate("next_attempt_at"), batchId: row.optionalUUID("batch_id"))
+                   attempt: try row.int("attempt"), dueIn: row.optionalDouble("due_in"), batchId: row.optionalUUID("batch_id"))
     }
 
     static func view(_ row: PGRow, attempts: [AttemptView] = [], stages: [StageView] = []) throws -> JobView {

@@ -72,7 +72,7 @@ public struct MaintenanceRepository {
     /// than `staleRun` seconds.
     public func reconcileCandidates(settle: Double, staleRun: Double, limit: Int) throws -> [(entry: QueueEntry, status: JobStatus)] {
         try db.query("""
-            SELECT id, club, priority, attempt, status, next_attempt_at FROM jobs
+            SELECT id, club, priority, attempt, status, \(JobRepository.dueInColumn) FROM jobs
             WHERE (status IN \(JobStatus.sqlList(JobStatus.waiting)) AND updated_at < now() - make_interval(secs => $1))
                OR (status = 'running' AND COALESCE(heartbeat_at, started_at) < now() - make_interval(secs => $2))
             ORDER BY updated_at LIMIT $3
@@ -91,7 +91,7 @@ public struct MaintenanceRepository {
         let verdict: StallVerdict = stalls > maxStalls ? .failed : .requeued
         guard try recordStall(jobId: jobId, attempt: attempt, stalls: stalls, verdict: verdict) else { return nil }
         guard verdict == .requeued else { return (verdict, nil) }
-        return (verdict, try db.query("SELECT id, club, priority, attempt, next_attempt_at FROM jobs WHERE id = $1", [jobId]).rows.first
+        return (verdict, try db.query("SELECT id, club, priority, attempt, \(JobRepository.dueInColumn) FROM jobs WHERE id = $1", [jobId]).rows.first
             .map(JobRepository.entry))
     }
 }

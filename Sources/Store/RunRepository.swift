@@ -87,7 +87,7 @@ public struct RunRepository {
     }
 
     private func whyNotStarted(jobId: UUID) throws -> StartResult {
-        guard let row = try db.query("SELECT id, club, priority, attempt, next_attempt_at, status, cancel_requested FROM jobs WHERE id = $1",
+        guard let row = try db.query("SELECT id, club, priority, attempt, \(JobRepository.dueInColumn), status, cancel_requested FROM jobs WHERE id = $1",
                                      [jobId]).rows.first else {
             return .gone
         }
@@ -137,11 +137,12 @@ public struct RunRepository {
                           decodedFrames: facts?.frameCountSource == .decoded ? facts?.frameCount : nil)
     }
 
-    /// Records a failed run: scheduled for `retryAt`, or failed for good when nil.
+    /// Records a failed run: retried `retryIn` seconds from PostgreSQL's `now()` (the worker's clock
+    /// stamps nothing another host compares), or failed for good when nil.
     @discardableResult
-    public func fail(_ run: ClaimedRun, message: String, kind: ErrorKind, retryAt: Date?) throws -> Bool {
-        try finish(run, status: retryAt == nil ? .failed : .retryScheduled, outcome: retryAt == nil ? "failed" : "retry",
-                   error: message, kind: kind.rawValue, failed: true, nextAttemptAt: retryAt)
+    public func fail(_ run: ClaimedRun, message: String, kind: ErrorKind, retryIn: TimeInterval?) throws -> Bool {
+        try finish(run, status: retryIn == nil ? .failed : .retryScheduled, outcome: retryIn == nil ? "failed" : "retry",
+                   error: message, kind: kind.rawValue, failed: true, retryIn: retryIn)
     }
 
     /// Gives the job back without spending its error budget (the worker is shutting down, or a
@@ -173,23 +174,24 @@ public struct RunRepository {
     /// before the caller tells Redis to forget the run. Returns false, writing nothing, if this run
     /// no longer owns the job. (Its batch's completion is announced later by a sweep, `BatchCompletion`.)
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: String, error: String?, kind: String?,
-                        failed: Bool = false, nextAttemptAt: Date? = nil, result: [(any PGParam)?]? = nil,
+                        failed: Bool = false, retryIn: TimeInterval? = nil, result: [(any PGParam)?]? = nil,
                         resultHasRows: Bool = false, stages: [StageEvent] = [], decodedFrames: Int? = nil) throws -> Bool {
         var sql = """
             WITH owned AS (
                 UPDATE jobs SET status = $3, updated_at = now(), finished_at = CASE WHEN $4 THEN now() END,
                                 last_error = CASE WHEN $3 = 'succeeded' THEN NULL WHEN $6::text IS NULL AND $3 <> 'cancelled' THEN last_error ELSE $5 END,
                                 last_error_kind = CASE WHEN $3 = 'succeeded' THEN NULL ELSE COALESCE($6, last_error_kind) END,
-                                failures = failures + $8, next_attempt_at = $9
+                                failures = failures + $8, next_attempt_at = now() + make_interval(secs => $9::float8)
                 WHERE id = $1 AND attempt = $2 AND status = 'running'
                 RETURNING \(status.isTerminal ? "*" : "id")
             ), closed AS (
-                UPDATE job_attempts SET outcome = $7, finished_at = now(), error = $5, error_kind = $6, retry_at = $9
+                UPDATE job_attempts SET outcome = $7, finished_at = now(), error = $5, error_kind = $6,
+                                        retry_at = now() + make_interval(secs => $9::float8)
                 WHERE job_id = $1 AND attempt = $2 AND EXISTS (SELECT 1 FROM owned)
             )
             """
         var params: [(any PGParam)?] = [run.jobId, run.attempt, status.rawValue, status.isTerminal, error, kind, outcome,
-                                        failed ? 1 : 0, nextAttemptAt]
+                                        failed ? 1 : 0, retryIn]
         if let result {
             params += result
             sql += """

@@ -36,7 +36,7 @@ struct JobRunner {
             // Redis's attempt counter fell behind PostgreSQL's (Redis lost state): start over from PostgreSQL's.
             try queue.finish(claim, owner: owner, outcome: .done, on: redis)
             try queue.enqueue(entry.jobId, club: entry.club, priority: Priority(rawValue: entry.priority) ?? .normal,
-                              attempt: entry.attempt, due: entry.due, on: redis)
+                              attempt: entry.attempt, delay: entry.dueIn ?? 0, on: redis)
             return .dropped
         }
         control.begin(run)

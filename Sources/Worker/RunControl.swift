@@ -3,6 +3,7 @@ import Threading
 import Queue
 import ReelworkCore
 import Store
+import Telemetry
 
 /// Why a run must stop before it finishes.
 enum StopReason: Equatable, Sendable {
@@ -34,9 +35,11 @@ final class RunControl: @unchecked Sendable {
     private let shutdownDue: @Sendable () -> Bool
     private let lock = NSLock()
     private var started: ClaimedRun?
-    private var lastProgress = Date()
+    // Durations on this host alone, so the monotonic clock: a wall clock stepped by NTP (or set an
+    // hour wrong) must neither stop a run early nor let a stuck one hold its slot.
+    private var lastProgress = ContinuousClock.now
     private var stage: StageName?
-    private var stop: (reason: StopReason, at: Date)?
+    private var stop: (reason: StopReason, at: ContinuousClock.Instant)?
     private var ender: Ender?
 
     /// `shutdownDue` says whether the worker's shutdown grace period is over.
@@ -53,7 +56,7 @@ final class RunControl: @unchecked Sendable {
     func begin(_ run: ClaimedRun) {
         lock.withLock {
             started = run
-            lastProgress = Date()
+            lastProgress = .now
         }
     }
 
@@ -62,21 +65,21 @@ final class RunControl: @unchecked Sendable {
     /// A stage started, advanced or ended: the watchdog's clock starts again.
     func progressed(_ stage: StageName) {
         lock.withLock {
-            lastProgress = Date()
+            lastProgress = .now
             self.stage = stage
         }
     }
 
     /// The stage that reported last, and how long ago.
     var silence: (stage: StageName?, seconds: TimeInterval) {
-        lock.withLock { (stage, Date().timeIntervalSince(lastProgress)) }
+        lock.withLock { (stage, (ContinuousClock.now - lastProgress).inSeconds) }
     }
 
     /// Tells the run to stop. The first reason stands, except that a lost lease overrides any
     /// other (once another run owns the job, this one must write nothing).
     func requestStop(_ reason: StopReason) {
         lock.withLock {
-            if stop == nil || (reason == .leaseLost && stop?.reason != .leaseLost) { stop = (reason, Date()) }
+            if stop == nil || (reason == .leaseLost && stop?.reason != .leaseLost) { stop = (reason, .now) }
         }
     }
 
@@ -88,7 +91,7 @@ final class RunControl: @unchecked Sendable {
     }
 
     /// Since when a stop has been requested explicitly (by a heartbeat, the watchdog or shutdown).
-    var stopRequested: (reason: StopReason, at: Date)? { lock.withLock { stop } }
+    var stopRequested: (reason: StopReason, at: ContinuousClock.Instant)? { lock.withLock { stop } }
 
     /// Whether `who` may write the run's outcome: true for the first caller only.
     func claimEnding(_ who: Ender) -> Bool {

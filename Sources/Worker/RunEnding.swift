@@ -27,11 +27,12 @@ struct RunEnding {
     /// Publishes what the ending changed, once PostgreSQL holds it (a failure is only logged).
     var events: EventPublisher { EventPublisher(config: config, logger: logger) }
 
-    /// When the attempt after a failure of `kind` is due, or nil when the job fails for good.
-    func retryAt(_ run: ClaimedRun, kind: ErrorKind) -> Date? {
+    /// How long after now the attempt after a failure of `kind` is due, or nil when the job fails
+    /// for good. A delay, not a time: PostgreSQL and Redis each add it to their own clock.
+    func retryDelay(_ run: ClaimedRun, kind: ErrorKind) -> TimeInterval? {
         let failures = run.failures + 1
         guard kind.isRetryable, failures < run.maxAttempts else { return nil }
-        return Date().addingTimeInterval(config.queue.retryDelay(afterFailures: failures))
+        return config.queue.retryDelay(afterFailures: failures)
     }
 
     /// Records a failed attempt (retried per the job's budget and the error's kind). With `stage`,
@@ -48,17 +49,17 @@ struct RunEnding {
         }
         let reason = stage.map { "not run: \($0.rawValue) failed" } ?? "not run: the run failed"
         changes += try skipRemaining(run, reason: reason)
-        let retryAt = retryAt(run, kind: kind)
+        let retryIn = retryDelay(run, kind: kind)
         let full = stage.map { "\($0.rawValue): \(message)" } ?? message
-        guard try RunRepository(db).fail(run, message: full, kind: kind, retryAt: retryAt) else {
+        guard try RunRepository(db).fail(run, message: full, kind: kind, retryIn: retryIn) else {
             events.publish(changes, on: redis)
             return try lost(run)
         }
-        events.publish(changes + [run.event(retryAt == nil ? .jobFailed : .jobRetryScheduled, errorKind: kind.rawValue, error: full)],
+        events.publish(changes + [run.event(retryIn == nil ? .jobFailed : .jobRetryScheduled, errorKind: kind.rawValue, error: full)],
                        on: redis)
-        try queue.finish(claim, owner: owner, outcome: retryAt.map { .retry(at: $0) } ?? .done, on: redis)
-        logger.warning("\(retryAt == nil ? "failed" : "will retry"): \(full) [\(kind.rawValue)]")
-        return retryAt == nil ? .failed : .retryScheduled
+        try queue.finish(claim, owner: owner, outcome: retryIn.map { .retry(after: $0) } ?? .done, on: redis)
+        logger.warning("\(retryIn == nil ? "failed" : "will retry"): \(full) [\(kind.rawValue)]")
+        return retryIn == nil ? .failed : .retryScheduled
     }
 
     /// Marks the run's stages that never started as skipped for `reason`; returns their events.

@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Telemetry
 import Threading
 
 /// Makes sure no run holds a slot forever, on its own thread and connections:
@@ -75,7 +76,7 @@ final class StageWatchdog: Sendable {
     /// Why `run` must be ended now on its behalf, if it must.
     static func verdict(_ run: RunControl, timeout: TimeInterval) -> StopReason? {
         if let requested = run.stopRequested {
-            return Date().timeIntervalSince(requested.at) >= acknowledgeSeconds ? requested.reason : nil
+            return (ContinuousClock.now - requested.at).inSeconds >= acknowledgeSeconds ? requested.reason : nil
         }
         let silent = run.silence.seconds
         guard silent >= timeout else { return nil }

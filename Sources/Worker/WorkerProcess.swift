@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import ServiceLifecycle
+import Telemetry
 import Threading
 
 /// A worker process, run as a ServiceLifecycle `Service`: `slots` loops, each claiming one job at
@@ -29,7 +30,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     /// What the worker knows of Redis, PostgreSQL and the coordinator (logs and metrics of their faults).
     let health: DependencyHealth
     private let stateLock = NSLock()
-    private var stopRequestedAt: Date?
+    private var stopRequestedAt: ContinuousClock.Instant?   // monotonic: the grace is a duration on this host
     private var active: [UUID: RunControl] = [:]
     private var slots: [Int: BackgroundLoop<SlotWork.Round>] = [:]
     private var generations: [Int: Int] = [:]
@@ -77,7 +78,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     /// Stops claiming; running jobs get `shutdownGraceSeconds` to finish, then are handed back.
     public func stop() {
         let loops: [BackgroundLoop<SlotWork.Round>] = stateLock.withLock {
-            if stopRequestedAt == nil { stopRequestedAt = Date() }
+            if stopRequestedAt == nil { stopRequestedAt = .now }
             return Array(slots.values)
         }
         // An idle or backing-off slot leaves now; a busy one after its job.
@@ -86,7 +87,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     }
 
     private var graceOver: Bool {
-        stateLock.withLock { stopRequestedAt.map { Date().timeIntervalSince($0) >= config.queue.shutdownGraceSeconds } ?? false }
+        stateLock.withLock { stopRequestedAt.map { (ContinuousClock.now - $0).inSeconds >= config.queue.shutdownGraceSeconds } ?? false }
     }
 
     private func activeRuns() -> [RunControl] {

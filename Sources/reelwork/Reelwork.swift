@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Reelwork: AsyncParsableCommand {
@@ -9,4 +10,19 @@ struct Reelwork: AsyncParsableCommand {
         subcommands: [CoordinatorCommand.self, WorkerCommand.self, MigrateCommand.self, SubmitCommand.self,
                       JobsCommand.self, BatchesCommand.self, WebhooksCommand.self, AnalyzeCommand.self, StorageCommand.self,
                       KeysCommand.self, WorkersCommand.self, QueueCommand.self])
+
+    /// Swift's runtime takes the arguments as the process starts; a library preloaded into the
+    /// process can leave them empty (libfaketime does: the multi-host test runs workers with their
+    /// clocks an hour off through it). Then they are read from the kernel's copy instead.
+    static func main() async {
+        await main(CommandLine.arguments.isEmpty ? kernelArguments() : nil)
+    }
+
+    /// The process's arguments less its name, from /proc/self/cmdline (NUL-terminated strings).
+    static func kernelArguments() -> [String]? {
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/cmdline"), let data = try? file.readToEnd() else { return nil }
+        var parts = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if parts.last == "" { parts.removeLast() }
+        return Array(parts.dropFirst())
+    }
 }

@@ -32,16 +32,32 @@ class BackgroundWorkTestCase: MigratedDatabaseTestCase {
         super.tearDown()
     }
 
-    /// A job running in both stores, as a worker's claim leaves it: leased in Redis until
-    /// `leaseEnds` (in the past: already expired), its attempt started in PostgreSQL.
-    func runningJob(owner: String = "w/0", leaseEnds: Date) throws -> (claim: Claim, run: ClaimedRun) {
+    /// A job running in both stores, as a worker's claim leaves it: leased in Redis for `lease`
+    /// seconds of Redis's clock, its attempt started in PostgreSQL.
+    func runningJob(owner: String = "w/0", lease: TimeInterval) throws -> (claim: Claim, run: ClaimedRun) {
         let started = try db.startedRun(sport: .tennis)
         XCTAssertTrue(try queue.enqueue(started.jobId, club: "c", on: redis))
-        let lease = 30.0
-        let claim = try XCTUnwrap(try queue.claim(owner: owner, lease: lease, now: leaseEnds.addingTimeInterval(-lease), on: redis))
+        let claim = try XCTUnwrap(try queue.claim(owner: owner, lease: lease, on: redis))
         XCTAssertEqual(claim.jobId, started.jobId)
         XCTAssertEqual(claim.attempt, started.attempt)
         return (claim, started)
+    }
+
+    /// A running job whose lease has expired: leased briefly, then waited out until Redis's clock
+    /// (the only one leases are measured by) has passed its deadline. Not yet reaped.
+    func expiredJob(owner: String = "w/0") throws -> (claim: Claim, run: ClaimedRun) {
+        let job = try runningJob(owner: owner, lease: 0.05)
+        let deadline = try XCTUnwrap(try leaseDeadline(job.claim.jobId))
+        _ = try Eventually.value(timeout: 10, interval: 0.01, "Redis's clock past the lease's deadline") {
+            try redisNow() > deadline ? true : nil
+        }
+        return job
+    }
+
+    /// Redis's clock in milliseconds.
+    func redisNow() throws -> Double {
+        let parts = try XCTUnwrap(try redis.command("TIME").array?.compactMap(\.string).compactMap(Double.init))
+        return parts[0] * 1000 + (parts[1] / 1000).rounded(.down)
     }
 
     /// The job's row, as the reaper and the reconciler leave it.

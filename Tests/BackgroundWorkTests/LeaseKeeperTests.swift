@@ -30,8 +30,12 @@ final class LeaseKeeperTests: BackgroundWorkTestCase {
     }
 
     /// A running job and the run control its slot would track.
-    private func trackedRun(leaseEnds: Date) throws -> RunControl {
-        let (claim, started) = try runningJob(owner: "w/0", leaseEnds: leaseEnds)
+    private func trackedRun(lease: TimeInterval) throws -> RunControl {
+        track(try runningJob(owner: "w/0", lease: lease))
+    }
+
+    private func track(_ job: (claim: Claim, run: ClaimedRun)) -> RunControl {
+        let (claim, started) = job
         let control = RunControl(claim: claim, owner: "w/0", slot: SlotThread(slot: 0, generation: 0), shutdownDue: { false })
         control.begin(started)
         tracked.add(control)
@@ -52,7 +56,7 @@ final class LeaseKeeperTests: BackgroundWorkTestCase {
     }
 
     func testEachRoundRenewsEveryTrackedRunInBothStores() throws {
-        let runs = try (0..<2).map { _ in try trackedRun(leaseEnds: Date().addingTimeInterval(5)) }
+        let runs = try (0..<2).map { _ in try trackedRun(lease: 5) }
         for run in runs { try db.query("UPDATE jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = $1", [run.jobId]) }
         let deadlinesBefore = try runs.map { try XCTUnwrap(try leaseDeadline($0.jobId)) }
 
@@ -67,9 +71,9 @@ final class LeaseKeeperTests: BackgroundWorkTestCase {
     }
 
     func testARunTheSlotForgotOrTheWatchdogTookOverIsNoLongerRenewed() throws {
-        let finished = try trackedRun(leaseEnds: Date().addingTimeInterval(5))
-        let stuck = try trackedRun(leaseEnds: Date().addingTimeInterval(5))
-        let kept = try trackedRun(leaseEnds: Date().addingTimeInterval(5))
+        let finished = try trackedRun(lease: 5)
+        let stuck = try trackedRun(lease: 5)
+        let kept = try trackedRun(lease: 5)
         keeper.start()
         try rounds.awaitCount(1)
         XCTAssertEqual(rounds.rounds.first?.renewed, 3)
@@ -88,8 +92,8 @@ final class LeaseKeeperTests: BackgroundWorkTestCase {
     }
 
     func testALostLeaseOrACancelBecomesTheRunsStopRequest() throws {
-        let lost = try trackedRun(leaseEnds: Date().addingTimeInterval(-1))
-        let cancelled = try trackedRun(leaseEnds: Date().addingTimeInterval(30))
+        let lost = track(try expiredJob())
+        let cancelled = try trackedRun(lease: 30)
         // The first lease expired and another worker claimed the job; an operator cancelled the second.
         XCTAssertEqual(try queue.reap(maxStalls: 3, on: redis).expired.map(\.jobId), [lost.jobId])
         XCTAssertEqual(try queue.claim(owner: "w2/0", lease: 30, on: redis)?.jobId, lost.jobId)

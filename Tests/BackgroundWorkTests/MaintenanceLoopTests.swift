@@ -16,7 +16,7 @@ final class MaintenanceLoopTests: BackgroundWorkTestCase {
     private let logger = Logger(label: "test.maintenance")
 
     func testAnExpiredLeaseIsCountedAsAStallInBothStores() throws {
-        let (claim, _) = try runningJob(leaseEnds: Date().addingTimeInterval(-1))
+        let (claim, _) = try expiredJob()
 
         let round = MaintenanceWork(config: config, logger: logger).round()
         XCTAssertNil(round.error)
@@ -30,6 +30,40 @@ final class MaintenanceLoopTests: BackgroundWorkTestCase {
         XCTAssertEqual([job.status, "\(job.stalls)"], ["queued", "1"])
         XCTAssertEqual(try attemptOutcomes(claim.jobId), ["stalled"])
         XCTAssertEqual(try queue.stallReports(on: redis), [], "PostgreSQL has it: Redis forgets the report")
+    }
+
+    /// The reaper goes by Redis's clock alone: a lease with time left is not reaped, however long
+    /// its worker has been quiet by anyone else's clock, and an expired one is.
+    func testOnlyLeasesRedisClockHasPassedAreReaped() throws {
+        let (live, _) = try runningJob(owner: "w/1", lease: 30)
+        let (expired, _) = try expiredJob()
+        let round = MaintenanceWork(config: config, logger: logger).round()
+        XCTAssertNil(round.error)
+        XCTAssertEqual(round.requeued, 1)
+        XCTAssertEqual(try redisStalls(expired.jobId), 1)
+        XCTAssertNotNil(try leaseDeadline(live.jobId), "still running in Redis")
+        XCTAssertEqual(try jobRow(live.jobId).status, "running")
+        XCTAssertNil(try redisStalls(live.jobId))
+    }
+
+    /// A retry PostgreSQL scheduled, restored into a Redis that lost it: it waits what is left of its
+    /// delay by PostgreSQL's clock, counted from Redis's now (no host's time crosses over); one
+    /// already due is ready at once.
+    func testTheReconcilerRestoresARetryWithTheDelayLeftByPostgresClock() throws {
+        let waiting = try db.startedRun(sport: .tennis), overdue = try db.startedRun(sport: .tennis)
+        XCTAssertTrue(try RunRepository(db).fail(waiting, message: "blip", kind: .transient, retryIn: 60))
+        XCTAssertTrue(try RunRepository(db).fail(overdue, message: "blip", kind: .transient, retryIn: 60))
+        try db.query("UPDATE jobs SET next_attempt_at = now() - interval '1 minute' WHERE id = $1", [overdue.jobId])
+        // Older than the reconciler's settling time, so it treats them as lost by Redis.
+        try db.query("UPDATE jobs SET updated_at = now() - interval '1 hour' WHERE id = ANY($1::uuid[])",
+                     ["{\(waiting.jobId.uuidString.lowercased()),\(overdue.jobId.uuidString.lowercased())}"])
+
+        XCTAssertEqual(try MaintenanceWork(config: config, logger: logger).reconcile(redis: redis, db: db), 2)
+        let due = try XCTUnwrap(try redis.command("ZSCORE", "\(queue.prefix):delayed", waiting.jobId.uuidString.lowercased())
+            .string.flatMap(Double.init))
+        XCTAssertEqual(due - (try redisNow()), 60_000, accuracy: 2_000)
+        XCTAssertEqual(try queue.claim(owner: "w/0", lease: 30, on: redis)?.jobId, overdue.jobId)
+        XCTAssertNil(try queue.claim(owner: "w/0", lease: 30, on: redis), "the other is not due for a minute")
     }
 
     func testAFailureBetweenTheStoresDelaysTheStallButDoesNotLoseIt() throws {
@@ -100,7 +134,7 @@ final class MaintenanceLoopTests: BackgroundWorkTestCase {
     /// A job whose lease expired; a reaper pass in which Redis decides the stall, then finds the
     /// connection to PostgreSQL gone before it can write it.
     private func stallWithPostgresGoneBeforeItIsWritten() throws -> (Claim, MaintenanceWork) {
-        let (claim, _) = try runningJob(leaseEnds: Date().addingTimeInterval(-1))
+        let (claim, _) = try expiredJob()
         let work = MaintenanceWork(config: config, logger: logger)
         let doomed = try database.connect()
         try killSession(of: doomed)

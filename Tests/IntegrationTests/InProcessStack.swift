@@ -282,7 +282,7 @@ final class InProcessStack: APIStack, @unchecked Sendable {
             if case .object(let options) = run.options, case .object(let noop)? = options["noop"],
                case .number(let count)? = noop["invalidAttempts"] { invalidAttempts = count }
             if Double(run.attempt) <= invalidAttempts {
-                try runs.fail(run, message: "noop: invalid input requested for attempt \(run.attempt)", kind: .invalidInput, retryAt: nil)
+                try runs.fail(run, message: "noop: invalid input requested for attempt \(run.attempt)", kind: .invalidInput, retryIn: nil)
             } else {
                 try runs.complete(run, document: AnalysisDocument(video: nil, stages: [], warnings: [], result: .object(["noop": .bool(true)])),
                                   facts: nil)

@@ -36,4 +36,17 @@ extension JobQueueTests {
         try queue.workerLeft(id: "w1", on: redis)
         XCTAssertEqual(try queue.workers(on: redis), [])
     }
+
+    /// A beat's time and its age both come from Redis's clock: the coordinator listing workers
+    /// compares no host's clock with another's.
+    func testAWorkersBeatIsStampedAndAgedByRedisClock() throws {
+        XCTAssertFalse(try queue.workerBeat(id: "w1", host: "h", version: "v", slots: 1, running: 0, fresh: true, ttl: 300, on: redis))
+        let now = try redisNow()
+        let listed = try XCTUnwrap(try queue.workers(on: redis).first)
+        XCTAssertEqual(listed.lastBeat.timeIntervalSince1970 * 1000, now, accuracy: 1_000)
+        XCTAssertLessThan(listed.heartbeatAge, 1)
+        // The hash as a beat 90 s ago left it: its age is Redis's now minus that stamp.
+        try redis.command("HSET", "\(queue.prefix):worker:w1", "beat_ms", String(Int64(now) - 90_000))
+        XCTAssertEqual(try queue.workers(on: redis).first?.heartbeatAge ?? 0, 90, accuracy: 1)
+    }
 }

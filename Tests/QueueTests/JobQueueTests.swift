@@ -1,6 +1,7 @@
 import Foundation
 import Queue
 import ReelworkCore
+import TestSupport
 import XCTest
 
 /// The Redis client and queue against a real Redis (scripts/test.sh starts one).
@@ -25,8 +26,30 @@ final class JobQueueTests: XCTestCase {
 
     let lease: TimeInterval = 30
 
-    func claim(_ owner: String = "w", now: Date = Date()) throws -> Claim? {
-        try queue.claim(owner: owner, lease: lease, now: now, on: redis)
+    func claim(_ owner: String = "w") throws -> Claim? {
+        try queue.claim(owner: owner, lease: lease, on: redis)
+    }
+
+    /// Redis's clock in milliseconds: the one every lease and due time is measured by.
+    func redisNow() throws -> Double {
+        let parts = try XCTUnwrap(try redis.command("TIME").array?.compactMap(\.string).compactMap(Double.init))
+        return parts[0] * 1000 + (parts[1] / 1000).rounded(.down)
+    }
+
+    /// Milliseconds from Redis's now until the score `id` has in `set` (`running`: the lease's
+    /// deadline; `delayed`: the retry's due time).
+    func millisLeft(_ id: UUID, in set: String) throws -> Double {
+        let score = try XCTUnwrap(try redis.command("ZSCORE", "\(queue.prefix):\(set)", id.uuidString.lowercased()).string.flatMap(Double.init))
+        return score - (try redisNow())
+    }
+
+    /// Runs reaper passes until one does something (a lease expired, a retry came due) by Redis's
+    /// clock; the leases and delays these tests use are fractions of a second.
+    func reapUntilSomethingHappens(maxStalls: Int = 3) throws -> JobQueue.ReapResult {
+        try Eventually.value(timeout: 10, interval: 0.01, "a reaper pass that expired a lease or promoted a retry") {
+            let result = try queue.reap(maxStalls: maxStalls, on: redis)
+            return result.expired.isEmpty && result.promoted.isEmpty ? nil : result
+        }
     }
 
     func testClaimsInOrderWithinAClubAndRecordsTheLeaseAtomically() throws {
@@ -90,20 +113,27 @@ final class JobQueueTests: XCTestCase {
     }
 
     func testHeartbeatsKeepTheLeaseAndALostRunCanChangeNothing() throws {
-        let id = UUID()
+        let id = UUID(), unrenewed = UUID()
         try queue.enqueue(id, club: "a", on: redis)
-        let t0 = Date()
-        let mine = try XCTUnwrap(try queue.claim(owner: "w1", lease: 5, now: t0, on: redis))
-        XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 5, now: t0.addingTimeInterval(4), on: redis), .ok)
-        XCTAssertTrue(try queue.reap(now: t0.addingTimeInterval(6), maxStalls: 3, on: redis).expired.isEmpty, "renewed to t0+9")
+        try queue.enqueue(unrenewed, club: "b", on: redis)
+        let mine = try XCTUnwrap(try queue.claim(owner: "w1", lease: 0.3, on: redis))
+        XCTAssertEqual(mine.jobId, id)
+        // Claimed after mine with the same lease, never renewed: once it expires, mine would have too.
+        XCTAssertEqual(try queue.claim(owner: "w0", lease: 0.3, on: redis)?.jobId, unrenewed)
+        XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 30, on: redis), .ok)
+        XCTAssertEqual(try millisLeft(id, in: "running"), 30_000, accuracy: 1_000, "renewed to Redis's now + the lease")
+        let first = try reapUntilSomethingHappens()
+        XCTAssertEqual(first.expired.map(\.jobId), [unrenewed], "the renewed lease outlives its first deadline")
+        XCTAssertEqual(try queue.cancel(unrenewed, on: redis), "removed")   // out of the way of the claims below
 
-        let reaped = try queue.reap(now: t0.addingTimeInterval(10), maxStalls: 3, on: redis)
+        XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 0.2, on: redis), .ok)   // its last beat
+        let reaped = try reapUntilSomethingHappens()
         XCTAssertEqual(reaped.expired, [.init(jobId: id, attempt: 1, verdict: "requeued", stalls: 1)])
-        let theirs = try XCTUnwrap(try queue.claim(owner: "w2", lease: 5, now: t0.addingTimeInterval(10), on: redis))
+        let theirs = try XCTUnwrap(try queue.claim(owner: "w2", lease: 5, on: redis))
         XCTAssertEqual(theirs.attempt, 2, "the attempt is the fencing token")
         XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 5, on: redis), .lost)
         XCTAssertFalse(try queue.finish(mine, owner: "w1", outcome: .done, on: redis), "the lost run cannot finish it")
-        XCTAssertEqual(try queue.stats(on: redis).running, 1)
+        XCTAssertEqual(try queue.stats(on: redis).running, 1, "theirs")
         XCTAssertTrue(try queue.finish(theirs, owner: "w2", outcome: .done, on: redis))
         XCTAssertFalse(try queue.holds(id, on: redis))
     }
@@ -112,12 +142,10 @@ final class JobQueueTests: XCTestCase {
         let stalled = UUID(), other = UUID()
         try queue.enqueue(stalled, club: "a", on: redis)
         try queue.enqueue(other, club: "a", on: redis)
-        var now = Date()
         for round in 1...3 {
-            let c = try XCTUnwrap(try queue.claim(owner: "w", lease: 1, now: now, on: redis))
+            let c = try XCTUnwrap(try queue.claim(owner: "w", lease: 0.05, on: redis))
             XCTAssertEqual(c.jobId, stalled, "round \(round): the stalled job is next in line")
-            now = now.addingTimeInterval(2)
-            let verdict = try queue.reap(now: now, maxStalls: 2, on: redis).expired.first
+            let verdict = try reapUntilSomethingHappens(maxStalls: 2).expired.first
             XCTAssertEqual(verdict?.stalls, round)
             XCTAssertEqual(verdict?.verdict, round <= 2 ? "requeued" : "failed")
         }
@@ -126,15 +154,31 @@ final class JobQueueTests: XCTestCase {
     }
 
     func testRetriesWaitInTheDelayedSetUntilDue() throws {
-        let id = UUID()
-        try queue.enqueue(id, club: "a", on: redis)
-        let now = Date()
-        let c = try XCTUnwrap(try claim(now: now))
-        XCTAssertTrue(try queue.finish(c, owner: "w", outcome: .retry(at: now.addingTimeInterval(60)), on: redis))
-        XCTAssertNil(try claim(now: now), "not before it is due")
-        XCTAssertEqual(try queue.reap(now: now.addingTimeInterval(30), maxStalls: 3, on: redis).promoted, [])
-        XCTAssertEqual(try queue.reap(now: now.addingTimeInterval(61), maxStalls: 3, on: redis).promoted, [id])
-        XCTAssertEqual(try claim()?.attempt, 2)
+        let later = UUID(), soon = UUID()
+        try queue.enqueue(later, club: "a", on: redis)
+        try queue.enqueue(soon, club: "b", on: redis)
+        let (first, second) = (try XCTUnwrap(try claim()), try XCTUnwrap(try claim()))
+        XCTAssertEqual([first.jobId, second.jobId], [later, soon])
+        XCTAssertTrue(try queue.finish(first, owner: "w", outcome: .retry(after: 60), on: redis))
+        XCTAssertEqual(try millisLeft(later, in: "delayed"), 60_000, accuracy: 1_000, "due a delay after Redis's now")
+        XCTAssertNil(try claim(), "not before it is due")
+        XCTAssertEqual(try queue.reap(maxStalls: 3, on: redis).promoted, [])
+
+        XCTAssertTrue(try queue.finish(second, owner: "w", outcome: .retry(after: 0.2), on: redis))
+        XCTAssertEqual(try reapUntilSomethingHappens().promoted, [soon], "due, unlike the one a minute away")
+        XCTAssertEqual(try claim(), Claim(jobId: soon, attempt: 2, club: "b"))
+        XCTAssertNil(try claim())
+    }
+
+    /// A job put in Redis with a delay (a retry the reconciler restores from PostgreSQL) waits that
+    /// long by Redis's clock.
+    func testAnEnqueuedDelayCountsFromRedisClock() throws {
+        let delayed = UUID(), overdue = UUID()
+        XCTAssertTrue(try queue.enqueue(delayed, club: "a", delay: 45, on: redis))
+        XCTAssertEqual(try millisLeft(delayed, in: "delayed"), 45_000, accuracy: 1_000)
+        XCTAssertEqual(try queue.enqueue([JobQueue.Entry(id: overdue, club: "a", delay: -5)], on: redis), 1)
+        XCTAssertEqual(try claim()?.jobId, overdue, "an overdue retry is ready at once")
+        XCTAssertNil(try claim())
     }
 
     func testHandBackPutsTheJobFirstInLine() throws {
@@ -213,10 +257,10 @@ final class JobQueueTests: XCTestCase {
         XCTAssertEqual(try queue.stats(on: redis).running, 0)
         XCTAssertEqual(try queue.stats(on: redis).runningByClub, [:])
         // The same for a job the reaper failed for good after its last stall.
-        let doomed = UUID(), t0 = Date()
+        let doomed = UUID()
         try queue.enqueue(doomed, club: "a", on: redis)
-        let last = try XCTUnwrap(try queue.claim(owner: "w", lease: 1, now: t0, on: redis))
-        XCTAssertEqual(try queue.reap(now: t0.addingTimeInterval(2), maxStalls: 0, on: redis).expired.first?.verdict, "failed")
+        let last = try XCTUnwrap(try queue.claim(owner: "w", lease: 0.05, on: redis))
+        XCTAssertEqual(try reapUntilSomethingHappens(maxStalls: 0).expired.first?.verdict, "failed")
         XCTAssertEqual(try queue.heartbeat(last, owner: "w", lease: lease, on: redis), .lost)
         XCTAssertFalse(try queue.holds(doomed, on: redis))
     }

@@ -58,7 +58,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
     func testASweepAnnouncesABatchWhoseJobsHaveAllEndedOnceWithItsSummary() throws {
         let (batch, jobs) = try batch(jobs: 4)
         XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
-        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "not a video", kind: .invalidInput, retryAt: nil))
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "not a video", kind: .invalidInput, retryIn: nil))
         XCTAssertEqual(try JobRepository(db).cancel(id: jobs[2]), .cancelled)
         XCTAssertEqual(try announcements(batch), [], "a job is still open")
 
@@ -87,7 +87,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
                 XCTAssertTrue(try RunRepository(self.db).complete(run, document: self.document, facts: nil))
                 XCTAssertFalse(try RunRepository(self.db).complete(run, document: self.document, facts: nil))
             }),
-            ("a run's failure", { job, _ in XCTAssertTrue(try RunRepository(self.db).fail(try self.run(job), message: "x", kind: .internal, retryAt: nil)) }),
+            ("a run's failure", { job, _ in XCTAssertTrue(try RunRepository(self.db).fail(try self.run(job), message: "x", kind: .internal, retryIn: nil)) }),
             ("a run's cancel", { job, _ in XCTAssertTrue(try RunRepository(self.db).cancelled(try self.run(job))) }),
             ("a waiting job's cancel", { job, _ in XCTAssertEqual(try JobRepository(self.db).cancel(id: job), .cancelled) }),
             ("the batch's cancel", { _, batch in XCTAssertEqual(try BatchRepository(self.db).cancel(batchId: batch.id).cancelled.count, 1) }),
@@ -115,7 +115,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
     func testWritesThatDoNotEndTheLastJobAnnounceNothing() throws {
         let (batch, jobs) = try batch(jobs: 1)
         let runs = RunRepository(db)
-        XCTAssertTrue(try runs.fail(try run(jobs[0]), message: "blip", kind: .transient, retryAt: Date().addingTimeInterval(60)))
+        XCTAssertTrue(try runs.fail(try run(jobs[0]), message: "blip", kind: .transient, retryIn: 60))
         XCTAssertTrue(try runs.handBack(try run(jobs[0], attempt: 2)))
         XCTAssertTrue(try MaintenanceRepository(db).recordStall(jobId: try run(jobs[0], attempt: 3).jobId, attempt: 3, stalls: 1, verdict: .requeued))
         XCTAssertEqual(try announcements(batch), [])
@@ -141,12 +141,12 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
     func testABatchOpenedAgainIsAnnouncedAgainWhenItCompletesAgain() throws {
         let (batch, jobs) = try batch(jobs: 2)
         XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
-        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryAt: nil))
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryIn: nil))
         XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1)])
 
         XCTAssertNotNil(try JobRepository(db).requeueForRetry(id: jobs[1]))
         XCTAssertEqual(try announcements(batch).count, 1, "open again: nothing until it ends")
-        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1], attempt: 2), message: "x", kind: .internal, retryAt: nil))
+        XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1], attempt: 2), message: "x", kind: .internal, retryIn: nil))
         XCTAssertEqual(try announcements(batch).map { $0["completion"] }, [.number(1), .number(2)])
 
         XCTAssertEqual(try JobRepository(db).requeueFailed(club: nil, sport: nil, errorKind: nil, since: nil, until: nil, batchId: batch.id).count, 1)
@@ -194,7 +194,7 @@ final class BatchCompletionTests: MigratedDatabaseTestCase {
         for round in 0..<20 {
             let (batch, jobs) = try batch(jobs: 2)
             XCTAssertTrue(try RunRepository(db).complete(try run(jobs[0]), document: document, facts: nil))
-            XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryAt: nil))
+            XCTAssertTrue(try RunRepository(db).fail(try run(jobs[1]), message: "x", kind: .internal, retryIn: nil))
             let errors = try together(2) { index in
                 let connection = try PGConnection(url)
                 if index == 0 {

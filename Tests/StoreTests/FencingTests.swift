@@ -58,7 +58,7 @@ final class FencingTests: MigratedDatabaseTestCase {
         try runs.heartbeat(stale)
         XCTAssertFalse(try runs.complete(stale, document: swings([9, 9, 9]), facts: nil,
                                          stages: [.finished(.metrics, status: .succeeded, framesDone: nil)]))
-        XCTAssertFalse(try runs.fail(stale, message: "late failure", kind: .internal, retryAt: Date()))
+        XCTAssertFalse(try runs.fail(stale, message: "late failure", kind: .internal, retryIn: 0))
         XCTAssertFalse(try runs.handBack(stale))
         XCTAssertFalse(try runs.cancelled(stale))
         try runs.lost(stale)
@@ -73,8 +73,8 @@ final class FencingTests: MigratedDatabaseTestCase {
         let before = try snapshot(stale.jobId)
 
         for end in [{ try runs.complete(stale, document: self.swings([9]), facts: nil) },
-                    { try runs.fail(stale, message: "late", kind: .transient, retryAt: Date()) },
-                    { try runs.fail(stale, message: "late", kind: .invalidInput, retryAt: nil) },
+                    { try runs.fail(stale, message: "late", kind: .transient, retryIn: 0) },
+                    { try runs.fail(stale, message: "late", kind: .invalidInput, retryIn: nil) },
                     { try runs.handBack(stale) }, { try runs.cancelled(stale) }] {
             XCTAssertFalse(try end(), "a stale run must not end the job")
         }
@@ -101,10 +101,16 @@ final class FencingTests: MigratedDatabaseTestCase {
 
     func testARetryKeepsWhenItWasDueAndADecodedCountReplacesTheVideosEstimate() throws {
         let run = try db.startedRun(sport: .tennis)
-        let due = Date().addingTimeInterval(42)
-        XCTAssertTrue(try RunRepository(db).fail(run, message: "m", kind: .transient, retryAt: due))
-        let retryAt = try XCTUnwrap(db.query("SELECT retry_at FROM job_attempts WHERE job_id = $1", [run.jobId]).rows.first?.optionalDate("retry_at"))
-        XCTAssertEqual(retryAt.timeIntervalSince1970, due.timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertTrue(try RunRepository(db).fail(run, message: "m", kind: .transient, retryIn: 42))
+        // Due 42 s after PostgreSQL's now(), on the attempt's record and the job's alike: the
+        // worker's clock stamps neither.
+        let due = try XCTUnwrap(db.query("""
+            SELECT EXTRACT(EPOCH FROM a.retry_at - a.finished_at)::float8 AS after_end,
+                   EXTRACT(EPOCH FROM j.next_attempt_at - a.retry_at)::float8 AS apart
+            FROM job_attempts a JOIN jobs j ON j.id = a.job_id WHERE a.job_id = $1
+            """, [run.jobId]).rows.first)
+        XCTAssertEqual(try due.double("after_end"), 42, accuracy: 0.001)
+        XCTAssertEqual(try due.double("apart"), 0, accuracy: 0.001)
 
         let second = try db.startedRun(sport: .tennis, attempt: 2, job: run.jobId)
         let counted = VideoFacts(durationSeconds: 3, frameCount: 88, frameCountSource: .decoded, fps: 30, width: 1280, height: 720,

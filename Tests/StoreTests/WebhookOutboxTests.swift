@@ -66,22 +66,22 @@ final class WebhookOutboxTests: MigratedDatabaseTestCase {
         let owner = try db.startedRun(sport: .tennis, attempt: 2, job: stale.jobId)
         let document = AnalysisDocument(video: nil, stages: [], warnings: [], result: .emptyObject)
         XCTAssertFalse(try runs.complete(stale, document: document, facts: nil))
-        XCTAssertFalse(try runs.fail(stale, message: "late", kind: .invalidInput, retryAt: nil))
+        XCTAssertFalse(try runs.fail(stale, message: "late", kind: .invalidInput, retryIn: nil))
         XCTAssertFalse(try runs.cancelled(stale))
         XCTAssertEqual(try deliveries(stale.jobId).count, 0, "fenced: the job did not end")
 
-        XCTAssertTrue(try runs.fail(owner, message: "bad video", kind: .invalidInput, retryAt: nil))
+        XCTAssertTrue(try runs.fail(owner, message: "bad video", kind: .invalidInput, retryIn: nil))
         try assertOneEach(owner.jobId, "job.failed", extra: 1)   // the failures-only endpoint too
         // The stale run again, after the job ended: still fenced, nothing more.
         XCTAssertFalse(try runs.complete(stale, document: document, facts: nil))
-        XCTAssertFalse(try runs.fail(owner, message: "twice", kind: .invalidInput, retryAt: nil), "an ended run ends once")
+        XCTAssertFalse(try runs.fail(owner, message: "twice", kind: .invalidInput, retryIn: nil), "an ended run ends once")
         XCTAssertEqual(try deliveries(owner.jobId).count, 3)
     }
 
     func testWritesThatDoNotEndTheJobRecordNothing() throws {
         let runs = RunRepository(db)
         let run = try db.startedRun(sport: .tennis)
-        XCTAssertTrue(try runs.fail(run, message: "blip", kind: .transient, retryAt: Date().addingTimeInterval(5)))
+        XCTAssertTrue(try runs.fail(run, message: "blip", kind: .transient, retryIn: 5))
         let second = try db.startedRun(sport: .tennis, attempt: 2, job: run.jobId)
         XCTAssertTrue(try runs.handBack(second))
         XCTAssertEqual(try deliveries(run.jobId).count, 0)
@@ -94,7 +94,7 @@ final class WebhookOutboxTests: MigratedDatabaseTestCase {
         let run = try db.startedRun(sport: .tennis)
         struct Abort: Error {}
         XCTAssertThrowsError(try db.transaction { tx in
-            XCTAssertTrue(try RunRepository(tx).fail(run, message: "bad", kind: .invalidInput, retryAt: nil))
+            XCTAssertTrue(try RunRepository(tx).fail(run, message: "bad", kind: .invalidInput, retryIn: nil))
             XCTAssertEqual(try tx.query("SELECT count(*) AS n FROM webhook_deliveries").rows[0].int("n"), 3, "inside, it is there")
             throw Abort()
         })
@@ -109,7 +109,7 @@ final class WebhookOutboxTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try deliveries(running.jobId).count, 0, "not ended yet: its worker records it")
 
         let run = try db.startedRun(sport: .tennis)
-        XCTAssertTrue(try RunRepository(db).fail(run, message: "blip", kind: .transient, retryAt: Date().addingTimeInterval(60)))
+        XCTAssertTrue(try RunRepository(db).fail(run, message: "blip", kind: .transient, retryIn: 60))
         XCTAssertEqual(try jobs.cancel(id: run.jobId), .cancelled)
         try assertOneEach(run.jobId, "job.cancelled")
         XCTAssertThrowsError(try jobs.cancel(id: run.jobId))

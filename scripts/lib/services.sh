@@ -402,6 +402,17 @@ rw__pkg_installed() {
 # rw_install_deps
 # Installs whatever Reelwork needs that is missing, with apt-get. Tools count as present when
 # their command exists (however installed), so a second run does nothing and needs no network.
+# Prints the path of Debian's libfaketime (the library a process preloads to see a shifted clock).
+rw_faketime_lib() {
+    local lib
+    lib=$(dpkg -L libfaketime 2>/dev/null | grep '/faketime/libfaketime\.so\.1$' | head -n 1)
+    [[ -n $lib && -r $lib ]] || {
+        rw__err "libfaketime not installed; run rw_install_deps"
+        return 1
+    }
+    printf '%s\n' "$lib"
+}
+
 rw_install_deps() {
     local missing=() pkg
     command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
@@ -431,6 +442,8 @@ rw_install_deps() {
     command -v unshare >/dev/null 2>&1 && command -v mount >/dev/null 2>&1 || missing+=(util-linux mount)
     # The report tests read the PDFs back (pdfinfo, pdftotext) and render their pages (pdftoppm).
     command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+    # The multi-host test runs workers whose clocks are an hour off (LD_PRELOAD of libfaketime).
+    rw_faketime_lib >/dev/null 2>&1 || missing+=(libfaketime faketime)
     (( ${#missing[@]} == 0 )) && return 0
 
     local sudo=()

@@ -1,10 +1,12 @@
 """Reelwork's own checks of deploy/, beside the generic validators scripts/check-deploy.sh runs.
 
     python check_deploy.py keda FILE                      # FILE's KEDA objects against keda-v2.schema.json
+    python check_deploy.py podmonitor FILE                # FILE's PodMonitors against podmonitor-v1.schema.json
     python check_deploy.py consistency ROOT RESOLVED_COMPOSE
 
 `keda`: every keda.sh document in FILE against the schema written from KEDA's documented spec
-(no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `consistency`: the rules that tie the deploy files to the
+(no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `podmonitor`: the
+same for the Prometheus Operator's PodMonitor (podmonitor-v1.schema.json, written from its API reference). `consistency`: the rules that tie the deploy files to the
 code and to each other (a grace period shorter than the worker's shutdown grace, a Redis key the
 queue does not use, a Secret key nobody defines, a REELWORK_* name docs/CONFIGURATION.md does not know...).
 RESOLVED_COMPOSE is `docker-compose config`'s output (anchors, env files and defaults applied).
@@ -55,6 +57,36 @@ def check_keda(path):
     if count == 0:
         problem(path, "no keda.sh objects found")
     return count
+
+
+def check_podmonitor(path):
+    schema = json.loads((HERE / "podmonitor-v1.schema.json").read_text())
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    count = 0
+    for doc in load_all(path):
+        if not str(doc.get("apiVersion", "")).startswith("monitoring.coreos.com/"):
+            continue
+        count += 1
+        name = f"{path}: {doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
+        for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
+            where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+            problem(name, f"{where}: {err.message}")
+    if count == 0:
+        problem(path, "no monitoring.coreos.com objects found")
+    return count
+
+
+def selects(selector, labels):
+    """Whether a label selector (matchLabels, matchExpressions) selects a pod with `labels`."""
+    if any(labels.get(k) != v for k, v in selector.get("matchLabels", {}).items()):
+        return False
+    for e in selector.get("matchExpressions", []):
+        value, present = labels.get(e["key"]), e["key"] in labels
+        ok = {"In": present and value in e.get("values", []), "NotIn": not present or value not in e.get("values", []),
+              "Exists": present, "DoesNotExist": not present}[e["operator"]]
+        if not ok:
+            return False
+    return True
 
 
 def seconds(text):
@@ -177,13 +209,45 @@ def check_k8s(root):
                 if "':clubs'" not in queue_source:
                     problem("Sources/Queue/QueueScripts.swift", "no longer defines the ':clubs' ring the KEDA Redis trigger watches")
             if t["type"] == "prometheus":
-                for metric in ("reelwork_jobs_waiting", "reelwork_jobs_running"):
-                    if metric not in md.get("query", ""):
-                        problem(f"{path}: ScaledObject/{name}", f"the Prometheus query does not use {metric}")
+                query = md.get("query", "")
+                for metric in sorted(set(re.findall(r"reelwork_[a-z_]+", query))):
                     if f'"{metric}"' not in metric_sources:
                         problem("Sources", f"no metric named {metric} any more (the KEDA query uses it)")
-                if md.get("threshold") != slots:
-                    problem(f"{path}: ScaledObject/{name}", f"threshold {md.get('threshold')} differs from REELWORK_WORKER_SLOTS {slots}")
+                # `or vector(0)` turns a missing scrape (Prometheus or the coordinators down) into
+                # an empty queue: the pool would shrink when it should hold (KEDA's fallback).
+                if re.search(r"vector\s*\(", query):
+                    problem(f"{path}: ScaledObject/{name}", f"trigger {t.get('name')}: the query hides a missing scrape with vector(...)")
+                if "reelwork_queue_claimable_jobs" in query:
+                    if "reelwork_jobs_running" not in query:
+                        problem(f"{path}: ScaledObject/{name}", f"trigger {t.get('name')}: counts claimable jobs but not running ones (busy workers would be scaled away)")
+                    if md.get("threshold") != slots:
+                        problem(f"{path}: ScaledObject/{name}", f"threshold {md.get('threshold')} differs from REELWORK_WORKER_SLOTS {slots}")
+        queries = " ".join(t["metadata"].get("query", "") for t in doc["spec"]["triggers"] if t["type"] == "prometheus")
+        for metric in ("reelwork_queue_claimable_jobs", "reelwork_queue_oldest_claimable_wait_seconds"):
+            if metric not in queries:
+                problem(f"{path}: ScaledObject/{name}", f"no Prometheus trigger scales on {metric}")
+
+    # The PodMonitor scrapes every coordinator and worker pod, on a port their container names,
+    # with the metrics token from the Secret.
+    pods = {name: doc for name, (path, doc) in by_kind.get("Deployment", {}).items()
+            if name in ("reelwork-coordinator", "reelwork-worker")}
+    monitors = by_kind.get("PodMonitor", {})
+    if not monitors:
+        problem("deploy/k8s", "no PodMonitor: the coordinators' and workers' /metrics would not be scraped")
+    for name, (path, doc) in monitors.items():
+        endpoints = doc["spec"].get("podMetricsEndpoints", [])
+        for deployment, ddoc in pods.items():
+            labels = ddoc["spec"]["template"]["metadata"].get("labels", {})
+            if not selects(doc["spec"].get("selector", {}), labels):
+                problem(f"{path}: PodMonitor/{name}", f"its selector does not select {deployment}'s pods")
+                continue
+            ports = {p.get("name") for c in containers(ddoc)[1] for p in c.get("ports", [])}
+            if not any(e.get("port") in ports for e in endpoints):
+                problem(f"{path}: PodMonitor/{name}", f"no endpoint names a port of {deployment} (it has {sorted(p for p in ports if p)})")
+        for e in endpoints:
+            creds = e.get("authorization", {}).get("credentials", {})
+            if creds.get("key") != "REELWORK_METRICS_TOKEN" or creds.get("name") != "reelwork":
+                problem(f"{path}: PodMonitor/{name}", f"endpoint {e.get('port')}: /metrics needs the metrics token (Secret reelwork, key REELWORK_METRICS_TOKEN)")
 
 
 def check_compose(root, resolved_path):
@@ -274,6 +338,9 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "keda":
         n = check_keda(argv[2])
         label = f"{n} KEDA object(s) against tools/deploy-check/keda-v2.schema.json"
+    elif len(argv) == 3 and argv[1] == "podmonitor":
+        n = check_podmonitor(argv[2])
+        label = f"{n} PodMonitor(s) against tools/deploy-check/podmonitor-v1.schema.json"
     elif len(argv) == 4 and argv[1] == "consistency":
         root = Path(argv[2]).resolve()
         check_names(root)

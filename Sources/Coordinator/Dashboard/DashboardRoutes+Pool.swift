@@ -51,12 +51,11 @@ extension DashboardRoutes {
         page(router, "/dashboard/workers") { _, _, visitor in
             guard visitor.isOperator else { throw DashboardProblem(.forbidden, "Only an operator key sees the workers.") }
             let queue = backends.queue
-            let now = Date()
             let workers = try await backends.redis { try queue.workers(on: $0) }
             var context = visitor.base
             context["title"] = "Workers"
             context["workers"] = workers.map { w -> [String: Any] in
-                let view = ControlRoutes.view(w, now: now)
+                let view = ControlRoutes.view(w)
                 return ["id": view.id, "host": view.host, "version": view.version, "slots": view.slots, "running": view.running,
                         "age": String(format: "%.1f s", view.heartbeatAgeSeconds), "draining": view.draining,
                         "drainAction": "/dashboard/workers/\(DashboardFilter.escape(view.id))/drain"]
