@@ -3,7 +3,7 @@ public struct LineFit: Sendable {
     public let slope: Double
     public let intercept: Double
 
-    /// nil with fewer than two samples, mismatched lists, or all t alike.
+    /// nil with fewer than two samples, mismatched lists, all t alike, or a slope that is not finite.
     public init?(_ t: [Double], _ z: [Double]) {
         let n = Double(t.count)
         guard t.count >= 2, t.count == z.count else { return nil }
@@ -13,7 +13,7 @@ public struct LineFit: Sendable {
             stt += (t[i] - meanT) * (t[i] - meanT)
             stz += (t[i] - meanT) * (z[i] - meanZ)
         }
-        guard stt > 0 else { return nil }
+        guard stt > 1e-12, (stz / stt).isFinite else { return nil }
         slope = stz / stt
         intercept = meanZ - slope * meanT
     }

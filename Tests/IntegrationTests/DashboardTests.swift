@@ -302,6 +302,7 @@ final class DashboardTests: InProcessTestCase {
         XCTAssertEqual(page.status, 200)
         XCTAssertTrue(page.body.contains(#"<img src="/dashboard/jobs/\#(id)/picture.png""#), "the sport's picture:\n\(page.body)")
         XCTAssertTrue(page.body.contains("<figcaption>1 swing · "), "captioned with the report's totals:\n\(page.body)")
+        XCTAssertFalse(page.body.contains("Swings 1"), "the count said once")
         let picture = stack.directory.appendingPathComponent("picture.png")
         XCTAssertEqual(try alpha.download("/dashboard/jobs/\(id)/picture.png", to: picture), 200)
         XCTAssertEqual(try Data(contentsOf: picture).prefix(8), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG")
