@@ -456,13 +456,18 @@ def lighting(rng):
     cast = (rng.uniform(-0.15, 0.15), rng.uniform(-0.08, 0.08))  # warm/cool, green/magenta
     colour = lambda s: (s * k * (1 + cast[0]), s * k * (1 + cast[1]), s * k * (1 - cast[0]))
     lamps = []
-    # Rows of fittings over the lanes, some brighter than others (uneven): one over the approach
-    # behind the bowler (it lights the side of the ball the camera sees), the rest down the lane.
-    for z in (-12.0, 15.0, 38.0, 55.0):
+    # Rows of fittings over the lanes, some brighter than others (uneven): one over the settees
+    # behind the approach (it lights the side of the ball the camera sees), the rest down the lane.
+    # The fittings behind the approach run across many lanes: one each side, so no side of the
+    # ball is left to the ambient light alone.
+    for z in (-18.0, 15.0, 38.0, 55.0):
         if rng.random() < 0.4 or z != 38.0:
-            lamps.append(((rng.uniform(-4, 4), rng.uniform(8.5, 10.5), z + rng.uniform(-3, 3)),
-                          colour(rng.uniform(0.5, 0.8) if z < 0 else rng.uniform(0.25, 0.55))))
-    a = rng.uniform(0.2, 0.4) * k
+            xs = (rng.uniform(-7, -2), rng.uniform(2, 7)) if z < 0 else (rng.uniform(-4, 4),)
+            for x in xs:
+                lamps.append(((x, rng.uniform(8.5, 10.5), z + rng.uniform(-3, 3)),
+                              colour(rng.uniform(0.3, 0.5) if z < 0 else rng.uniform(0.25, 0.55))))
+    # A bowling centre's light-coloured walls and many fittings: much of the light is diffuse.
+    a = rng.uniform(0.35, 0.6) * k
     return {"lamps": lamps, "ambient": (a, a, a), "dim": dim, "cast": [round(c, 3) for c in cast], "level": round(k, 3)}
 
 
@@ -507,6 +512,8 @@ def scene_pov(rng, shot, cams, fps, frames, light, look, pins, data_dir):
     w = L.append
     w("// bowling shot, written by tools/povray/bowling_scene.py\n#version 3.7;\n#include \"transforms.inc\"\n")
     w("global_settings { assumed_gamma 1.0 ambient_light srgb <%.3f,%.3f,%.3f> max_trace_level 3 }\n" % light["ambient"])
+    # Light bounced off walls and ceilings (no radiosity: its cost), as a fill every surface gets.
+    w("#default { finish { ambient 0.25 diffuse 0.7 } }\n")
     # What changes from frame to frame is in OUT/data/NNNNN.inc, so each frame parses only its own.
     w("#include concat(\"%s/\", str(frame_number, -5, 0), \".inc\")\n" % data_dir)
     for f, c in enumerate(cams):
@@ -673,10 +680,10 @@ def disc_hsv(rgb, width, height, cx, cy, r):
 
 
 def pick_colours(out, meta, shot, cams):
-    """The ball's and the marker's colours as a person picks them from the clip: a colour picker on
-    the ball where it is large and in plain view (the bowler's legs often hide it just past the
-    line), the marker where it shows. Medians over the inner part of each disc in the decoded
-    frame, at a few spots 2–20 ft down the lane; the one of the ball's hue and the brightest kept."""
+    """The ball's and the marker's colours as a person picks them from the clip: the ball's median
+    colour over most of its disc at the nearest of a few spots 2–20 ft down the lane where it shows
+    its own hue (not hidden by the bowler), the marker's where it is brightest. From the decoded
+    frames, so exposure, white balance and compression are in it."""
     fps, width, height = meta["fps"], meta["width"], meta["height"]
     clip = os.path.join(out, "clip.mp4")
     ball_hue, marker_hue = hue(meta["ball"]["colour"]), hue(meta["ball"]["marker"])
@@ -693,9 +700,9 @@ def pick_colours(out, meta, shot, cams):
         r = math.hypot(edge[0] - c[0], edge[1] - c[1])
         if r < 3:
             continue
-        ball = disc_hsv(rgb, width, height, c[0], c[1], 0.55 * r)
-        if ball and hue_gap(ball["h"], ball_hue) < 30 and (best_ball is None or ball["s"] * ball["v"] > best_ball[0]):
-            best_ball = (ball["s"] * ball["v"], ball, d)
+        ball = disc_hsv(rgb, width, height, c[0], c[1], 0.7 * r)
+        if ball and hue_gap(ball["h"], ball_hue) < 30 and best_ball is None:
+            best_ball = (None, ball, d)
         # The marker: the most saturated patch of its hue inside the ball.
         spot = None
         for dy in range(-int(r), int(r) + 1):
@@ -751,7 +758,7 @@ def main():
     ap.add_argument("--width", type=int)
     ap.add_argument("--height", type=int)
     ap.add_argument("--fps", type=int)
-    ap.add_argument("--antialias", type=float, default=0.3, help="POV-Ray +A threshold")
+    ap.add_argument("--antialias", type=float, help="POV-Ray +A threshold (default: none; the phone's encoder softens edges anyway)")
     ap.add_argument("--frames", help="render only FIRST-LAST (to look at a scene)")
     ap.add_argument("--no-render", action="store_true", help="write scene.pov and truth.json only")
     ap.add_argument("--encode-only", action="store_true", help="encode the frames already in OUT/frames again, and pick the colours")
@@ -774,8 +781,8 @@ def main():
     if args.frames:
         first, last = (int(v) for v in args.frames.split("-"))
         os.makedirs(frames_dir, exist_ok=True)
-        run_povray(pov_path, os.path.join(frames_dir, "look.png"), meta["width"], meta["height"], args.antialias,
-                   extra=["+KFI0", "+KFF%d" % (meta["frames"] - 1), "+SF%d" % first, "+EF%d" % last])
+        run_povray(pov_path, os.path.join(frames_dir, "look.png"), meta["width"], meta["height"], args.antialias or 0.3,
+                   extra=([] if args.antialias else ["-A"]) + ["+KFI0", "+KFF%d" % (meta["frames"] - 1), "+SF%d" % first, "+EF%d" % last])
         return
     if args.encode_only:
         meta["renderSeconds"] = json.load(open(os.path.join(args.out, "truth.json"))).get("renderSeconds")
@@ -783,8 +790,8 @@ def main():
         t0 = time.time()
         shutil.rmtree(frames_dir, ignore_errors=True)
         os.makedirs(frames_dir)
-        run_povray(pov_path, os.path.join(frames_dir, "f.png"), meta["width"], meta["height"], args.antialias,
-                   extra=["+KFI0", "+KFF%d" % (meta["frames"] - 1)])
+        run_povray(pov_path, os.path.join(frames_dir, "f.png"), meta["width"], meta["height"], args.antialias or 0.3,
+                   extra=["+KFI0", "+KFF%d" % (meta["frames"] - 1)] + ([] if args.antialias else ["-A"]))
         names = sorted(glob.glob(os.path.join(frames_dir, "f*.png")))
         if len(names) != meta["frames"]:
             raise RuntimeError("povray wrote %d frames of %d" % (len(names), meta["frames"]))
