@@ -5,7 +5,7 @@
 # takes (`reelwork analyze --sport SPORT` on an H.264/HEVC clip), and the result is compared with
 # the truth by loadtest/accuracy/score_SPORT.py.
 #
-# usage: loadtest/accuracy-bench.sh archery|basketball [N] [SEED]   (defaults: 20 scenes from seed 1000000)
+# usage: loadtest/accuracy-bench.sh archery|basketball|bowling [N] [SEED]   (defaults: 20 scenes from seed 1000000)
 #        loadtest/accuracy-bench.sh tennis [N] [SEED]      (defaults: 200 sequences from seed 1000000)
 #   Seeds below 1000000 are reserved for tests: never tune on them. Each sport was tuned on
 #   1000000+ and is measured on a held-back range (docs/benchmarks/accuracy.md).
@@ -21,6 +21,9 @@
 #     ACCURACY_NO_COUNT=1   the options leave out how many arrows were shot (by default they say it)
 #   basketball: size, frame rate, codec and quality are drawn from the seed (a session is a clip of
 #     3–4 attempts; one takes minutes to render on one core)
+#   bowling: the same, one shot a clip (straight, hook or backup, a bowler in most), 640x360 to
+#     1280x720 at 24–60 fps; the options are what a user gives (hand, the ball's and marker's colours
+#     picked from the clip, the lane's edges clicked at the foul line and the head pin)
 # Renders are cached in .local/accuracy/SPORT/povray/<seed>/ (archery: …/<seed>-<W>x<H>/ for other
 # sizes); the analysis always runs again. Progress goes to stderr, the table to stdout; the worst
 # scenes' pictures (truth green, detections red) to .local/accuracy/SPORT/worst/.
@@ -32,9 +35,9 @@ die() { echo "accuracy-bench: $*" >&2; exit 2; }
 
 SPORT=${1:-}
 case "$SPORT" in
-    archery | basketball) N=${2:-20} ;;
+    archery | basketball | bowling) N=${2:-20} ;;
     tennis) N=${2:-200} ;;
-    *) die "usage: $0 archery|basketball|tennis [N] [SEED]" ;;
+    *) die "usage: $0 archery|basketball|bowling|tennis [N] [SEED]" ;;
 esac
 SEED=${3:-1000000}
 [[ "$N" =~ ^[0-9]+$ && "$SEED" =~ ^[0-9]+$ ]] || die "N and SEED must be whole numbers"
@@ -165,6 +168,33 @@ basketball() {
         analyse "$dir" "$((seed - SEED + 1))" "$note"
     done
     "$PY" loadtest/accuracy/score_basketball.py --worst-dir "$BASE/worst" "${dirs[@]}"
+}
+
+# Bowling: a shot per seed, rendered frame by frame and encoded by the scene script, which also
+# writes the options a user would give.
+bowling() {
+    local seed dir note last
+    dirs=()
+    last=$((SEED + N - 1))
+    for seed in $(seq "$SEED" "$last"); do
+        dir="$BASE/povray/$seed"
+        dirs+=("$dir")
+        if [ -s "$dir/clip.mp4" ] && [ -s "$dir/truth.json" ] && [ -s "$dir/options.json" ]; then
+            note="render cached"
+        else
+            mkdir -p "$dir"
+            echo "[$((seed - SEED + 1))/$N] seed $seed: rendering (minutes)..." >&2
+            if nice -n 10 python3 tools/povray/bowling_scene.py --seed "$seed" --out "$dir" 2>"$dir.render.log"; then
+                note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
+                rm -f "$dir.render.log"
+            else
+                echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
+                continue
+            fi
+        fi
+        analyse "$dir" "$((seed - SEED + 1))" "$note"
+    done
+    "$PY" loadtest/accuracy/score_bowling.py --worst-dir "$BASE/worst" "${dirs[@]}"
 }
 
 "$SPORT"

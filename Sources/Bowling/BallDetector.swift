@@ -46,6 +46,11 @@ final class BallDetector {
     static let expectedAreaShares = 0.3...3.0
     /// The smallest ball radius the coarse pass (every second pixel of every second row) surely hits.
     static let smallestRadius = 3.0
+    /// The smallest blob kept with a calibrated lane, as a radius (px): far down the lane the
+    /// ball's edge pixels blend with the lane and the pins, and a ball expected 4–5 px in radius
+    /// matches the colour over a disc of 2–3 px. The coarse pass still finds it: its rows are
+    /// marked from any one sampled hit.
+    static let smallestBlobRadius = 2.0
     /// With a calibrated lane, the circularity a ball must have falls from `minCircularity` at this
     /// expected radius (px) and above to `smallBallCircularity` at `smallestRadius`: a ball a few
     /// pixels across loses edge pixels unevenly to 4:2:0 chroma and compression, and its marker
@@ -78,6 +83,12 @@ final class BallDetector {
     private let sumX: FixedBuffer<Double>
     private let sumY: FixedBuffer<Double>
     private let maxDistanceSquared: FixedBuffer<Double>
+    /// Per component: its area with each row filled from its leftmost to its rightmost pixel, and
+    /// the row being filled (its y, first and last x).
+    private let filledArea: FixedBuffer<Double>
+    private let fillRow: FixedBuffer<Int32>
+    private let fillStart: FixedBuffer<Int32>
+    private let fillEnd: FixedBuffer<Int32>
     private var runCount = 0
     /// Rows the coarse pass found worth a full scan (1) or not (0).
     private let activeRows: FixedBuffer<UInt8>
@@ -112,6 +123,10 @@ final class BallDetector {
         sumX = FixedBuffer(count: runCapacity, repeating: 0)
         sumY = FixedBuffer(count: runCapacity, repeating: 0)
         maxDistanceSquared = FixedBuffer(count: runCapacity, repeating: 0)
+        filledArea = FixedBuffer(count: runCapacity, repeating: 0)
+        fillRow = FixedBuffer(count: runCapacity, repeating: 0)
+        fillStart = FixedBuffer(count: runCapacity, repeating: 0)
+        fillEnd = FixedBuffer(count: runCapacity, repeating: 0)
         activeRows = FixedBuffer(count: self.height, repeating: 0)
         candidates.reserveCapacity(64)
     }
@@ -288,14 +303,25 @@ final class BallDetector {
             if root == i {
                 area[root] = 0; sumX[root] = 0; sumY[root] = 0
                 maxDistanceSquared[root] = -1
+                filledArea[root] = 0; fillRow[root] = runY[i]; fillStart[root] = runStart[i]; fillEnd[root] = runEnd[i]
             }
             let length = Double(runEnd[i] - runStart[i] + 1), y = Double(runY[i])
             area[root] += length
             sumX[root] += length * Double(runStart[i] + runEnd[i]) / 2
             sumY[root] += length * y
+            // Runs come row by row, so a component's rows come in order.
+            if fillRow[root] != runY[i] {
+                filledArea[root] += Double(fillEnd[root] - fillStart[root] + 1)
+                fillRow[root] = runY[i]; fillStart[root] = runStart[i]; fillEnd[root] = runEnd[i]
+            } else {
+                fillStart[root] = min(fillStart[root], runStart[i]); fillEnd[root] = max(fillEnd[root], runEnd[i])
+            }
+        }
+        for root in 0..<runCount where Int(parent[root]) == root {
+            filledArea[root] += Double(fillEnd[root] - fillStart[root] + 1)
         }
         // The farthest pixel of a run from any point is one of its two ends.
-        let smallest = expectedRadius == nil ? minArea : Double.pi * Self.smallestRadius * Self.smallestRadius
+        let smallest = expectedRadius == nil ? minArea : Double.pi * Self.smallestBlobRadius * Self.smallestBlobRadius
         for i in 0..<runCount {
             let root = Int(parent[i])
             guard area[root] >= smallest else { continue }
@@ -310,7 +336,9 @@ final class BallDetector {
             guard expected.area.contains(a) else { continue }
             // A pixel centre at rMax covers the shape to about rMax + ½ along that direction.
             let reach = maxDistanceSquared[root].squareRoot() + 0.5
-            let circularity = min(1, a / (Double.pi * reach * reach))
+            // Round by its outline: the highlight, finger holes and marker inside a glossy ball
+            // do not match its colour, and cut out of a small ball they halve the matched area.
+            let circularity = min(1, filledArea[root] / (Double.pi * reach * reach))
             guard circularity >= expected.minCircularity else { continue }
             let cx = sumX[root] / a, cy = sumY[root] / a, radius = (a / Double.pi).squareRoot()
             if candidates.count < candidates.capacity {
@@ -325,7 +353,7 @@ final class BallDetector {
     private func acceptance(x: Double, y: Double) -> (area: ClosedRange<Double>, minCircularity: Double) {
         guard let expectedRadius, let first = expectedRadius(x, y), let radius = expectedRadius(x, y + first) ?? Optional(first),
               radius.isFinite, radius > 0 else { return (minArea...maxArea, Self.minCircularity) }
-        let disc = Double.pi * radius * radius, smallest = Double.pi * Self.smallestRadius * Self.smallestRadius
+        let disc = Double.pi * radius * radius, smallest = Double.pi * Self.smallestBlobRadius * Self.smallestBlobRadius
         let lower = max(smallest, Self.expectedAreaShares.lowerBound * disc)
         let sharpness = min(1, max(0, (radius - Self.smallestRadius) / (Self.sharpBallRadius - Self.smallestRadius)))
         let circularity = Self.smallBallCircularity + (Self.minCircularity - Self.smallBallCircularity) * sharpness
