@@ -2,7 +2,7 @@
 """Ray-traced bowling shots with known truth, for measuring Reelwork's bowling analysis on footage it
 did not make itself (issue 31).
 
-Shares nothing with Sources/BowlingScenes (the project's Swift rasteriser): POV-Ray traces a lane of
+Shares nothing with Fixtures/BowlingScenes (the project's Swift rasteriser): POV-Ray traces a lane of
 39 boards (tones drawn per board, grain, oil that reflects), its markings (foul line, dots, arrows,
 range finders), gutters, the next lanes, kickbacks, the pin deck with ten lathe-turned pins, the
 masking unit and the lights over the lanes, seen by a phone held behind the approach (height,
