@@ -249,8 +249,11 @@ struct JobRoutes {
         } catch let error as ReelworkError {
             throw APIError(.conflict, "not_retryable", error.message)
         }
+        // The job as the retry left it (queued, its last attempt's number), read before Redis has
+        // it: a worker may claim it at once, and "attempt N is next" must not count that claim.
+        let requeued = try await job(id, caller)
         try await enqueue([entry])
-        return try JSONResponse.make(try await job(id, caller))
+        return try JSONResponse.make(requeued)
     }
 
     /// The job's options with `patch` merged in, checked with the sport's parser and against the

@@ -102,7 +102,7 @@ final class ArcheryJobTests: CoordinatorTestCase {
         XCTAssertEqual(try alpha.signIn(alphaKey).status, 303)
         let page = try alpha.get("/dashboard/jobs/\(id)")
         XCTAssertTrue(page.body.contains(#"<img src="/dashboard/jobs/\#(id)/picture.png""#), page.body)
-        XCTAssertTrue(page.body.contains("End: 6 arrows, total \(truth.total)"), page.body)
+        XCTAssertTrue(page.body.contains("<figcaption>6 arrows · Total \(truth.total) · "), page.body)
         let shown = stack.directory.appendingPathComponent("dashboard-archery.png")
         XCTAssertEqual(try alpha.download("/dashboard/jobs/\(id)/picture.png", to: shown), 200)
         XCTAssertEqual(try Data(contentsOf: shown), png, "the dashboard draws what the API draws")

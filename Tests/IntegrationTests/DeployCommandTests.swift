@@ -39,7 +39,7 @@ final class DeployCommandTests: XCTestCase {
         struct K8s: Decodable {
             var migrate: [String], coordinator: [String], worker: [String], prestop: [String]
             var readiness_path: String, liveness_path: String
-            var queue_prefix: String, redis_list: String, prometheus_query: String
+            var queue_prefix: String, redis_list: String, prometheus_query: String, prometheus_latency_query: String
         }
         struct Systemd: Decodable {
             var coordinator_pre: [[String]], coordinator: [String], worker: [String], worker_id: String?
@@ -90,11 +90,12 @@ final class DeployCommandTests: XCTestCase {
     }
 
     /// A per-club gauge from the coordinator's /metrics (scraped with the token), or nil if absent.
-    func gauge(_ name: String, club: String) throws -> Double? {
+    /// A gauge's value on the coordinator's /metrics: the club's series, or the unlabelled one.
+    func gauge(_ name: String, club: String? = nil) throws -> Double? {
         let (data, status, _) = try HTTP.get(URL(string: stack.coordinatorURL + "/metrics")!,
                                              headers: ["Authorization": "Bearer \(Self.metricsToken)"])
         guard status == 200 else { return nil }
-        let prefix = "\(name){club=\"\(club)\"} "
+        let prefix = club.map { "\(name){club=\"\($0)\"} " } ?? "\(name) "
         return String(decoding: data, as: UTF8.self).split(separator: "\n")
             .first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) }
     }
@@ -137,17 +138,21 @@ final class DeployCommandTests: XCTestCase {
         }
 
         // What the KEDA triggers see of a job waiting with no worker: the Redis list (its prefix
-        // is this stack's) holds one club, and the gauges the Prometheus query adds say 1 waiting.
+        // is this stack's) holds one club, the claimable gauge the depth query adds says 1, and the
+        // latency query's gauge says it has waited.
         let video = try stack.uploadTinyClip()
         let job = try stack.submitNoop(video: video, seconds: 3, tag: 1)
         XCTAssertTrue(commands.k8s.redis_list.hasPrefix(commands.k8s.queue_prefix + ":"))
         let list = stack.queuePrefix + commands.k8s.redis_list.dropFirst(commands.k8s.queue_prefix.count)
         XCTAssertEqual(try stack.redis().command("LLEN", list).integer, 1, "\(list) counts the club with a waiting job")
-        for metric in ["reelwork_jobs_waiting", "reelwork_jobs_running"] {
+        for metric in ["reelwork_queue_claimable_jobs", "reelwork_jobs_running"] {
             XCTAssertTrue(commands.k8s.prometheus_query.contains(metric), metric)
         }
-        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try gauge("reelwork_jobs_waiting", club: "c") == 1 },
-                      "reelwork_jobs_waiting{club=\"c\"} never said 1")
+        XCTAssertTrue(commands.k8s.prometheus_latency_query.contains("reelwork_queue_oldest_claimable_wait_seconds"))
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try gauge("reelwork_queue_claimable_jobs") == 1 },
+                      "reelwork_queue_claimable_jobs never said 1")
+        XCTAssertTrue(try stack.waitUntil(timeout: 10) { try gauge("reelwork_queue_oldest_claimable_wait_seconds").map { $0 > 0 } ?? false },
+                      "reelwork_queue_oldest_claimable_wait_seconds never said the job waits")
 
         // A worker as k8s starts it (args, its id from a pod name) with its metrics listener on.
         let metricsPort = try FreePort.next()

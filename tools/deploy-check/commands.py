@@ -55,11 +55,15 @@ def k8s(root):
 
     coordinator = container("Deployment", "reelwork-coordinator")
     worker = container("Deployment", "reelwork-worker")
-    triggers = {t["type"]: t["metadata"] for t in docs[("ScaledObject", "reelwork-worker")]["spec"]["triggers"]}
+    scaler = docs[("ScaledObject", "reelwork-worker")]["spec"]["triggers"]
+    triggers = {t["type"]: t["metadata"] for t in scaler}
+    # Two Prometheus triggers (depth and latency): those by name.
+    named = {t.get("name"): t["metadata"] for t in scaler}
     return {
         "queue_prefix": docs[("ConfigMap", "reelwork")]["data"]["REELWORK_QUEUE_PREFIX"],
         "redis_list": triggers["redis"]["listName"],
-        "prometheus_query": triggers["prometheus"]["query"],
+        "prometheus_query": named["claimable-and-running"]["query"],
+        "prometheus_latency_query": named["oldest-claimable-wait"]["query"],
         "migrate": container("Job", "reelwork-migrate")["args"],
         "coordinator": coordinator["args"],
         "worker": worker["args"],
