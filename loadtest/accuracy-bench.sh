@@ -144,20 +144,25 @@ EOF
     "$PY" loadtest/accuracy/score_archery.py --worst-dir "$BASE/worst" "${dirs[@]}"
 }
 
-# Basketball: a session per seed, rendered frame by frame and encoded by the scene script itself.
-basketball() {
-    local seed dir note last
+# Basketball and bowling: a clip per seed (a session; a shot), rendered frame by frame and encoded
+# by the sport's scene script (bowling's also writes the options a user would give: FILES names
+# what a cached render must hold besides the clip and its truth), then analysed and scored.
+clips() {
+    local sport=$1 seed dir note last file cached
+    shift
     dirs=()
     last=$((SEED + N - 1))
     for seed in $(seq "$SEED" "$last"); do
         dir="$BASE/povray/$seed"
         dirs+=("$dir")
-        if [ -s "$dir/clip.mp4" ] && [ -s "$dir/truth.json" ]; then
+        cached=1
+        for file in clip.mp4 truth.json "$@"; do [ -s "$dir/$file" ] || cached=0; done
+        if [ "$cached" = 1 ]; then
             note="render cached"
         else
             mkdir -p "$dir"
             echo "[$((seed - SEED + 1))/$N] seed $seed: rendering (minutes)..." >&2
-            if nice -n 10 python3 tools/povray/basketball_scene.py --seed "$seed" --out "$dir" 2>"$dir.render.log"; then
+            if nice -n 10 python3 "tools/povray/${sport}_scene.py" --seed "$seed" --out "$dir" 2>"$dir.render.log"; then
                 note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
                 rm -f "$dir.render.log"
             else
@@ -167,34 +172,10 @@ basketball() {
         fi
         analyse "$dir" "$((seed - SEED + 1))" "$note"
     done
-    "$PY" loadtest/accuracy/score_basketball.py --worst-dir "$BASE/worst" "${dirs[@]}"
+    "$PY" "loadtest/accuracy/score_${sport}.py" --worst-dir "$BASE/worst" "${dirs[@]}"
 }
 
-# Bowling: a shot per seed, rendered frame by frame and encoded by the scene script, which also
-# writes the options a user would give.
-bowling() {
-    local seed dir note last
-    dirs=()
-    last=$((SEED + N - 1))
-    for seed in $(seq "$SEED" "$last"); do
-        dir="$BASE/povray/$seed"
-        dirs+=("$dir")
-        if [ -s "$dir/clip.mp4" ] && [ -s "$dir/truth.json" ] && [ -s "$dir/options.json" ]; then
-            note="render cached"
-        else
-            mkdir -p "$dir"
-            echo "[$((seed - SEED + 1))/$N] seed $seed: rendering (minutes)..." >&2
-            if nice -n 10 python3 tools/povray/bowling_scene.py --seed "$seed" --out "$dir" 2>"$dir.render.log"; then
-                note="rendered in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["renderSeconds"])' "$dir/truth.json") s"
-                rm -f "$dir.render.log"
-            else
-                echo "[$((seed - SEED + 1))/$N] seed $seed: RENDER FAILED (see $dir.render.log)" >&2
-                continue
-            fi
-        fi
-        analyse "$dir" "$((seed - SEED + 1))" "$note"
-    done
-    "$PY" loadtest/accuracy/score_bowling.py --worst-dir "$BASE/worst" "${dirs[@]}"
-}
+basketball() { clips basketball; }
+bowling() { clips bowling options.json; }
 
 "$SPORT"

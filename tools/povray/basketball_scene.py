@@ -28,11 +28,10 @@ import math
 import os
 import random
 import shutil
-import subprocess
 import sys
 import time
 
-from povray_common import Camera, add, cross, dot, mul, norm, pv, run_povray, srgb, sub
+from povray_common import Camera, add, cross, dot, mul, norm, phone_encode, pv, run_povray, srgb, sub
 
 G = 32.17           # ft/s²
 RIM_H = 10.0
@@ -506,13 +505,6 @@ def build(seed, width=None, height=None, fps=None):
     return pov, meta, options
 
 
-def mean_rgb(png):
-    """The picture's mean red, green and blue, 0–255 (ffmpeg scales it to one pixel by area)."""
-    p = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", png, "-vf", "scale=1:1:flags=area",
-                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, check=True)
-    return [max(1.0, float(c)) for c in p.stdout[:3]]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
@@ -552,26 +544,7 @@ def main():
             os.replace(n, os.path.join(frames_dir, "%05d.png" % i))
         truth["renderSeconds"] = round(time.time() - t0, 1)
     if not args.no_render:
-        e = truth["encode"]
-        # A phone exposes and white-balances for the scene: the first frame's mean brought to the
-        # exposure drawn from the seed (the gain amplifies the sensor's noise with it), and most of
-        # the light's colour cast taken out (grey world, not all of it, as phones leave some).
-        mean = mean_rgb(os.path.join(frames_dir, "00000.png"))
-        grey = sum(mean) / 3
-        gain = min(3.0, max(0.7, e["exposure"] * 255 / grey))
-        gains = [gain * (grey / c) ** 0.8 for c in mean]
-        noise = int(round(e["noise"] + 4 * max(0.0, gain - 1.0)))
-        e["gains"], e["noiseApplied"] = [round(g, 3) for g in gains], noise
-        vf = "lutrgb=" + ":".join("%s='clip(val*%.3f,0,255)'" % (c, g) for c, g in zip("rgb", gains))
-        vf += ",noise=alls=%d:allf=t" % noise if noise else ""
-        vf += ",format=yuv420p"
-        tmp = os.path.join(args.out, "clip.tmp.mp4")
-        cmd = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-framerate", str(truth["fps"]),
-               "-i", os.path.join(frames_dir, "%05d.png"), "-vf", vf, "-c:v", e["codec"], "-crf", str(e["crf"])]
-        if e["codec"] == "libx265":
-            cmd += ["-x265-params", "log-level=error", "-tag:v", "hvc1"]
-        subprocess.run(cmd + [tmp], check=True)
-        os.replace(tmp, os.path.join(args.out, "clip.mp4"))
+        phone_encode(args.out, frames_dir, truth["fps"], truth["encode"], noise_per_gain=4)
     with open(os.path.join(args.out, "truth.json"), "w") as f:
         json.dump(truth, f, indent=1)
     print("seed %d: %dx%d %d fps %.1f s, %d shots (%s)%s" % (

@@ -40,7 +40,7 @@ import subprocess
 import sys
 import time
 
-from povray_common import Camera, add, mul, norm, pv, run_povray, srgb, sub
+from povray_common import Camera, add, mul, norm, phone_encode, pv, run_povray, srgb, sub
 
 LANE_W = 41.5 / 12          # 39 boards
 GUTTER_W = 9.25 / 12
@@ -722,35 +722,6 @@ def pick_colours(out, meta, shot, cams):
     return (best_ball[1] if best_ball else None), (best_marker[1] if best_marker else None)
 
 
-def mean_rgb(png):
-    p = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", png, "-vf", "scale=1:1:flags=area",
-                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, check=True)
-    return [max(1.0, float(c)) for c in p.stdout[:3]]
-
-
-def encode(out, meta):
-    """A phone's exposure and white balance (the first frame's mean brought to the drawn exposure,
-    most of the colour cast taken out), sensor noise growing with the gain, then H.264 or HEVC."""
-    e = meta["encode"]
-    frames_dir = os.path.join(out, "frames")
-    mean = mean_rgb(os.path.join(frames_dir, "00000.png"))
-    grey = sum(mean) / 3
-    gain = min(3.0, max(0.7, e["exposure"] * 255 / grey))
-    gains = [gain * (grey / c) ** 0.8 for c in mean]
-    noise = int(round(e["noise"] + 3 * max(0.0, gain - 1.0)))
-    e["gains"], e["noiseApplied"] = [round(g, 3) for g in gains], noise
-    vf = "lutrgb=" + ":".join("%s='clip(val*%.3f,0,255)'" % (c, g) for c, g in zip("rgb", gains))
-    vf += ",noise=alls=%d:allf=t" % noise if noise else ""
-    vf += ",format=yuv420p"
-    tmp = os.path.join(out, "clip.tmp.mp4")
-    cmd = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-framerate", str(meta["fps"]),
-           "-i", os.path.join(frames_dir, "%05d.png"), "-vf", vf, "-c:v", e["codec"], "-crf", str(e["crf"])]
-    if e["codec"] == "libx265":
-        cmd += ["-x265-params", "log-level=error", "-tag:v", "hvc1"]
-    subprocess.run(cmd + [tmp], check=True)
-    os.replace(tmp, os.path.join(out, "clip.mp4"))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
@@ -799,7 +770,7 @@ def main():
             os.replace(n, os.path.join(frames_dir, "%05d.png" % i))
         meta["renderSeconds"] = round(time.time() - t0, 1)
     if not args.no_render:
-        encode(args.out, meta)
+        phone_encode(args.out, os.path.join(args.out, "frames"), meta["fps"], meta["encode"], noise_per_gain=3)
         ball, marker = pick_colours(args.out, meta, shot, cams)
         meta["picked"] = {"ball": ball, "marker": marker}
         if ball is None:

@@ -84,3 +84,35 @@ def run_povray(pov_path, out_path, width, height, antialias, extra=()):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("povray failed (%d): %s" % (p.returncode, (p.stderr or p.stdout)[-2000:]))
+
+
+def mean_rgb(png):
+    """The picture's mean red, green and blue, 0–255 (ffmpeg scales it to one pixel by area)."""
+    p = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", png, "-vf", "scale=1:1:flags=area",
+                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, check=True)
+    return [max(1.0, float(c)) for c in p.stdout[:3]]
+
+
+def phone_encode(out, frames_dir, fps, e, noise_per_gain):
+    """Frames (`frames_dir/%05d.png`) to `out/clip.mp4` as a phone makes a clip: it exposes and
+    white-balances for the scene (the first frame's mean brought to the exposure `e["exposure"]`,
+    most of the light's colour cast taken out: grey world, not all of it, as phones leave some),
+    the gain amplifies the sensor's noise (`e["noise"]` plus `noise_per_gain` per unit of gain
+    above 1), then H.264 or HEVC (`e["codec"]`, `e["crf"]`). Records the gains and the noise
+    applied in `e`."""
+    mean = mean_rgb(os.path.join(frames_dir, "00000.png"))
+    grey = sum(mean) / 3
+    gain = min(3.0, max(0.7, e["exposure"] * 255 / grey))
+    gains = [gain * (grey / c) ** 0.8 for c in mean]
+    noise = int(round(e["noise"] + noise_per_gain * max(0.0, gain - 1.0)))
+    e["gains"], e["noiseApplied"] = [round(g, 3) for g in gains], noise
+    vf = "lutrgb=" + ":".join("%s='clip(val*%.3f,0,255)'" % (c, g) for c, g in zip("rgb", gains))
+    vf += ",noise=alls=%d:allf=t" % noise if noise else ""
+    vf += ",format=yuv420p"
+    tmp = os.path.join(out, "clip.tmp.mp4")
+    cmd = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-framerate", str(fps),
+           "-i", os.path.join(frames_dir, "%05d.png"), "-vf", vf, "-c:v", e["codec"], "-crf", str(e["crf"])]
+    if e["codec"] == "libx265":
+        cmd += ["-x265-params", "log-level=error", "-tag:v", "hvc1"]
+    subprocess.run(cmd + [tmp], check=True)
+    os.replace(tmp, os.path.join(out, "clip.mp4"))
