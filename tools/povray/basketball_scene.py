@@ -31,7 +31,7 @@ import shutil
 import sys
 import time
 
-from povray_common import Camera, add, cross, dot, mul, norm, phone_encode, pv, run_povray, srgb, sub
+from povray_common import Camera, add, cross, dot, mul, norm, phone_encode, pv, run_povray, srgb, sub, widen_to_fit
 
 G = 32.17           # ft/s²
 RIM_H = 10.0
@@ -303,13 +303,7 @@ def camera_for(rng, side, truth, width, height):
         keys += [(s["feet"][0], 0.0, s["feet"][1]), tuple(s["releasePoint"])]
         keys.append((s["feet"][0] / 2, s["apexFt"] + BALL_R, s["feet"][1] / 2))
     roll = rng.uniform(-2.5, 2.5)
-    hfov = 30.0
-    for _ in range(30):
-        cam = Camera(location, look, roll, hfov, width, height)
-        pts = [cam.project(k) for k in keys]
-        if all(p is not None and 0.04 * width <= p[0] <= 0.96 * width and 0.03 * height <= p[1] <= 0.97 * height for p in pts):
-            break
-        hfov *= 1.08
+    hfov = widen_to_fit(location, look, roll, 30.0, width, height, keys, (0.04, 0.96, 0.03, 0.97), step=1.08, tries=30)
     zoom = rng.uniform(0.0, 0.12)  # a little looser framing now and then
     return Camera(location, look, roll, min(hfov * (1 + zoom), 95.0), width, height)
 

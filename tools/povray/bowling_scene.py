@@ -40,7 +40,7 @@ import subprocess
 import sys
 import time
 
-from povray_common import Camera, add, mul, norm, phone_encode, pv, run_povray, srgb, sub
+from povray_common import Camera, add, mul, norm, phone_encode, pv, run_povray, srgb, sub, widen_to_fit
 
 LANE_W = 41.5 / 12          # 39 boards
 GUTTER_W = 9.25 / 12
@@ -268,13 +268,7 @@ def camera_for(rng, width, height, release_x, side):
     roll = rng.uniform(-3, 3)
     keys = [(-LANE_W / 2 - GUTTER_W, 0.0, 0.0), (LANE_W / 2 + GUTTER_W, 0.0, 0.0), (-LANE_W / 2, 0.0, -1.0), (LANE_W / 2, 0.0, -1.0),
             (-LANE_W / 2, 1.4, LANE_END), (LANE_W / 2, 1.4, LANE_END)]
-    hfov = 20.0
-    for _ in range(60):
-        cam = Camera(location, target, roll, hfov, width, height)
-        pts = [cam.project(k) for k in keys]
-        if all(p is not None and 0.05 * width <= p[0] <= 0.95 * width and 0.05 * height <= p[1] <= 0.95 * height for p in pts):
-            break
-        hfov *= 1.04
+    hfov = widen_to_fit(location, target, roll, 20.0, width, height, keys, (0.05, 0.95, 0.05, 0.95), step=1.04, tries=60)
     # A phone is not always zoomed to the lane: up to about 65° across.
     hfov = min(68.0, hfov * (1 + rng.choice([0.0, 0.0, rng.uniform(0.05, 0.45)])))
     return location, target, roll, hfov

@@ -86,6 +86,19 @@ def run_povray(pov_path, out_path, width, height, antialias, extra=()):
         raise RuntimeError("povray failed (%d): %s" % (p.returncode, (p.stderr or p.stdout)[-2000:]))
 
 
+def widen_to_fit(location, target, roll, hfov, width, height, keys, inside, step, tries):
+    """The horizontal field of view, from `hfov` widened `step` times at a go (at most `tries`
+    times), at which every key point's image lies inside `inside` = (x from, x to, y from, y to),
+    shares of the frame's width and height: a camera framed around what the scene must show."""
+    x0, x1, y0, y1 = inside
+    for _ in range(tries):
+        cam = Camera(location, target, roll, hfov, width, height)
+        pts = [cam.project(k) for k in keys]
+        if all(p is not None and x0 * width <= p[0] <= x1 * width and y0 * height <= p[1] <= y1 * height for p in pts):
+            break
+        hfov *= step
+    return hfov
+
 def mean_rgb(png):
     """The picture's mean red, green and blue, 0–255 (ffmpeg scales it to one pixel by area)."""
     p = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-i", png, "-vf", "scale=1:1:flags=area",
