@@ -34,18 +34,29 @@ def load_all(path):
         return [d for d in yaml.safe_load_all(f) if d]
 
 
-def check_keda(path):
-    schema = json.loads((HERE / "keda-v2.schema.json").read_text())
+def check_custom_resources(path, schema_file, group, each=None):
+    """Every object of API `group` in `path` against the schema in `schema_file` (and `each(doc,
+    name)` for checks a schema cannot make); a problem when there is none. Returns how many."""
+    schema = json.loads((HERE / schema_file).read_text())
     validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
     count = 0
     for doc in load_all(path):
-        if not str(doc.get("apiVersion", "")).startswith("keda.sh/"):
+        if not str(doc.get("apiVersion", "")).startswith(group + "/"):
             continue
         count += 1
         name = f"{path}: {doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
         for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
             where = "/".join(str(p) for p in err.absolute_path) or "(root)"
             problem(name, f"{where}: {err.message}")
+        if each:
+            each(doc, name)
+    if count == 0:
+        problem(path, f"no {group} objects found")
+    return count
+
+
+def check_keda(path):
+    def queries_are_promql(doc, name):
         # The Prometheus trigger's query must be PromQL (KEDA only finds out when it runs it).
         for i, trigger in enumerate(doc.get("spec", {}).get("triggers", [])):
             query = trigger.get("metadata", {}).get("query") if trigger.get("type") == "prometheus" else None
@@ -54,26 +65,11 @@ def check_keda(path):
                     promql_parser.parse(query)
                 except Exception as error:  # the parser raises plain exceptions
                     problem(name, f"spec/triggers/{i}/metadata/query is not PromQL: {error}")
-    if count == 0:
-        problem(path, "no keda.sh objects found")
-    return count
+    return check_custom_resources(path, "keda-v2.schema.json", "keda.sh", queries_are_promql)
 
 
 def check_podmonitor(path):
-    schema = json.loads((HERE / "podmonitor-v1.schema.json").read_text())
-    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-    count = 0
-    for doc in load_all(path):
-        if not str(doc.get("apiVersion", "")).startswith("monitoring.coreos.com/"):
-            continue
-        count += 1
-        name = f"{path}: {doc.get('kind')}/{doc.get('metadata', {}).get('name')}"
-        for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
-            where = "/".join(str(p) for p in err.absolute_path) or "(root)"
-            problem(name, f"{where}: {err.message}")
-    if count == 0:
-        problem(path, "no monitoring.coreos.com objects found")
-    return count
+    return check_custom_resources(path, "podmonitor-v1.schema.json", "monitoring.coreos.com")
 
 
 def selects(selector, labels):
