@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-from scoring import (arguments, find_object, greedy_match, percentile, pct, print_reliability, print_table, print_worst,
+from scoring import (arguments, find_object, greedy_match, percentile, pct, print_reliability, print_table, print_worst, score_all,
                      time_summary)
 
 
@@ -214,14 +214,8 @@ def main():
     args = arguments(0.15, "match gate in face radii")
 
     shown = []
-    scenes = []
-    for d in args.scenes:
-        if not os.path.exists(os.path.join(d, "truth.json")):
-            print("score_archery: %s has no truth.json (render failed?)" % d, file=sys.stderr)
-            continue
-        scenes.append(score_scene(d, args.gate, shown))
+    scenes = score_all("score_archery", args.scenes, lambda d: score_scene(d, args.gate, shown))
     if not scenes:
-        print("no scenes to score")
         return 0
 
     an = [s for s in scenes if s["analysed"]]

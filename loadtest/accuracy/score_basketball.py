@@ -15,7 +15,7 @@ import os
 import sys
 
 from scoring import (arguments, find_object, greedy_match, percentile, pct, print_reliability, print_table, print_worst,
-                     time_summary)
+                     score_all, time_summary)
 
 
 def find_basketball_result(doc):
@@ -128,14 +128,8 @@ def draw(s, out_path):
 def main():
     args = arguments(0.35, "release-time gate in seconds")
 
-    scenes = []
-    for d in args.scenes:
-        if not os.path.exists(os.path.join(d, "truth.json")):
-            print("score_basketball: %s has no truth.json (render failed?)" % d, file=sys.stderr)
-            continue
-        scenes.append(score_scene(d, args.gate))
+    scenes = score_all("score_basketball", args.scenes, lambda d: score_scene(d, args.gate))
     if not scenes:
-        print("no scenes to score")
         return 0
     an = [s for s in scenes if s["analysed"]]
     n_truth = sum(len(s["truth"]["shots"]) for s in scenes)

@@ -17,7 +17,8 @@ import json
 import os
 import sys
 
-from scoring import arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, time_summary
+from scoring import (arguments, find_object, greedy_match, percentile, pct, print_table, print_worst, score_all,
+                     time_summary)
 
 # (metric, tolerance, unit, relative): relative tolerances are a share of the true value.
 METRICS = [
@@ -177,14 +178,8 @@ def draw(s, out_path):
 def main():
     args = arguments(0.5, "gate in seconds on when the ball passes 5 ft")
 
-    scenes = []
-    for d in args.scenes:
-        if not os.path.exists(os.path.join(d, "truth.json")) or not os.path.exists(os.path.join(d, "options.json")):
-            print("score_bowling: %s has no truth.json or options.json (render failed?)" % d, file=sys.stderr)
-            continue
-        scenes.append(score_scene(d, args.gate))
+    scenes = score_all("score_bowling", args.scenes, lambda d: score_scene(d, args.gate), ("truth.json", "options.json"))
     if not scenes:
-        print("no scenes to score")
         return 0
     an = [s for s in scenes if s["analysed"]]
     n_truth = sum(len(s["truth"]["shots"]) for s in scenes)

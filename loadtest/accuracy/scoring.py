@@ -3,6 +3,7 @@ finding a sport's result in an analysis document, and the folder of worst-case p
 import argparse
 import math
 import os
+import sys
 
 
 def greedy_match(truth, det, gate, distance=None):
@@ -61,6 +62,20 @@ def arguments(gate, gate_help):
     ap.add_argument("--worst", type=int, default=5)
     return ap.parse_args()
 
+
+def score_all(tool, folders, score, needed=("truth.json",)):
+    """`score(folder)` for each scene folder that holds every `needed` file; a note on stderr for one
+    that does not (its render failed), and "no scenes to score" when none does."""
+    scenes = []
+    for d in folders:
+        missing = [f for f in needed if not os.path.exists(os.path.join(d, f))]
+        if missing:
+            print("%s: %s has no %s (render failed?)" % (tool, d, " or ".join(missing)), file=sys.stderr)
+            continue
+        scenes.append(score(d))
+    if not scenes:
+        print("no scenes to score")
+    return scenes
 
 def clear_worst_pictures(folder):
     """Makes `folder` and removes the pictures an earlier run drew there (only ours: worst-*.png)."""
