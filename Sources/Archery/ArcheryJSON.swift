@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportKit
 
 /// The archery result document. Coordinates to 0.0001 face radii, pixels to 0.1, angles to 0.1°.
 enum ArcheryJSON {
@@ -44,7 +45,7 @@ enum ArcheryJSON {
             ]),
             "score": .number(Double(arrow.score)),
             "isXRing": .bool(arrow.isXRing),
-            "review": .array(arrow.review.map { .object(["code": .string($0.code), "message": .string($0.message)]) }),
+            "review": .array(arrow.review.map(\.json)),
         ])
     }
 

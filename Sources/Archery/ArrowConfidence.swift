@@ -1,4 +1,5 @@
 import Foundation
+import SportKit
 
 /// An arrow's `confidence`: the chance that it is a real arrow scored right, calibrated on the
 /// accuracy benchmark's POV-Ray ends (`loadtest/accuracy-bench.sh archery 40 1000000`, the tuning

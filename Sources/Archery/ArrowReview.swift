@@ -1,14 +1,12 @@
 import Foundation
+import SportKit
 
 /// Why a person should look at an arrow (`result.arrows[i].review`, each `{code, message}` as a
 /// basketball shot's and a tennis swing's `review`): what the finder saw that makes the arrow, its
 /// place or its score doubtful. Each weighs on the arrow's `confidence` (`ArrowConfidence`).
-public struct ArrowReview: Sendable, Equatable {
-    public var code: String
-    public var message: String
+public typealias ArrowReview = ReviewReason
 
-    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
-
+extension ArrowReview {
     /// The impact is within the arrow's radius of a scoring line: the line-cutter rule gives the
     /// higher score, and a fraction of a millimetre decides which.
     static func onScoringLine(distance: Double, arrowRadius: Double) -> ArrowReview {

@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportKit
 
 /// The result document and the CSV, in one place so the names match.
 enum BasketballJSON {
@@ -30,7 +31,7 @@ enum BasketballJSON {
             "confidence": .number(s.confidence),
             "releasePoint": point(s.releasePoint),
             "trajectory": .array(s.trajectory.map { .array([.number(round($0.t, 0.001)), .number(round($0.x, 0.1)), .number(round($0.y, 0.1))]) }),
-            "review": .array(s.review.map { .object(["code": .string($0.code), "message": .string($0.message)]) }),
+            "review": .array(s.review.map(\.json)),
         ])
     }
 

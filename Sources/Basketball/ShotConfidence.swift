@@ -1,3 +1,5 @@
+import SportKit
+
 /// A shot's `confidence`: the chance that it is right in everything the shooting line reads from
 /// it (a real attempt, made or missed right, 2PT or 3PT right), calibrated on the accuracy
 /// benchmark's POV-Ray sessions (`loadtest/accuracy-bench.sh basketball 12 1000000`, tuning seeds

@@ -1,14 +1,12 @@
 import Foundation
+import SportKit
 
 /// Why a person should look at a shot (`result.shots[i].review`, each `{code, message}` as a tennis
 /// swing's `review` and a bowling shot's `flags`): what the tracker saw too little of, or what lay
 /// too near a line, to be sure. Each lowers the shot's `confidence` by its factor (`ShotConfidence`).
-public struct ShotReview: Sendable, Equatable {
-    public var code: String
-    public var message: String
+public typealias ShotReview = ReviewReason
 
-    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
-
+extension ShotReview {
     /// Around its arrival at the rim (± `ShotReviewTuning.rimWindowSeconds`) the ball is seen in
     /// too few frames: hidden by the rim, the net, the board or a player, so made or missed was
     /// decided on what little was seen.

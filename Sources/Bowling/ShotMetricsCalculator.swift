@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportKit
 
 /// DOMAIN's shot metrics from one tracked shot. Each metric that cannot be computed is nil with a
 /// reason in `unavailable`.

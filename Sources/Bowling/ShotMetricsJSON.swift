@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportKit
 
 /// One point of a shot's reported path.
 public struct TrajectoryPoint: Sendable, Equatable {
@@ -37,7 +38,7 @@ extension ShotMetrics {
             "result": result.map { .string($0.rawValue) } ?? .null,
             "confidence": Self.number(confidence, places: 3),
         ]
-        fields["flags"] = .array(flags.map { .object(["code": .string($0.code), "message": .string($0.message)]) })
+        fields["flags"] = .array(flags.map(\.json))
         fields["unavailable"] = .object(unavailable.mapValues { .string($0) })
         fields["trajectory"] = .array(trajectory.map { p in
             .object([

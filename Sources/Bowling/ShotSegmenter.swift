@@ -1,3 +1,5 @@
+import SportKit
+
 /// Cuts the ball's paths into shots (DOMAIN: several shots per video). A shot starts when the ball
 /// moves steadily down-lane past the foul line (without calibration: steadily up the image) and
 /// ends at the pins, in a gutter, or when the path is lost.

@@ -1,3 +1,5 @@
+import SportKit
+
 /// One point of the ball's path: where it touched the lane in one frame.
 public struct TrackPoint: Sendable, Equatable {
     /// Seconds from the start of the video.
@@ -32,12 +34,7 @@ public enum ShotEnd: String, Sendable, Equatable {
 }
 
 /// Something about a shot a person should know: a stable `code` and seed 003's message.
-public struct ShotFlag: Sendable, Equatable {
-    public var code: String
-    public var message: String
-
-    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
-}
+public typealias ShotFlag = ReviewReason
 
 /// One shot's tracked path, from leaving the bowler's hand to the pins, the gutter or loss of track.
 public struct ShotTrack: Sendable {

@@ -1,3 +1,5 @@
+import SportKit
+
 /// A swing's `confidence`: the chance that it is right in everything a coach reads from it (a real
 /// swing, contact within 2 sampled frames, the right type), calibrated on the accuracy benchmark
 /// (`loadtest/accuracy-bench.sh tennis`, tuning seeds 1,000,000+; docs/benchmarks/accuracy.md has the

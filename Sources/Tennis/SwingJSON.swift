@@ -27,7 +27,7 @@ enum SwingJSON {
                 "trackingQuality": number(m.trackingQuality, 1000),
             ]),
             "unavailable": .object(swing.unavailable.mapValues { .string($0) }),
-            "review": .array(swing.review.map { .object(["code": .string($0.code), "message": .string($0.message)]) }),
+            "review": .array(swing.review.map(\.json)),
         ])
     }
 

@@ -1,13 +1,11 @@
 import Foundation
+import SportKit
 
 /// Why a person should look at a swing (`result.swings[i].review`, each `{code, message}` as a
 /// bowling shot's `flags`): what the detector saw too little of to be sure.
-public struct SwingReview: Sendable, Equatable {
-    public var code: String
-    public var message: String
+public typealias SwingReview = ReviewReason
 
-    public init(code: String, message: String) { (self.code, self.message) = (code, message) }
-
+extension SwingReview {
     /// The racket wrist is missing (no pose, or unsure) in some of the frames around contact, so
     /// contact may be off by the gap.
     static func landmarksMissing(seen: Int, of expected: Int) -> SwingReview {

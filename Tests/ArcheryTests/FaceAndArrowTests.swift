@@ -1,6 +1,7 @@
 @testable import Archery
 import ArcheryScenes
 import ReelworkCore
+import SportKit
 import XCTest
 
 final class FaceAndArrowTests: XCTestCase {

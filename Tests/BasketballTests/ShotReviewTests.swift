@@ -1,6 +1,7 @@
 @testable import Basketball
 import Foundation
 import ReelworkCore
+import SportKit
 import XCTest
 
 /// Saying when unsure (issue 31): each shot's `review` reasons and the `confidence` they lower, on

@@ -1,8 +1,9 @@
+@testable import Bowling
 import Foundation
 import ReelworkCore
+import SportKit
 import SportMath
 import XCTest
-@testable import Bowling
 
 /// Metric formulas on synthetic tracks with known answers.
 final class MetricsTests: XCTestCase {

@@ -1,8 +1,9 @@
+@testable import Bowling
 import Foundation
 import Media
 import ReelworkCore
+import SportKit
 import XCTest
-@testable import Bowling
 
 /// Whole sequences through `BallTracker`, on the flat test calibration (320×240, foul line y 230,
 /// 3.5 px/ft, gutters x 100–220).

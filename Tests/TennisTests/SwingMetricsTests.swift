@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportKit
 import Tennis
 import XCTest
 
