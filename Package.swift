@@ -64,8 +64,20 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // Where videos are kept, as one protocol: `ObjectStore`, its local folder and the upload
+        // spool. Foundation only, so Store may list what is stored.
+        .target(name: "ObjectStorage", dependencies: ["ReelworkCore"]),
+        // The S3-compatible store: Signature V4 (swift-crypto) and the REST calls (async-http-client).
+        .target(name: "S3Storage", dependencies: [
+            "ObjectStorage", "ReelworkCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // PostgreSQL client (libpq), pool, migrations, repositories.
-        .target(name: "Store", dependencies: ["CLibpq", "ReelworkCore", "Threading", "Webhooks", .product(name: "Logging", package: "swift-log"),
+        .target(name: "Store", dependencies: ["CLibpq", "ObjectStorage", "ReelworkCore", "Threading", "Webhooks", .product(name: "Logging", package: "swift-log"),
                                               .product(name: "Crypto", package: "swift-crypto"),
                                               .product(name: "Metrics", package: "swift-metrics")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
@@ -122,7 +134,8 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "WebhookSending", "APIDocument", "Telemetry", "Pictures",
+            "ReelworkCore", "Media", "ObjectStorage", "S3Storage", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "WebhookSending",
+            "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -132,14 +145,14 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .target(name: "Worker", dependencies: [
-            "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Sports", "Threading", "Telemetry",
+            "ReelworkCore", "Media", "ObjectStorage", "S3Storage", "Queue", "Store", "Pipeline", "Sports", "Threading", "Telemetry",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "reelwork", dependencies: [
             "ReelworkCore", "Media", "Queue", "Store", "Pipeline", "Coordinator", "Worker", "ReelworkClient", "Telemetry", "Pictures",
-            "SportKit", "Sports",
+            "SportKit", "Sports", "ObjectStorage", "S3Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,7 +160,7 @@ let package = Package(
         ]),
         // The queue's load and chaos driver (loadtest/queue-bench.sh runs it beside redis-benchmark and pgbench).
         .executableTarget(name: "queue-loadtest", dependencies: [
-            "ReelworkCore", "ReelworkClient", "Store", "Queue", "Media", "Threading",
+            "ReelworkCore", "ReelworkClient", "Store", "ObjectStorage", "Queue", "Media", "Threading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ], path: "loadtest/queue-loadtest"),
@@ -177,6 +190,9 @@ let package = Package(
         .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
+        // Signature V4 against AWS's published examples, settings, keys, both stores (the bucket a
+        // real `rclone serve s3` on 127.0.0.1 that the test starts).
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Storage", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks"]),
         // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock,
         // webhook dispatch.

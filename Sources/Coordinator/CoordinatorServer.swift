@@ -3,7 +3,9 @@ import Hummingbird
 import ServiceLifecycle
 import Logging
 import NIOCore
+import ObjectStorage
 import ReelworkCore
+import S3Storage
 import Store
 import Telemetry
 
@@ -11,18 +13,22 @@ import Telemetry
 public enum CoordinatorServer {
     /// - Parameter exporter: the process's metrics (`MetricsExporter.bootstrap()`), served at `/metrics`.
     public static func makeApplication(config: ReelworkConfig, logger: Logger,
-                                       exporter: MetricsExporter = MetricsExporter()) throws -> some ApplicationProtocol {
+                                       exporter: MetricsExporter = MetricsExporter()) async throws -> some ApplicationProtocol {
         let (host, port) = try config.bindAddress()
         let backends = try Backends(config: config, logger: logger)
         // A webhook address block that cannot be read stops the start, naming the setting.
         _ = try config.webhooks.urlPolicy()
-        let storage = VideoStorage(root: config.storageDir)
-        try storage.prepare()
-        // Uploads a coordinator was receiving when it died leave their temporary files behind.
-        let swept = storage.sweepTemporaryFiles()
-        if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(storage.tempDirectory.path)") }
+        // A store that cannot be used (no bucket, credentials refused) stops the start with the reason.
+        let store = ObjectStores.make(config)
+        try await store.prepare()
+        logger.info("videos are stored in the \(store.location)")
+        let spool = UploadSpool(storageDir: config.storageDir)
+        try spool.prepare()
+        // Uploads a coordinator was receiving when it died leave their files in the spool.
+        let swept = spool.sweep()
+        if !swept.isEmpty { logger.info("removed \(swept.count) abandoned upload file(s) from \(spool.directory.path)") }
 
-        let router = try makeRouter(backends: backends, storage: storage, exporter: exporter)
+        let router = try makeRouter(backends: backends, store: store, spool: spool, exporter: exporter)
 
         // A connection that sends nothing for the idle timeout is closed, also in the middle of a
         // request body: the upload's receiver then fails and deletes its temporary file.
@@ -42,7 +48,7 @@ extension CoordinatorServer {
     /// authentication too. Routes outside `/v1` are
     /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
     /// `/v1` route is registered through `APIRouter` with the keys it allows.
-    static func makeRouter(backends: Backends, storage: VideoStorage, exporter: MetricsExporter,
+    static func makeRouter(backends: Backends, store: any ObjectStore, spool: UploadSpool, exporter: MetricsExporter,
                            declared: DeclaredAccess = DeclaredAccess()) throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
@@ -54,12 +60,12 @@ extension CoordinatorServer {
             .register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
         let api = APIRouter(router: router, declared: declared)
-        VideoRoutes(backends: backends, storage: storage).register(on: api)
+        VideoRoutes(backends: backends, store: store, spool: spool).register(on: api)
         let jobs = JobRoutes(backends: backends)
         jobs.register(on: api)
         let batches = BatchRoutes(backends: backends, jobs: jobs)
         batches.register(on: api)
-        let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, storage: storage)
+        let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, store: store)
         reports.register(on: api)
         ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
         let corrections = CorrectionRoutes(backends: backends, jobs: jobs)
@@ -70,7 +76,7 @@ extension CoordinatorServer {
         control.register(on: api)
         let events = EventRoutes(backends: backends)
         events.register(on: api)
-        DashboardRoutes(backends: backends, jobs: jobs, corrections: corrections, control: control, events: events, reports: reports, storage: storage,
+        DashboardRoutes(backends: backends, jobs: jobs, corrections: corrections, control: control, events: events, reports: reports, store: store,
                         renderer: try DashboardRenderer(), stillCache: StillCache(),
                         stillLimiter: RateBuckets(ratePerSecond: backends.config.clubLimits.stillsPerSecondPerKey)).register(on: router)
         router.get("/v1/**") { _, _ -> Response in throw APIError(.notFound, "not_found", "no such endpoint") }
@@ -81,8 +87,8 @@ extension CoordinatorServer {
     /// `/v1`) of every registered route: the isolation and contract tests walk them.
     public static func routeList(config: ReelworkConfig, logger: Logger) throws -> [(method: String, path: String, access: String?)] {
         let declared = DeclaredAccess()
-        let router = try makeRouter(backends: try Backends(config: config, logger: logger), storage: VideoStorage(root: config.storageDir),
-                                    exporter: MetricsExporter(), declared: declared)
+        let router = try makeRouter(backends: try Backends(config: config, logger: logger), store: ObjectStores.make(config),
+                                    spool: UploadSpool(storageDir: config.storageDir), exporter: MetricsExporter(), declared: declared)
         return router.routes.map { route in
             let method = String(describing: route.method), path = String(describing: route.path)
             return (method, path, declared.access(method: method, path: path).map { "\($0)" })

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ObjectStorage
 import Media
 import NIOCore
 import NIOPosix
@@ -17,7 +18,7 @@ struct ReportRoutes {
     let backends: Backends
     let jobs: JobRoutes
     let batches: BatchRoutes
-    let storage: VideoStorage
+    let store: any ObjectStore
 
     /// Sections in a batch's report: its newest jobs, oldest first.
     static let maxBatchJobs = 100
@@ -64,7 +65,7 @@ struct ReportRoutes {
     }
 
     func drawable(_ job: JobView, club: String?) async throws -> Drawable {
-        let storage = self.storage
+        let store = self.store
         let (result, confirmation, video) = try await backends.sql { db -> (JSONValue?, Confirmation?, (video: VideoView, storageKey: String)?) in
             let document = job.status == .succeeded ? try JobRepository(db).result(jobId: job.id) : nil
             let confirmation = document == nil ? nil : try ConfirmationRepository(db, .results).latest(jobId: job.id)
@@ -72,7 +73,7 @@ struct ReportRoutes {
         }
         return Drawable(job: job, sport: try Self.sport(job.sport, of: "job \(job.id.uuidString.lowercased())"), result: result,
                         confirmation: confirmation,
-                        videoPath: video.map { storage.path(forKey: $0.storageKey) }, fileName: job.fileName ?? video?.video.originalName)
+                        videoPath: try video.map { try store.readLocation(key: $0.storageKey, validFor: VideoRoutes.redirectSeconds) }, fileName: job.fileName ?? video?.video.originalName)
     }
 
     func picture(_ id: UUID, _ caller: Caller) async throws -> Response {

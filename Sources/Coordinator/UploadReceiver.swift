@@ -3,21 +3,22 @@ import Hummingbird
 import Media
 import Metrics
 import NIOCore
+import ObjectStorage
 import ReelworkCore
 import Store
 import Threading
 
-/// Streams a request body to a temporary file, hashing it on the way, never holding more than one
+/// Streams a request body to a file in the spool, hashing it on the way, never holding more than one
 /// chunk in memory. Enforces the size limit and the pace (`UploadPace`) while streaming. Every byte received counts in
 /// `reelwork_upload_bytes_total`, also those of uploads refused or broken off (they cost as much).
 struct UploadReceiver {
-    let storage: VideoStorage
+    let spool: UploadSpool
     let limit: Int64
     let pace: UploadPace
     private let uploadBytes = Counter(label: MetricName.uploadBytes)
 
-    init(storage: VideoStorage, limit: Int64, pace: UploadPace) {
-        self.storage = storage
+    init(spool: UploadSpool, limit: Int64, pace: UploadPace) {
+        self.spool = spool
         self.limit = limit
         self.pace = pace
     }
@@ -30,9 +31,9 @@ struct UploadReceiver {
 
     /// Receives the body; on any failure the temporary file is removed before the error is thrown.
     func receive(_ body: RequestBody) async throws -> Received {
-        let file = storage.newTempFile()
+        let file = spool.newFile()
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw APIError(.internalServerError, "storage", "cannot create an upload file in \(storage.tempDirectory.path)")
+            throw APIError(.internalServerError, "storage", "cannot create an upload file in \(spool.directory.path)")
         }
         do {
             let received = LockedValue<Int64>(0)

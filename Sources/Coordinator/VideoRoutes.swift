@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import Logging
 import Media
 import NIOPosix
+import ObjectStorage
 import ReelworkCore
 import Store
 
@@ -10,14 +12,16 @@ import Store
 /// recorded once per club.
 struct VideoRoutes {
     let backends: Backends
-    let storage: VideoStorage
+    let store: any ObjectStore
+    let spool: UploadSpool
     let gate: UploadGate
-    /// Serialises the end of uploads of the same bytes (file moved, row written, or both undone).
+    /// Serialises the end of uploads of the same bytes (object stored, row written, or both undone).
     let sameContent = KeyedSerializer()
 
-    init(backends: Backends, storage: VideoStorage) {
+    init(backends: Backends, store: any ObjectStore, spool: UploadSpool) {
         self.backends = backends
-        self.storage = storage
+        self.store = store
+        self.spool = spool
         self.gate = UploadGate(limit: backends.config.limits.maxConcurrentUploads,
                                perClub: min(backends.config.clubLimits.uploadsPerClub, backends.config.limits.maxConcurrentUploads))
     }
@@ -101,7 +105,7 @@ struct VideoRoutes {
                 throw APIError(.contentTooLarge, "too_large", "the upload (\(declared) bytes) is larger than the limit of \(limit) bytes")
             }
         }
-        let received = try await UploadReceiver(storage: storage, limit: limit, pace: UploadPace(limits: limits)).receive(request.body)
+        let received = try await UploadReceiver(spool: spool, limit: limit, pace: UploadPace(limits: limits)).receive(request.body)
         // Whatever happens, the temporary file goes (once moved into place, there is nothing left to remove).
         defer { try? FileManager.default.removeItem(at: received.file) }
         guard received.size > 0 else {
@@ -123,17 +127,27 @@ struct VideoRoutes {
         return try JSONResponse.make(view, status: created ? .created : .ok)
     }
 
-    /// Moves the upload under its content key and records it. If recording fails, a file this
-    /// upload put in place is removed again, so storage never holds a file no row points to.
+    /// Puts the upload into the store under its content key and records it. If recording fails, an
+    /// object this upload stored is removed again (unless a row of another upload of the same bytes
+    /// points to it meanwhile), so the store never keeps an object no row points to.
     private func store(_ received: UploadReceiver.Received, facts: VideoFacts, name: String?, club: String) async throws -> (VideoView, Bool) {
-        let storage = self.storage, backends = self.backends
+        let store = self.store, backends = self.backends
         return try await sameContent.run(received.sha256) {
-            let (key, placed) = try storage.commit(tempFile: received.file, hash: received.sha256)
+            let key = ObjectKey.video(sha256: received.sha256)
+            let placed: Bool
+            do {
+                placed = try await store.put(file: received.file, sha256: received.sha256, key: key)
+            } catch let error as ObjectStoreError {
+                backends.logger.error("storing an upload failed: \(error.message)")
+                throw APIError(.serviceUnavailable, "storage_unavailable", "the video could not be stored (\(error.message)); send it again shortly")
+            }
             let video = NewVideo(club: club, contentHash: received.sha256, sizeBytes: received.size, storageKey: key, originalName: name, facts: facts)
             do {
                 return try await backends.sql { try VideoRepository($0).insertOrFetch(video) }
             } catch {
-                if placed { try? storage.remove(key: key) }
+                if placed, (try? await backends.sql({ try VideoRepository($0).isReferenced(storageKey: key) })) == false {
+                    try? await store.remove(key: key)
+                }
                 throw error
             }
         }
@@ -148,10 +162,16 @@ struct VideoRoutes {
     }
 
     /// Serves a stored video with byte ranges, so libavformat on another machine can seek in it.
+    /// From a bucket, the answer is a redirect to a short-lived presigned URL: the bytes go from
+    /// the store to the reader, never through a coordinator.
     func content(_ request: Request, _ context: APIRequestContext, _ caller: Caller) async throws -> Response {
         let id = try RouteParams.uuid(context, "id")
         let found = caller.role == .worker ? try await findForWorker(id, request) : try await find(id, caller)
-        let path = storage.path(forKey: found.storageKey)
+        guard let local = store as? LocalObjectStore else {
+            let url = try store.readLocation(key: found.storageKey, validFor: Self.redirectSeconds)
+            return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
+        }
+        let path = local.path(forKey: found.storageKey)
         let size = Int(found.video.sizeBytes)
         var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
         let fileIO = FileIO()
@@ -170,6 +190,10 @@ struct VideoRoutes {
         headers[.contentLength] = String(size)
         return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
     }
+
+    /// How long a redirect to a bucket's object stays good: long enough for a reader that
+    /// reconnects mid-file (FFmpeg does) to finish a large video.
+    static let redirectSeconds = 6 * 3600
 }
 
 /// A single `bytes=` range (the form libavformat and curl send).

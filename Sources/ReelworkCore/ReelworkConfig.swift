@@ -5,7 +5,11 @@ import Foundation
 public struct ReelworkConfig: Sendable, Equatable {
     public var databaseURL: String
     public var redisURL: String
+    /// The local storage folder: the videos themselves with `storage` `.local`, and always the
+    /// coordinator's spool of uploads being received.
     public var storageDir: String
+    /// Where videos are kept: the folder above or an S3-compatible bucket.
+    public var storage: StorageSettings
     public var bind: String
     public var coordinatorURL: String
     public var workerSlots: Int
@@ -94,6 +98,7 @@ public struct ReelworkConfig: Sendable, Equatable {
             databaseURL: text(Env.databaseURL, defaultDatabaseURL),
             redisURL: text(Env.redisURL, defaultRedisURL),
             storageDir: text(Env.storageDir, defaultStorageDir),
+            storage: try StorageSettings.fromEnvironment(env),
             bind: text(Env.bind, defaultBind),
             coordinatorURL: text(Env.coordinatorURL, defaultCoordinatorURL),
             workerSlots: try int(Env.workerSlots, defaultWorkerSlots, min: 1),

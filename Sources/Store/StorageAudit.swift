@@ -1,9 +1,11 @@
 import Foundation
+import ObjectStorage
 import ReelworkCore
 
-/// Compares the storage directory with the `videos` table: files no row points to (orphans, e.g.
-/// left by a crash between moving an upload into place and recording it) and rows whose file is
-/// gone. `reelwork storage check` prints it and, when asked, removes the orphans.
+/// Compares the stored videos (a folder's files or a bucket's objects) with the `videos` table:
+/// objects no row points to (orphans, e.g. left by a crash between storing an upload and recording
+/// it) and rows whose object is gone. `reelwork storage check` prints it and, when asked, removes
+/// the orphans.
 public struct StorageAudit {
     public struct Orphan: Sendable, Equatable {
         public var key: String
@@ -19,7 +21,7 @@ public struct StorageAudit {
     public struct Report: Sendable {
         /// Files no row points to, old enough that no upload can still be recording them.
         public var orphans: [Orphan] = []
-        /// Files no row points to yet, younger than `VideoStorage.staleTemporaryAge`: an upload may
+        /// Objects no row points to yet, younger than `UploadSpool.staleAge`: an upload may
         /// be recording them right now, so they are reported, never removed.
         public var recent: [Orphan] = []
         /// Rows whose file is not in storage: their jobs fail with "cannot open".
@@ -28,16 +30,14 @@ public struct StorageAudit {
         public var isConsistent: Bool { orphans.isEmpty && recent.isEmpty && missing.isEmpty }
     }
 
-    let storage: VideoStorage
     let db: PGConnection
 
-    public init(storage: VideoStorage, db: PGConnection) {
-        self.storage = storage
+    public init(db: PGConnection) {
         self.db = db
     }
 
-    public func run(now: Date = Date()) throws -> Report {
-        let files = storage.storedFiles()
+    /// Compares `files`, the store's listing of `ObjectKey.videosPrefix`, with the table.
+    public func run(files: [StoredObject], now: Date = Date()) throws -> Report {
         let rows = try db.query("SELECT id, storage_key FROM videos ORDER BY storage_key").rows
         var keys: [String: UUID] = [:]
         for row in rows { keys[try row.string("storage_key")] = try row.uuid("id") }
@@ -45,7 +45,7 @@ public struct StorageAudit {
         let stored = Set(files.map(\.key))
         for file in files where keys[file.key] == nil {
             let orphan = Orphan(key: file.key, bytes: file.bytes, modified: file.modified)
-            if now.timeIntervalSince(file.modified) >= VideoStorage.staleTemporaryAge {
+            if now.timeIntervalSince(file.modified) >= UploadSpool.staleAge {
                 report.orphans.append(orphan)
             } else {
                 report.recent.append(orphan)
@@ -57,15 +57,9 @@ public struct StorageAudit {
         return report
     }
 
-    /// Removes `orphans` unless a row points to one meanwhile; returns the keys removed.
-    public func remove(_ orphans: [Orphan]) throws -> [String] {
-        var removed: [String] = []
-        for orphan in orphans {
-            let claimed = try db.query("SELECT 1 FROM videos WHERE storage_key = $1", [orphan.key]).rows.isEmpty == false
-            guard !claimed else { continue }
-            try storage.remove(key: orphan.key)
-            removed.append(orphan.key)
-        }
-        return removed
+    /// The orphans still no row points to (an upload may have recorded one since the listing):
+    /// the ones to remove.
+    public func unclaimed(_ orphans: [Orphan]) throws -> [Orphan] {
+        try orphans.filter { !(try VideoRepository(db).isReferenced(storageKey: $0.key)) }
     }
 }

@@ -106,6 +106,11 @@ public struct VideoRepository {
         return found
     }
 
+    /// Whether any video row (of any club) points to the stored object `storageKey`.
+    public func isReferenced(storageKey: String) throws -> Bool {
+        !(try db.query("SELECT 1 FROM videos WHERE storage_key = $1 LIMIT 1", [storageKey]).rows.isEmpty)
+    }
+
     static func view(_ row: PGRow) throws -> VideoView {
         let facts = VideoFacts(
             durationSeconds: try row.double("duration_seconds"), frameCount: try row.int("frame_count"),

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
 import Media
+import ObjectStorage
 import Pipeline
 import Queue
 import ReelworkCore
+import S3Storage
 import Store
 
 /// Runs one claimed job to an outcome: recorded in PostgreSQL first (fenced by the attempt), then
@@ -64,13 +66,14 @@ struct JobRunner {
         let claim = control.claim, owner = control.owner
         var decode = DecodeOptions(threads: config.decodeThreads)
         decode.guards.shouldStop = { control.stopReason != nil }
-        decode.guards.httpAuthorization = Self.coordinatorAuthorization(config)
+        let video = try videoSource(run)
+        decode.guards.httpAuthorization = video.authorization
         let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
         let events = EventPublisher(config: config, logger: ending.logger)
         let reporter = PostgresStageReporter(db: db, redis: redis, events: events, run: run, plan: pipeline.plan, control: control)
         do {
-            let output = try pipeline.run(location: videoLocation(run), reporter: MeteredStageReporter(reporter))
+            let output = try pipeline.run(location: video.location, reporter: MeteredStageReporter(reporter))
             guard control.claimEnding(.run) else { return .takenOver }
             let stored: Bool
             let lastFinishes = reporter.takeUnwrittenFinishes()
@@ -141,12 +144,28 @@ struct JobRunner {
         (error as? ReelworkError)?.kind == .invalidInput ? .invalidInput : .internal
     }
 
-    /// A local path when this machine shares the storage directory, else the coordinator's content URL.
-    func videoLocation(_ run: ClaimedRun) -> String {
-        let local = VideoStorage(root: config.storageDir).path(forKey: run.storageKey)
-        if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return local }
-        return Self.contentURL(run.videoId.uuidString.lowercased(), grant: VideoReadGrant(jobId: run.jobId, attempt: run.attempt), config: config)
+    /// Where this run reads its video, and the `Authorization` to send there: a presigned URL of
+    /// the bucket (no key of ours travels to the store), a local path when this machine shares the
+    /// storage folder, else the coordinator's content URL with this worker's key.
+    func videoSource(_ run: ClaimedRun) throws -> (location: String, authorization: String?) {
+        switch config.storage {
+        case .s3:
+            do {
+                return (try ObjectStores.make(config).readLocation(key: run.storageKey, validFor: Self.videoReadSeconds), nil)
+            } catch let error as ObjectStoreError {
+                throw ReelworkError.invalidInput("video \(run.videoId.uuidString.lowercased()) cannot be read: \(error.message)")
+            }
+        case .local:
+            let local = LocalObjectStore(root: config.storageDir).path(forKey: run.storageKey)
+            if config.videoSource != .http, FileManager.default.isReadableFile(atPath: local) { return (local, nil) }
+            return (Self.contentURL(run.videoId.uuidString.lowercased(), grant: VideoReadGrant(jobId: run.jobId, attempt: run.attempt), config: config),
+                    Self.coordinatorAuthorization(config))
+        }
     }
+
+    /// How long a run's presigned read stays good: FFmpeg reconnects to the same URL when a read
+    /// breaks, so it must outlast the longest run; a run stalls long before this (stage timeouts).
+    static let videoReadSeconds = 12 * 3600
 
     /// The coordinator's URL of a video's bytes, with the grant of the run that reads it (a worker
     /// key reads a video only while it holds that job's lease).

@@ -22,7 +22,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let maxUploadBytes { config.maxUploadBytes = maxUploadBytes }
         let logger = Logger(label: "reelwork.coordinator")
         logger.info("coordinator listening on \(config.bind), storage \(config.storageDir)")
-        let app = try CoordinatorServer.makeApplication(config: config, logger: logger, exporter: exporter)
+        let app = try await CoordinatorServer.makeApplication(config: config, logger: logger, exporter: exporter)
         try await app.runService()
     }
 }

@@ -137,7 +137,7 @@ final class InProcessStack: APIStack, @unchecked Sendable {
         let config = try ReelworkConfig.fromEnvironment(environment.merging(extraSettings) { $1 })
         var logger = Logger(label: "reelwork.coordinator.in-process")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        let app = try CoordinatorServer.makeApplication(config: config, logger: logger)
+        let app = try awaitSync { try await CoordinatorServer.makeApplication(config: config, logger: logger) }
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         let ready = DispatchSemaphore(value: 0)
         let router = self.router

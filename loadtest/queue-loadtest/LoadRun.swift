@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import Media
+import ObjectStorage
 import Queue
 import ReelworkClient
 import ReelworkCore
@@ -99,10 +100,12 @@ final class LoadRun {
         let hasher = ContentHasher()
         hasher.update(Array(try Data(contentsOf: clip)))
         let hash = hasher.finalize()
-        let store = VideoStorage(root: storage.path)
-        try store.prepare()
+        // Placed as the coordinator's local store places an upload: under its content key.
+        let key = ObjectKey.video(sha256: hash)
+        let destination = URL(fileURLWithPath: LocalObjectStore(root: storage.path).path(forKey: key))
         let size = Int64(try Data(contentsOf: clip).count)
-        let key = try store.commit(tempFile: clip, hash: hash).key
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.moveItem(at: clip, to: destination) }
         let video = NewVideo(club: "bench", contentHash: hash, sizeBytes: size, storageKey: key, originalName: "clip.mp4", facts: facts)
         return try VideoRepository(PGConnection(databaseURL)).insertOrFetch(video).video.id
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ObjectStorage
 import Media
 import NIOPosix
 import ReelworkCore
@@ -37,7 +38,7 @@ extension DashboardRoutes {
                                         + "(\(ClubLimits.Env.stillsPerSecondPerKey)); slow down",
                                     retryAfterSeconds: 1)
             }
-            let path = storage.path(forKey: found.storageKey)
+            let path = try store.readLocation(key: found.storageKey, validFor: VideoRoutes.redirectSeconds)
             let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
             let still: StillFrame
             do {

@@ -1,6 +1,7 @@
 import DashboardTemplates
 import Foundation
 import Hummingbird
+import ObjectStorage
 import ReelworkCore
 import Store
 
@@ -18,7 +19,7 @@ struct DashboardRoutes {
     let events: EventRoutes
     /// The sports' own pictures (archery's face, basketball's shot chart), drawn as the API draws them.
     let reports: ReportRoutes
-    let storage: VideoStorage
+    let store: any ObjectStore
     let renderer: DashboardRenderer
     /// Stills of videos already decoded, and the per-key rate of new decodes.
     let stillCache: StillCache

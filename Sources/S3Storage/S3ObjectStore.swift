@@ -1,0 +1,183 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ObjectStorage
+import ReelworkCore
+
+/// Objects in a bucket of an S3-compatible store (AWS S3, MinIO, Ceph RGW, Cloudflare R2, rclone),
+/// by the REST API with Signature V4. Only what Reelwork needs: put, head, delete, list, presigned
+/// reads. Every failure is an `ObjectStoreError` naming the bucket and what the store said.
+public struct S3ObjectStore: ObjectStore {
+    public let settings: S3Settings
+    let signer: SignatureV4
+    /// The clock requests are stamped with (a test moves it to check what the store says to a stale one).
+    let now: @Sendable () -> Date
+
+    public init(settings: S3Settings, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.settings = settings
+        self.signer = SignatureV4(accessKeyID: settings.accessKeyID, secretAccessKey: settings.secretAccessKey, region: settings.region)
+        self.now = now
+    }
+
+    public var location: String { "bucket \(settings.bucket) at \(settings.endpoint.absoluteString)" }
+
+    /// One client for the process, never redirected: a store that redirects is misconfigured
+    /// (wrong region or endpoint), and following it would send our signature elsewhere.
+    static let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                                           timeout: .init(connect: .seconds(10), read: .seconds(30))))
+
+    /// Requests other than a put must be answered within this long.
+    static let requestTimeout: TimeAmount = .seconds(60)
+
+    // MARK: - ObjectStore
+
+    public func prepare() async throws {
+        let response = try await send("HEAD", url: url(forKey: nil), what: "checking the bucket")
+        switch response.status.code {
+        case 200: return
+        case 404: throw ObjectStoreError(.missingContainer, "the \(location) does not exist: create it, or fix \(StorageSettings.Env.bucket)")
+        default: throw failure(response.status, body: Data(), what: "checking the bucket")
+        }
+    }
+
+    public func put(file: URL, sha256: String, key: String) async throws -> Bool {
+        if try await size(of: key) != nil { return false }
+        let size: Int64
+        do {
+            size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw ObjectStoreError(.invalid, "cannot read \(file.path) to store it: \(error.localizedDescription)")
+        }
+        // The body's SHA-256 goes in the signature, so the store refuses bytes that changed on the way.
+        let body = HTTPClientRequest.Body.stream(FileChunks(url: file), length: .known(size))
+        // A slow link is not a dead one: a minute, plus a second per MiB.
+        let timeout = Self.requestTimeout + .seconds(size / 1_048_576)
+        let response = try await send("PUT", url: url(forKey: key), payloadHash: sha256, body: body,
+                                      contentLength: size, timeout: timeout, what: "storing \(key)")
+        guard response.status == .ok else { throw failure(response.status, body: response.body, what: "storing \(key)") }
+        return true
+    }
+
+    public func size(of key: String) async throws -> Int64? {
+        let response = try await send("HEAD", url: url(forKey: key), what: "looking up \(key)")
+        switch response.status.code {
+        case 200: return response.headers.first(name: "content-length").flatMap { Int64($0) } ?? 0
+        case 404: return nil
+        default: throw failure(response.status, body: Data(), what: "looking up \(key)")
+        }
+    }
+
+    public func remove(key: String) async throws {
+        let response = try await send("DELETE", url: url(forKey: key), what: "removing \(key)")
+        guard response.status == .noContent || response.status == .ok || response.status == .notFound else {
+            throw failure(response.status, body: response.body, what: "removing \(key)")
+        }
+    }
+
+    public func list(prefix: String) async throws -> [StoredObject] {
+        try await list(prefix: prefix, pageSize: 1000)
+    }
+
+    /// The listing a page of `pageSize` keys at a time (S3's most is 1,000), following each page's continuation.
+    func list(prefix: String, pageSize: Int) async throws -> [StoredObject] {
+        var found: [StoredObject] = []
+        var token: String? = nil
+        repeat {
+            var query = "list-type=2&max-keys=\(pageSize)&prefix=\(SignatureV4.encode(prefix))"
+            if let token { query += "&continuation-token=\(SignatureV4.encode(token))" }
+            let address = URL(string: url(forKey: nil).absoluteString + "?" + query)!
+            let response = try await send("GET", url: address, what: "listing \(prefix)")
+            guard response.status == .ok else { throw failure(response.status, body: response.body, what: "listing \(prefix)") }
+            guard let page = S3ListPage(xml: response.body) else {
+                throw ObjectStoreError(.unexpected, "the \(location) answered a listing Reelwork cannot read")
+            }
+            found += page.objects
+            token = page.isTruncated ? page.continuationToken : nil
+        } while token != nil
+        return found.sorted { $0.key < $1.key }
+    }
+
+    public func readLocation(key: String, validFor seconds: Int) throws -> String {
+        guard ObjectKey.isValid(key) else { throw ObjectStoreError(.invalid, "'\(key.prefix(100))' is not a storage key") }
+        return signer.presignedURL(method: "GET", url: url(forKey: key), seconds: seconds, date: now()).absoluteString
+    }
+
+    // MARK: - Requests
+
+    /// `endpoint/bucket/key` (path style) or `bucket.endpoint/key`; the bucket itself when `key` is nil.
+    func url(forKey key: String?) -> URL {
+        var parts = URLComponents(url: settings.endpoint, resolvingAgainstBaseURL: false)!
+        var path = ""
+        if settings.pathStyle {
+            path = "/\(settings.bucket)"
+        } else {
+            parts.host = "\(settings.bucket).\(parts.host ?? "")"
+        }
+        if let key { path += "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/") }
+        parts.percentEncodedPath = path.isEmpty ? "/" : path
+        return parts.url!
+    }
+
+    struct Answer {
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders
+        var body: Data
+    }
+
+    /// Error bodies are short XML; a listing of a thousand keys is a few hundred KB.
+    static let maxAnswerBytes = 8 * 1024 * 1024
+
+    private func send(_ method: String, url: URL, payloadHash: String? = nil, body: HTTPClientRequest.Body? = nil,
+                      contentLength: Int64? = nil, timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
+        var headers = ["host": SignatureV4.hostHeader(url)]
+        if let contentLength { headers["content-length"] = String(contentLength) }
+        let hash = payloadHash ?? SignatureV4.hexSHA256(Data())
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in signer.signedHeaders(method: method, url: url, headers: headers, payloadHash: hash, date: now()) {
+            request.headers.add(name: name, value: value)
+        }
+        request.body = body
+        do {
+            let response = try await Self.client.execute(request, timeout: timeout)
+            let data = method == "HEAD" ? Data() : Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView)
+            return Answer(status: response.status, headers: response.headers, body: data)
+        } catch let error as ObjectStoreError {
+            throw error
+        } catch {
+            throw ObjectStoreError(.unavailable, "cannot reach the \(location) while \(what): \(Self.describe(error))")
+        }
+    }
+
+    /// The store's answer in words: its own error code and message where it sent them.
+    func failure(_ status: HTTPResponseStatus, body: Data, what: String) -> ObjectStoreError {
+        let said = S3ErrorBody(xml: body)
+        let detail = said.map { " (\($0.code)\($0.message.map { ": \($0)" } ?? ""))" } ?? ""
+        switch (status.code, said?.code) {
+        case (404, "NoSuchBucket"?):
+            return ObjectStoreError(.missingContainer, "the \(location) does not exist: create it, or fix \(StorageSettings.Env.bucket)")
+        case (401, _), (403, _):
+            let skew = said?.code == "RequestTimeTooSkewed" ? "; this machine's clock is too far from the store's" : ""
+            return ObjectStoreError(.refused, "the \(location) refused our credentials while \(what): HTTP \(status.code)\(detail)\(skew); "
+                                        + "check \(StorageSettings.Env.accessKeyID) and \(StorageSettings.Env.secretAccessKey)")
+        case (500..., _), (408, _), (429, _):
+            return ObjectStoreError(.unavailable, "the \(location) failed while \(what): HTTP \(status.code)\(detail)")
+        default:
+            return ObjectStoreError(.unexpected, "the \(location) answered HTTP \(status.code) while \(what)\(detail)")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .deadlineExceeded, .readTimeout: return "it did not answer in time"
+            case .connectTimeout: return "connecting timed out"
+            default: return "\(client)"
+            }
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ObjectStorage
+import ReelworkClient
+import ReelworkCore
+import TestSupport
+import XCTest
+
+/// Reelwork storing its videos in a bucket of a real S3 server (rclone's `serve s3` on 127.0.0.1):
+/// the coordinator puts uploads there, a worker that shares no disk with it reads them from the
+/// store by a presigned URL, and the coordinator serves no video bytes.
+final class ObjectStorageStackTests: XCTestCase {
+    var server: S3TestServer!
+    var stack: TestStack!
+    let bucket = "reelwork-videos"
+
+    override func setUpWithError() throws {
+        server = try S3TestServer(buckets: [bucket])
+        stack = try TestStack(settings: server.environment(bucket: bucket))
+        try stack.startCoordinator()
+    }
+
+    override func tearDown() {
+        stack?.shutdown()
+        server?.stop()
+        super.tearDown()
+    }
+
+    /// The objects in the bucket, as the server's folder holds them.
+    func objectsInBucket() -> [String] {
+        let root = server.root.appendingPathComponent(bucket)
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        return (walker?.allObjects as? [String] ?? []).filter {
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &isFolder) && !isFolder.boolValue
+        }.sorted()
+    }
+
+    func test_AnUploadGoesToTheBucketAndAWorkerWithoutSharedDiskReadsItFromThere() throws {
+        let clip = try stack.makeClip("bucket.mp4", "testsrc2=size=320x240:rate=25")
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        XCTAssertEqual(objectsInBucket(), [ObjectKey.video(sha256: video.contentHash)])
+        XCTAssertEqual(try Data(contentsOf: server.root.appendingPathComponent("\(bucket)/\(ObjectKey.video(sha256: video.contentHash))")),
+                       try Data(contentsOf: clip))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stack.storageDir.appendingPathComponent("videos/\(video.contentHash.prefix(2))").path),
+                       "nothing is kept in the coordinator's folder")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stack.storageDir.appendingPathComponent("tmp").path), [],
+                       "the spool's file is gone once stored")
+
+        // A worker on another machine: its storage folder does not exist.
+        try stack.startWorker(extraEnvironment: ["REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path])
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
+        XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, stack.logTail())
+        let document = try awaitSync { try await client.results(job.id) }
+        XCTAssertEqual(document.result["framesDecoded"], .number(50))
+
+        // The worker read from the store: the coordinator's content route was never asked.
+        let (metrics, status, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/metrics")!, key: stack.operatorKey)
+        XCTAssertEqual(status, 200)
+        let contentLines = String(decoding: metrics, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix(MetricName.httpRequestDuration) && $0.contains("/content") }
+        XCTAssertEqual(contentLines, [], "the coordinator served video content")
+    }
+
+    /// A client asking the coordinator for the bytes is sent to the store: a redirect to a
+    /// presigned URL, which reads the file without any key of ours.
+    func test_TheContentRouteRedirectsToAPresignedURL() throws {
+        let clip = try stack.makeClip("redirect.mp4", "testsrc2=size=320x240:rate=25")
+        let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
+        let url = "\(stack.coordinatorURL)/v1/videos/\(video.id.uuidString.lowercased())/content"
+        let answer = String(decoding: try Tool.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
+                                                                     "-H", "Authorization: Bearer \(stack.operatorKey)", url]), as: UTF8.self)
+        let parts = answer.split(separator: " ", maxSplits: 1).map(String.init)
+        XCTAssertEqual(parts.first, "307", answer)
+        let location = try XCTUnwrap(parts.last)
+        XCTAssertTrue(location.hasPrefix("\(server.endpoint)/\(bucket)/videos/"), location)
+        XCTAssertTrue(location.contains("X-Amz-Signature="), location)
+        let fetched = stack.directory.appendingPathComponent("fetched.mp4")
+        _ = try Tool.run("/usr/bin/curl", ["-sf", "-o", fetched.path, location])
+        XCTAssertEqual(try Data(contentsOf: fetched), try Data(contentsOf: clip))
+    }
+
+    /// `reelwork storage check` lists the bucket: an object no row points to is an orphan, which
+    /// `--remove-orphans` removes, and the video's own object stays.
+    func test_StorageCheckFindsAndRemovesOrphansInTheBucket() throws {
+        let clip = try stack.makeClip("kept.mp4", "testsrc2=size=320x240:rate=25")
+        let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
+        let clean = try stack.run(["storage", "check"])
+        XCTAssertEqual(clean.status, 0, clean.output)
+        XCTAssertTrue(clean.output.contains("storage bucket \(bucket) at \(server.endpoint): 0 orphaned object(s)"), clean.output)
+
+        let orphanKey = ObjectKey.video(sha256: String(repeating: "0", count: 64))
+        let orphan = server.root.appendingPathComponent("\(bucket)/\(orphanKey)")
+        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("left by a crash".utf8).write(to: orphan)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: orphan.path)
+        let found = try stack.run(["storage", "check"])
+        XCTAssertEqual(found.status, 1, found.output)
+        XCTAssertTrue(found.stdout.contains("orphan   \(orphanKey)  15 bytes"), found.output)
+
+        let removed = try stack.run(["storage", "check", "--remove-orphans"])
+        XCTAssertTrue(removed.stdout.contains("removed  \(orphanKey)"), removed.output)
+        XCTAssertEqual(objectsInBucket(), [ObjectKey.video(sha256: video.contentHash)])
+        XCTAssertEqual(try stack.run(["storage", "check"]).status, 0)
+    }
+
+    /// A bucket that does not exist, or credentials the store refuses, stop a coordinator's start
+    /// and the storage check with the reason; nothing else is touched.
+    func test_AMissingBucketOrWrongCredentialsAreNamed() throws {
+        let missing = try stack.run(["storage", "check"], extraEnvironment: ["REELWORK_S3_BUCKET": "no-such-bucket"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.output.contains("bucket no-such-bucket at \(server.endpoint) does not exist"), missing.output)
+        let refused = try stack.run(["storage", "check"], extraEnvironment: ["AWS_SECRET_ACCESS_KEY": "wrong"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.output.contains("refused our credentials"), refused.output)
+
+        stack.stopCoordinator()
+        let coordinator = try stack.spawn(["coordinator"], name: "coordinator-no-bucket", extraEnvironment: ["REELWORK_S3_BUCKET": "no-such-bucket"])
+        coordinator.waitUntilExit()
+        XCTAssertNotEqual(coordinator.terminationStatus, 0)
+        let log = try String(contentsOf: stack.directory.appendingPathComponent("coordinator-no-bucket.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("bucket no-such-bucket at \(server.endpoint) does not exist"), log)
+    }
+}
