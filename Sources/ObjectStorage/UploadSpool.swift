@@ -1,13 +1,24 @@
 import Foundation
 
-/// The coordinator's folder of uploads being received (`<storage dir>/tmp`), whatever the store:
-/// a body is streamed to a file here and hashed, checked, then put into the store.
+/// A folder of files in transit: the coordinator's uploads being received (`<storage dir>/tmp`,
+/// whatever the store: a body is streamed to a file here, hashed, checked, then put into the
+/// store), and a worker's local copies of the videos it runs (`<storage dir>/copies`).
 public struct UploadSpool: Sendable {
     public let directory: URL
 
-    /// The spool of the storage folder `storageDir`: beside `videos/`, so a local store's `put` is a rename.
+    /// The upload spool of the storage folder `storageDir`: beside `videos/`, so a local store's `put` is a rename.
     public init(storageDir: String) {
-        directory = URL(fileURLWithPath: storageDir, isDirectory: true).appendingPathComponent("tmp", isDirectory: true)
+        self.init(directory: URL(fileURLWithPath: storageDir, isDirectory: true).appendingPathComponent("tmp", isDirectory: true))
+    }
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// A worker's folder of local copies in the storage folder `storageDir`: apart from the upload
+    /// spool, whose sweep (a coordinator's, at its start) would take a long run's copy for abandoned.
+    public static func localCopies(storageDir: String) -> UploadSpool {
+        UploadSpool(directory: URL(fileURLWithPath: storageDir, isDirectory: true).appendingPathComponent("copies", isDirectory: true))
     }
 
     public func prepare() throws {

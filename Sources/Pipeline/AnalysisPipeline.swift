@@ -27,6 +27,20 @@ public struct AnalysisPipeline {
     public let models: VisionModelPool
     /// The video's bounds (length, picture size, frames), checked after probing and before decoding.
     public let limits: InputLimits
+    /// Where a video at an http(s) location is copied before the probe (a worker's; nil: read in
+    /// place, as `reelwork analyze` does).
+    public var localCopies: LocalCopies?
+
+    /// A folder for the local copies of network videos, and the largest copy taken.
+    public struct LocalCopies: Sendable {
+        public var folder: URL
+        public var maxBytes: Int64
+
+        public init(folder: URL, maxBytes: Int64) {
+            self.folder = folder
+            self.maxBytes = maxBytes
+        }
+    }
 
     /// `decodeOptions.guards` gets `limits.maxPixels` unless it already has a bound.
     public init(sport: Sport, options: JSONValue = .emptyObject, decodeOptions: DecodeOptions = DecodeOptions(), attempt: Int = 1,
@@ -60,6 +74,7 @@ public struct AnalysisPipeline {
     /// A stage's failure is reported, then thrown as `StageFailure`; reporter errors are thrown as they are.
     public func run(location: String, reporter: StageReporter) throws -> Output {
         var context = RunContext()
+        defer { if let copy = context.localCopy { try? FileManager.default.removeItem(atPath: copy) } }
         for group in groups(plan) {
             let started = Date()
             do {
@@ -100,6 +115,8 @@ public struct AnalysisPipeline {
         var analysis: (any SportAnalysis)?
         /// What the decode gave the sport's stages after it, built from `recorder` once.
         var decoded: DecodedInput?
+        /// The local copy of a network video (`localCopies`) the stages after the probe read; removed when the run ends.
+        var localCopy: String?
     }
 
     /// Whether `stage` consumes frames as they stream out of the one decode pass: `decode`, the
@@ -154,6 +171,7 @@ public struct AnalysisPipeline {
     }
 
     private func runGroup(_ group: [StageName], location: String, context: inout RunContext, reporter: StageReporter) throws {
+        let location = context.localCopy ?? location
         if group.contains(where: isStreamed) {
             try StreamedStages(pipeline: self, stages: group).run(location: location, context: &context, reporter: reporter)
             return
@@ -162,7 +180,12 @@ public struct AnalysisPipeline {
         try reporter.stageStarted(stage, framesPlanned: plannedFrames(stage, context.facts))
         switch stage {
         case .probe:
-            let facts = try MediaProbe.probe(location, guards: decodeOptions.guards)
+            if let copies = localCopies, MediaCopy.isNetwork(location) {
+                let copy = copies.folder.appendingPathComponent("\(UUID().uuidString.lowercased()).video").path
+                context.localCopy = copy
+                try MediaCopy.copy(location, to: copy, maxBytes: copies.maxBytes, guards: decodeOptions.guards)
+            }
+            let facts = try MediaProbe.probe(context.localCopy ?? location, guards: decodeOptions.guards)
             // The coordinator checked at upload; limits may have been lowered since, or the file changed.
             try limits.check(facts)
             context.facts = facts

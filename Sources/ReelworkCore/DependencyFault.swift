@@ -1,7 +1,8 @@
 import Foundation
 
 /// A service a worker depends on failing in a way that is not the job's fault: Redis refusing
-/// writes, PostgreSQL out of disk, the coordinator unreachable or refusing the worker's key. The
+/// writes, PostgreSQL out of disk, the coordinator (or the object store) unreachable or refusing
+/// the worker's key (or its signature). The
 /// job is handed back (or never claimed) and the worker tries again with backoff; nothing counts
 /// against the job's attempts.
 ///
@@ -10,6 +11,8 @@ import Foundation
 public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
     public enum Dependency: String, Sendable, CaseIterable {
         case redis, postgres, coordinator
+        /// The S3-compatible store videos are read from (`REELWORK_STORAGE=s3`).
+        case store
     }
 
     public enum Cause: String, Sendable, CaseIterable {
@@ -39,7 +42,7 @@ public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
 
     public let dependency: Dependency
     public let cause: Cause
-    /// Where the dependency is: `host:port` (Redis), `host:port/database` (PostgreSQL) or the base URL (coordinator).
+    /// Where the dependency is: `host:port` (Redis), `host:port/database` (PostgreSQL) or the base URL (coordinator, store).
     public let target: String
     /// The error as its library reported it, on one line.
     public let detail: String
@@ -57,6 +60,7 @@ public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
         (.redis, [.unreachable, .outOfMemory, .readOnly, .persistenceFailing, .notReady]),
         (.postgres, [.unreachable, .diskFull, .outOfMemory, .tooManyConnections, .outOfResources]),
         (.coordinator, [.unreachable, .unauthorized, .forbidden, .serverError]),
+        (.store, [.unreachable, .unauthorized, .forbidden, .serverError]),
     ]
 
     /// The dependency by its own name, for log lines.
@@ -65,13 +69,14 @@ public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
         case .redis: "Redis at \(target)"
         case .postgres: "PostgreSQL at \(target)"
         case .coordinator: "the coordinator at \(target)"
+        case .store: "the object store at \(target)"
         }
     }
 
     /// What is wrong, in a few words.
     public var summary: String {
         switch (dependency, cause) {
-        case (.coordinator, .unreachable): "cannot reach \(name) to read videos"
+        case (.coordinator, .unreachable), (.store, .unreachable): "cannot reach \(name) to read videos"
         case (_, .unreachable): "cannot reach \(name)"
         case (.redis, .outOfMemory): "\(name) refuses writes: it is out of memory"
         case (.redis, .readOnly): "\(name) refuses writes: it is a read-only replica"
@@ -83,7 +88,8 @@ public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
         case (.postgres, .outOfResources): "\(name) is out of resources"
         case (.coordinator, .unauthorized): "\(name) refused the worker's key (401)"
         case (.coordinator, .forbidden): "\(name) does not let the worker's key read videos (403)"
-        case (.coordinator, .serverError): "\(name) failed to serve a video (5xx)"
+        case (.coordinator, .serverError), (.store, .serverError): "\(name) failed to serve a video (5xx)"
+        case (.store, .unauthorized), (.store, .forbidden): "\(name) refused the worker's signed read (\(cause == .forbidden ? 403 : 401))"
         default: "\(name) failed (\(cause.rawValue))"
         }
     }
@@ -119,6 +125,13 @@ public struct DependencyFault: Sendable, Equatable, CustomStringConvertible {
             "\(ReelworkConfig.Env.apiKey) must be a worker or operator key (`reelwork keys create --worker`)"
         case (.coordinator, _):
             "see the coordinator's log (its database or storage may be failing)"
+        case (.store, .unreachable):
+            "check that the store is running and that \(StorageSettings.Env.endpoint) is an address this worker can reach"
+        case (.store, .unauthorized), (.store, .forbidden):
+            "give the worker the same \(StorageSettings.Env.accessKeyID) and \(StorageSettings.Env.secretAccessKey) as the coordinator, "
+                + "with read access to \(StorageSettings.Env.bucket), and check this machine's clock (a signature more than 15 minutes off the store's clock is refused)"
+        case (.store, _):
+            "see the store's log"
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Media
 import Pipeline
 import Queue
@@ -7,8 +8,9 @@ import Store
 extension DependencyFault {
     /// The fault `error` shows in one of a worker's dependencies, if it shows one: Redis or
     /// PostgreSQL unreachable or refusing work for a reason of their own (`RedisError.faultCause`,
-    /// `PostgresError.faultCause`), or the coordinator failing a video read (`MediaError.server`;
-    /// a worker reads http(s) only from the coordinator). Nil for errors of the job or of ours.
+    /// `PostgresError.faultCause`), or the coordinator or the object store failing a video read
+    /// (`MediaError.server`; a worker reads http(s) only from the one its settings name). Nil for
+    /// errors of the job or of ours.
     init?(_ error: any Error, config: ReelworkConfig) {
         switch error {
         case let redis as RedisError:
@@ -26,7 +28,8 @@ extension DependencyFault {
             case .forbidden: .forbidden
             case .serverError: .serverError
             }
-            self.init(.coordinator, cause, target: Self.urlTarget(config.coordinatorURL), detail: media.message)
+            let (source, target) = Self.videoSource(config)
+            self.init(source, cause, target: target, detail: media.message)
         case let stage as StageFailure:
             guard let underlying = stage.underlying else { return nil }
             self.init(underlying, config: config)
@@ -36,7 +39,13 @@ extension DependencyFault {
     }
 
     /// Whether the job that met this fault goes back to the queue without spending an attempt:
-    /// everything but a coordinator's 5xx, which may be about that one video (its file lost), so
+    /// everything but a coordinator's or store's 5xx, which may be about that one video (its file lost), so
     /// it counts like any transient error and `max_attempts` bounds it.
-    var handsTheJobBack: Bool { !(dependency == .coordinator && cause == .serverError) }
+    var handsTheJobBack: Bool { !((dependency == .coordinator || dependency == .store) && cause == .serverError) }
+
+    /// Where this worker reads videos over the network: the store's endpoint, or the coordinator.
+    static func videoSource(_ config: ReelworkConfig) -> (Dependency, target: String) {
+        if case .s3(let settings) = config.storage { return (.store, urlTarget(settings.endpoint.absoluteString)) }
+        return (.coordinator, urlTarget(config.coordinatorURL))
+    }
 }

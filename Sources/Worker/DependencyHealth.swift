@@ -14,8 +14,9 @@ import Threading
 ///   lines, not one per retry;
 /// - counted: every error in `reelwork_worker_dependency_errors_total{dependency, cause}`, and
 ///   `reelwork_worker_dependency_failing{dependency}` is 1 while it lasts;
-/// - for the coordinator, a reason to check it before claiming more work (`mustCheckCoordinator`),
-///   so a worker that cannot read videos leaves the queue to workers that can.
+/// - for the video source (the coordinator, or the object store), a reason to check it before
+///   claiming more work (`mustCheckVideoSource`), so a worker that cannot read videos leaves the
+///   queue to workers that can.
 final class DependencyHealth: Sendable {
     typealias Dependency = DependencyFault.Dependency
     typealias Cause = DependencyFault.Cause
@@ -33,20 +34,24 @@ final class DependencyHealth: Sendable {
     private let logger: Logger
     private let reminder: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let state: LockedValue<(episodes: [Dependency: Episode], coordinatorUnchecked: Bool)>
+    /// Where videos come from over the network: `.coordinator` or `.store`.
+    let videoSource: Dependency
+    private let state: LockedValue<(episodes: [Dependency: Episode], sourceUnchecked: Bool)>
     private let errorCounters: [String: Counter]
     private let failingGauges: [Dependency: Gauge]
 
     /// - Parameters:
-    ///   - checkCoordinatorFirst: videos come from the coordinator only (`REELWORK_VIDEO_SOURCE=http`):
-    ///     check it (the key included) before the first claim.
+    ///   - videoSource: where videos come from over the network (`DependencyFault.videoSource`).
+    ///   - checkFirst: every video comes from there (`REELWORK_VIDEO_SOURCE=http`, or a bucket):
+    ///     check it (the key or the signature included) before the first claim.
     ///   - now: the clock (tests move it).
-    init(logger: Logger, checkCoordinatorFirst: Bool, reminderSeconds: Double = reminderSeconds,
+    init(logger: Logger, videoSource: Dependency = .coordinator, checkFirst: Bool, reminderSeconds: Double = reminderSeconds,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.logger = logger
+        self.videoSource = videoSource
         self.reminder = .seconds(reminderSeconds)
         self.now = now
-        state = LockedValue(([:], checkCoordinatorFirst))
+        state = LockedValue(([:], checkFirst))
         // Every series exists from the start, at 0: an alert on a rate sees it before the first error.
         var counters: [String: Counter] = [:]
         for (dependency, causes) in DependencyFault.causes {
@@ -104,7 +109,7 @@ final class DependencyHealth: Sendable {
     func recovered(_ dependency: Dependency, from causes: Set<Cause>? = nil) {
         let at = now()
         let ended: Episode? = state.withLock { state in
-            if dependency == .coordinator { state.coordinatorUnchecked = false }
+            if dependency == videoSource { state.sourceUnchecked = false }
             guard let episode = state.episodes[dependency], causes?.contains(episode.fault.cause) ?? true else { return nil }
             state.episodes[dependency] = nil
             return episode
@@ -124,10 +129,10 @@ final class DependencyHealth: Sendable {
         state.withLock { $0.episodes[dependency]?.fault }
     }
 
-    /// Whether a slot should check the coordinator before claiming: it failed last time, or it
+    /// Whether a slot should check the video source before claiming: it failed last time, or it
     /// was never checked and every video comes from it.
-    var mustCheckCoordinator: Bool {
-        state.withLock { $0.coordinatorUnchecked || $0.episodes[.coordinator] != nil }
+    var mustCheckVideoSource: Bool {
+        state.withLock { [videoSource] in $0.sourceUnchecked || $0.episodes[videoSource] != nil }
     }
 
     private static func seconds(_ duration: Duration) -> String {

@@ -68,8 +68,13 @@ struct JobRunner {
         decode.guards.shouldStop = { control.stopReason != nil }
         let video = try videoSource(run)
         decode.guards.httpAuthorization = video.authorization
-        let pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
+        var pipeline = AnalysisPipeline(sport: run.sport, options: run.options, decodeOptions: decode, attempt: run.attempt,
                                         vision: config.vision, concurrentJobs: config.workerSlots, limits: config.limits)
+        // A video on the network is read once, into a local copy that probe and decode share.
+        let copies = UploadSpool.localCopies(storageDir: config.storageDir)
+        if (try? copies.prepare()) != nil {
+            pipeline.localCopies = .init(folder: copies.directory, maxBytes: config.maxUploadBytes)
+        }
         let events = EventPublisher(config: config, logger: ending.logger)
         let reporter = PostgresStageReporter(db: db, redis: redis, events: events, run: run, plan: pipeline.plan, control: control)
         do {

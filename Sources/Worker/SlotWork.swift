@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import Media
+import ObjectStorage
 import Queue
 import ReelworkCore
+import S3Storage
 import Store
 
 /// One slot's rounds: each claims one job and runs it, or waits briefly for work. It owns the
@@ -88,7 +90,7 @@ final class SlotWork: @unchecked Sendable {
         var control: RunControl?
         do {
             let redis = try connections.redis(), db = try connections.postgres()
-            guard coordinatorServes() else { return failed() }
+            guard videoSourceServes() else { return failed() }
             guard let claim = try queue.claim(owner: owner, lease: config.queue.leaseSeconds, on: redis) else {
                 health.recovered(.redis)
                 backoff = Self.initialBackoff
@@ -132,27 +134,35 @@ final class SlotWork: @unchecked Sendable {
         return .failed(backoff: Self.jittered(backoff))
     }
 
-    /// Whether the slot may claim, as far as the coordinator goes. While it is failing this
+    /// Whether the slot may claim, as far as the video source goes. While it is failing this
     /// worker (or was never checked and serves every video), the slot asks it for a video that
-    /// does not exist: 404 means it answers and takes the worker's key; no answer, 401, 403 or
-    /// 5xx is the fault that keeps the slot from claiming jobs it could only hand back.
-    private func coordinatorServes() -> Bool {
-        guard health.mustCheckCoordinator else { return true }
+    /// does not exist: 404 means it answers and takes the worker's key (the coordinator) or
+    /// signature (the store); no answer, 401, 403 or 5xx is the fault that keeps the slot from
+    /// claiming jobs it could only hand back.
+    private func videoSourceServes() -> Bool {
+        guard health.mustCheckVideoSource else { return true }
         let isStopping = self.isStopping
-        let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))
         do {
-            try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, grant: Self.absentGrant, config: config), guards: guards)
+            if health.videoSource == .store {
+                let absent = try ObjectStores.make(config).readLocation(key: ObjectKey.video(sha256: Self.absentHash), validFor: 60)
+                try MediaProbe.checkOpens(absent, guards: MediaGuards(shouldStop: { isStopping() }))
+            } else {
+                let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))
+                try MediaProbe.checkOpens(JobRunner.contentURL(Self.absentVideo, grant: Self.absentGrant, config: config), guards: guards)
+            }
         } catch {
             if let fault = DependencyFault(error, config: config) {
                 health.met(fault)
                 return false
             }
         }
-        health.recovered(.coordinator)
+        health.recovered(health.videoSource)
         return true
     }
 
-    /// The id `coordinatorServes` asks for: no video has it.
+    /// The content hash whose object the store check asks for: no video has it.
+    static let absentHash = String(repeating: "0", count: 64)
+    /// The id the coordinator check asks for: no video has it.
     static let absentVideo = "00000000-0000-0000-0000-000000000000"
     /// The grant it shows: no job has it either, so the answer is the same 404.
     static let absentGrant = VideoReadGrant(jobId: UUID(uuidString: absentVideo)!, attempt: 1)

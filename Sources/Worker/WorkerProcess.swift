@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ObjectStorage
 import Queue
 import ReelworkCore
 import ServiceLifecycle
@@ -42,7 +43,8 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         self.logger = logger
         self.workerID = config.workerID ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
         let id = workerID
-        health = DependencyHealth(logger: logger, checkCoordinatorFirst: config.videoSource == .http)
+        let source = DependencyFault.videoSource(config).0
+        health = DependencyHealth(logger: logger, videoSource: source, checkFirst: source == .store || config.videoSource == .http)
         let presence = WorkerPresence(workerID: id, config: config) { [unowned self] in stop() }
         keeper = LeaseKeeper(config: config, logger: logger, health: health, presence: presence) { [unowned self] in activeRuns() }
         watchdog = StageWatchdog(config: config, logger: logger, runs: { [unowned self] in activeRuns() },
@@ -99,6 +101,8 @@ public final class WorkerProcess: Service, @unchecked Sendable {
 
     public func start() {
         logger.info("worker \(workerID) starting with \(config.workerSlots) slot(s), lease \(config.queue.leaseSeconds) s, stage timeout \(config.queue.stageTimeoutSeconds) s")
+        // Local copies a killed worker left behind; a run's own copy is younger than a run can last.
+        UploadSpool.localCopies(storageDir: config.storageDir).sweep(olderThan: TimeInterval(JobRunner.videoReadSeconds))
         keeper.start()
         watchdog.start()
         for slot in 0..<config.workerSlots { startThread(slot: slot) }

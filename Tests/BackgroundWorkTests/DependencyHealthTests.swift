@@ -25,7 +25,7 @@ final class DependencyHealthTests: XCTestCase {
         ])
         let lines = self.lines, clock = self.clock
         let logger = Logger(label: "test.health") { _ in CapturingLogHandler { level, message in lines.withLock { $0.append((level, message)) } } }
-        health = DependencyHealth(logger: logger, checkCoordinatorFirst: false, now: { clock.withLock { $0 } })
+        health = DependencyHealth(logger: logger, checkFirst: false, now: { clock.withLock { $0 } })
     }
 
     private func advance(_ seconds: Double) { clock.withLock { $0 = $0.advanced(by: .seconds(seconds)) } }
@@ -115,16 +115,38 @@ final class DependencyHealthTests: XCTestCase {
         XCTAssertTrue(health.isFailing(.redis), "the episode's cause is now not_ready")
     }
 
+    /// With videos in a bucket, a failing read blames the store, names its setting and says what
+    /// to do: a refused signature is the keys or the clock, and hands the job back.
+    func testAStoreFailureNamesTheStoreAndWhatToDo() throws {
+        let s3 = try ReelworkConfig.fromEnvironment(["REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": "https://store.internal:9000",
+                                                     "REELWORK_S3_BUCKET": "clips", "AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret"])
+        let down = try XCTUnwrap(DependencyFault(MediaError(kind: .transient, message: "Connection refused", server: .unreachable), config: s3))
+        XCTAssertEqual([down.dependency.rawValue, down.cause.rawValue, down.target], ["store", "unreachable", "https://store.internal:9000"])
+        XCTAssertTrue(down.description.hasPrefix("[store unreachable] cannot reach the object store at https://store.internal:9000 to read videos"),
+                      down.description)
+        XCTAssertTrue(down.description.contains("REELWORK_S3_ENDPOINT"), down.description)
+        let refused = try XCTUnwrap(DependencyFault(MediaError(kind: .transient, message: "Forbidden", server: .forbidden), config: s3))
+        XCTAssertTrue(refused.description.contains("AWS_SECRET_ACCESS_KEY") && refused.description.contains("clock"), refused.description)
+        XCTAssertTrue(refused.handsTheJobBack)
+        let broken = try XCTUnwrap(DependencyFault(MediaError(kind: .transient, message: "Server error", server: .serverError), config: s3))
+        XCTAssertFalse(broken.handsTheJobBack, "a 5xx may be that object's: it counts against the job")
+        let store = DependencyHealth(logger: Logger(label: "test"), videoSource: .store, checkFirst: true)
+        store.recovered(.coordinator)
+        XCTAssertTrue(store.mustCheckVideoSource, "the coordinator answering says nothing of the store")
+        store.recovered(.store)
+        XCTAssertFalse(store.mustCheckVideoSource)
+    }
+
     func testAWorkerReadingVideosOverHTTPChecksTheCoordinatorFirstAndWhileItFails() throws {
-        let http = DependencyHealth(logger: Logger(label: "test"), checkCoordinatorFirst: true)
-        XCTAssertTrue(http.mustCheckCoordinator, "before the first claim")
+        let http = DependencyHealth(logger: Logger(label: "test"), checkFirst: true)
+        XCTAssertTrue(http.mustCheckVideoSource, "before the first claim")
         http.recovered(.coordinator)
-        XCTAssertFalse(http.mustCheckCoordinator)
+        XCTAssertFalse(http.mustCheckVideoSource)
         http.met(try fault(MediaError(kind: .transient, message: "Connection refused", server: .unreachable)))
-        XCTAssertTrue(http.mustCheckCoordinator)
+        XCTAssertTrue(http.mustCheckVideoSource)
         http.recovered(.coordinator)
-        XCTAssertFalse(http.mustCheckCoordinator)
-        XCTAssertFalse(health.mustCheckCoordinator, "videos from the shared directory: no check until the coordinator fails")
+        XCTAssertFalse(http.mustCheckVideoSource)
+        XCTAssertFalse(health.mustCheckVideoSource, "videos from the shared directory: no check until the coordinator fails")
     }
 }
 

@@ -14,7 +14,8 @@ import XCTest
 /// state, `succeeded`, once the fault is gone.
 final class DependencyFaultTests: QueueStackTestCase {
     static let token = "scrape-token-for-the-fault-tests"
-    static let http = ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": "/nonexistent"]
+    /// A worker on another machine: always over HTTP, its own storage folder (empty).
+    var http: [String: String] { ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path] }
 
     override var stackSettings: [String: String] {
         TestStack.fastQueue.merging([MetricsSettings.Env.scrapeToken: Self.token]) { $1 }
@@ -30,8 +31,8 @@ final class DependencyFaultTests: QueueStackTestCase {
         let created = try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any]
         let (keyID, key) = try (XCTUnwrap(created?["id"] as? String), XCTUnwrap(created?["key"] as? String))
         // A key the coordinator never issued: the worker checks it before its first claim.
-        let stranger = try FaultyWorker(stack, Self.http.merging(["REELWORK_API_KEY": "rw_worker_" + String(repeating: "a", count: 52)]) { $1 })
-        let keyed = try FaultyWorker(stack, Self.http.merging(["REELWORK_API_KEY": key]) { $1 })
+        let stranger = try FaultyWorker(stack, http.merging(["REELWORK_API_KEY": "rw_worker_" + String(repeating: "a", count: 52)]) { $1 })
+        let keyed = try FaultyWorker(stack, http.merging(["REELWORK_API_KEY": key]) { $1 })
         let first = try submitReadingJobs(1, from: 1)[0]
         XCTAssertEqual(try stack.waitForTerminal(first.id, timeout: 30).status, .succeeded, "the key works at first")
         try stranger.awaitLog("[coordinator unauthorized]")
@@ -51,7 +52,7 @@ final class DependencyFaultTests: QueueStackTestCase {
         for job in jobs { XCTAssertEqual(try stack.status(job.id), "queued", "waiting, never failed for a key") }
 
         // The fix: a worker with a good key. Every job runs once, none counted as a failure.
-        try FaultyWorker(stack, Self.http).assertStarted()
+        try FaultyWorker(stack, http).assertStarted()
         try assertEachSucceededOnce(jobs)
         XCTAssertEqual(try keyed.scrape().value(MetricName.dependencyFailing, ["dependency": "coordinator"]), 1, "still failing")
         keyed.process.terminate()
@@ -60,7 +61,7 @@ final class DependencyFaultTests: QueueStackTestCase {
     }
 
     func test_AWorkerThatCannotReachTheCoordinatorWaitsForItAndLosesNoJob() throws {
-        let worker = try FaultyWorker(stack, Self.http)
+        let worker = try FaultyWorker(stack, http)
         XCTAssertEqual(try stack.waitForTerminal(try submitReadingJobs(1, from: 1)[0].id, timeout: 30).status, .succeeded)
         // Jobs that wait while the coordinator goes away, then are released to the worker.
         let queue = JobQueue(prefix: stack.queuePrefix)

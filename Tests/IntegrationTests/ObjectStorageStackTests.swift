@@ -49,10 +49,18 @@ final class ObjectStorageStackTests: XCTestCase {
 
         // A worker on another machine: its storage folder does not exist.
         try stack.startWorker(extraEnvironment: ["REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path])
+        let sentBefore = try server.bytesWritten()
         let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
         XCTAssertEqual(try stack.waitForTerminal(job.id).status, .succeeded, stack.logTail())
         let document = try awaitSync { try await client.results(job.id) }
         XCTAssertEqual(document.result["framesDecoded"], .number(50))
+        // Read once: the worker copies the video and probes and decodes the copy (reading it in
+        // place, the probe and the decode each read it, with seeks, some 2.5 times its size).
+        let sent = try server.bytesWritten() - sentBefore
+        XCTAssertGreaterThanOrEqual(sent, video.sizeBytes)
+        XCTAssertLessThan(Double(sent), Double(video.sizeBytes) * 1.2 + 20_000, "the store sent \(sent) bytes for a \(video.sizeBytes)-byte video")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stack.directory.appendingPathComponent("worker-disk/copies").path), [],
+                       "the run's copy is removed when it ends")
 
         // The worker read from the store: the coordinator's content route was never asked.
         let (metrics, status, _) = try HTTP.get(URL(string: "\(stack.coordinatorURL)/metrics")!, key: stack.operatorKey)
@@ -120,5 +128,27 @@ final class ObjectStorageStackTests: XCTestCase {
         XCTAssertNotEqual(coordinator.terminationStatus, 0)
         let log = try String(contentsOf: stack.directory.appendingPathComponent("coordinator-no-bucket.log"), encoding: .utf8)
         XCTAssertTrue(log.contains("bucket no-such-bucket at \(server.endpoint) does not exist"), log)
+    }
+
+    /// The store down while a job waits: the worker says so once, naming the store and what to
+    /// do, claims nothing it could only hand back, spends none of the job's attempts, and runs it
+    /// once the store is back.
+    func test_AStoreThatGoesDownDelaysJobsAndFailsNone() throws {
+        let clip = try stack.makeClip("outage.mp4", "testsrc2=size=320x240:rate=25")
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        server.kill()
+        try stack.startWorker(extraEnvironment: ["REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path])
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis")) }
+        XCTAssertTrue(stack.waitUntil(timeout: 30) { self.stack.workerLog(0).contains("[store unreachable] cannot reach the object store at \(self.server.endpoint)") },
+                      "the worker never named the store:\n\(stack.logTail())")
+        let waiting = try awaitSync { try await client.job(job.id) }
+        XCTAssertEqual(waiting.status, .queued, "a job no worker could read stays queued")
+        XCTAssertEqual(waiting.attempt, 0)
+        try server.start()
+        let done = try stack.waitForTerminal(job.id)
+        XCTAssertEqual(done.status, .succeeded, stack.logTail())
+        XCTAssertEqual(done.attempt, 1, "no attempt was spent while the store was down")
+        XCTAssertTrue(stack.waitUntil(timeout: 10) { self.stack.workerLog(0).contains("[store recovered]") }, stack.logTail())
     }
 }

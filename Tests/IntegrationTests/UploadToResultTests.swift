@@ -105,7 +105,8 @@ final class UploadToResultTests: CoordinatorTestCase {
 
     func testWorkerStreamsTheVideoFromTheCoordinatorOverHTTP() throws {
         // A worker on another machine has no shared storage: it reads /v1/videos/{id}/content with ranges.
-        try stack.startWorker(extraEnvironment: ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": "/nonexistent"])
+        try stack.startWorker(extraEnvironment: ["REELWORK_VIDEO_SOURCE": "http",
+                                                 "REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path])
         let clip = try stack.makeClip("remote.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }

@@ -44,6 +44,20 @@ public final class S3TestServer {
         self.input = input
     }
 
+    /// The bytes the server has written to its sockets and files so far (the kernel's `wchar` of
+    /// the rclone process): what readers were sent, plus a little of its own bookkeeping.
+    public func bytesWritten() throws -> Int64 {
+        guard let shell = process?.processIdentifier,
+              let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
+              let rclone = children.split(separator: " ").first,
+              let io = try? String(contentsOfFile: "/proc/\(rclone)/io", encoding: .utf8),
+              let line = io.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }),
+              let bytes = Int64(line.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces)) else {
+            throw TestSetupError(description: "cannot read the S3 server's I/O counters")
+        }
+        return bytes
+    }
+
     /// Stops the server (its folder stays): what a store that went away looks like.
     public func kill() {
         try? input?.fileHandleForWriting.close()
