@@ -14,6 +14,9 @@
 #          the caps, not the slots, bound the run), REELWORK_VIDEO_SOURCE=http, each
 #          with its own storage directory, the coordinator's files hidden under an empty tmpfs (a
 #          mount namespace of their own) and a hostname of their own (a UTS namespace)
+#   s3     with RW_MULTIHOST_STORAGE=s3 only: rclone's S3 server (scripts/setup-s3-server.sh) on
+#          s3:9000, bucket `reelwork`; the coordinator puts uploads there and the workers read them
+#          there by presigned URLs (its folder hidden from them like the coordinator's)
 #
 # Clocks: w3's clock runs an hour behind and w4's an hour ahead (Debian's libfaketime, preloaded
 # into the worker process: FAKETIME=-1h / +1h; a time namespace cannot do it, it shifts only the
@@ -56,6 +59,11 @@
 #     club mh-a's cap reached (so the check means something);
 #   - w4 claimed and finished jobs; w2 claimed nothing after the drain, finished or handed back its
 #     jobs, and exited 0; the tennis jobs decoded their clips (over HTTP: nothing else could reach them);
+#   - with RW_MULTIHOST_STORAGE=s3, after the kill: two more tennis clips are submitted and the S3
+#     server stopped; an upload then is refused (503 storage_unavailable, nothing recorded), a
+#     worker says `[store unreachable]` and the jobs are handed back (no failure counted), the
+#     server comes back and they succeed; the coordinator's content route was never asked and the
+#     store's link carried at least every tennis clip's bytes;
 #   - one clock: the skewed workers' own clocks were shifted (their live events, stamped by the
 #     worker, are an hour off PostgreSQL's start of the same attempt), yet both finished jobs and
 #     no attempt of theirs was reaped while it ran (no stall but the killed one's; no job stalled
@@ -65,7 +73,8 @@
 # namespaces, the bridge) on every exit. Logs stay in the run directory when a check fails.
 #
 # Settings: RW_MULTIHOST_BIN (default .build/debug/reelwork), RW_MULTIHOST_KEEP=1 keeps the run
-# directory, RW_MULTIHOST_DELAY_MS (default 20).
+# directory, RW_MULTIHOST_DELAY_MS (default 20), RW_MULTIHOST_STORAGE (http, the default: videos in
+# the coordinator's folder, read over HTTP; s3: in a bucket on the s3 host). scripts/test.sh runs both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -74,6 +83,10 @@ source scripts/lib/services.sh
 
 BIN=${RW_MULTIHOST_BIN:-$ROOT/.build/debug/reelwork}
 DELAY_MS=${RW_MULTIHOST_DELAY_MS:-20}
+STORAGE=${RW_MULTIHOST_STORAGE:-http}
+[[ $STORAGE == http || $STORAGE == s3 ]] || { echo "multihost: RW_MULTIHOST_STORAGE must be http or s3" >&2; exit 2; }
+CLIPS_C=2                  # with s3: tennis clips submitted while the store is down
+S3_KEY=multihost-key S3_SECRET=multihost-secret-0123456789
 CLIPS_A=40                 # club mh-a's batch: noop jobs of NOOP_SECONDS
 declare -A SKEW_OF=([w3]=-1h [w4]=+1h)   # workers whose clocks are off (libfaketime's FAKETIME)
 CLIPS_B=4                  # club mh-b's batch: tennis clips
@@ -97,6 +110,7 @@ command -v ip >/dev/null && command -v bridge >/dev/null || die "iproute2 (ip, b
 command -v unshare >/dev/null || die "unshare (util-linux) missing"
 FAKETIME_LIB=$(rw_faketime_lib) || die "libfaketime missing"
 scripts/setup-models.sh >/dev/null
+[[ $STORAGE == s3 ]] && scripts/setup-s3-server.sh >/dev/null
 
 # ---- run identity, directory, cleanup ---------------------------------------------------------
 RID=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n' | cut -c1-5)
@@ -104,9 +118,9 @@ NET=10.231.$(( 0x${RID:0:2} % 250 + 2 ))
 BR=rwmh$RID
 RUN=$(mktemp -d /tmp/rwmh.XXXXXX)
 chmod 755 "$RUN"
-mkdir -p "$RUN/db" "$RUN/coord/storage" "$RUN/cli/state" "$RUN/logs" "$RUN/pids"
+mkdir -p "$RUN/db" "$RUN/coord/storage" "$RUN/cli/state" "$RUN/logs" "$RUN/pids" "$RUN/s3/reelwork"
 START=$(date +%s.%N)
-declare -A HOST_IP=([db]=$NET.2 [coord]=$NET.3 [cli]=$NET.4 [w1]=$NET.11 [w2]=$NET.12 [w3]=$NET.13 [w4]=$NET.14)
+declare -A HOST_IP=([db]=$NET.2 [coord]=$NET.3 [cli]=$NET.4 [s3]=$NET.5 [w1]=$NET.11 [w2]=$NET.12 [w3]=$NET.13 [w4]=$NET.14)
 declare -A PID_OF=()     # name -> PID of each long-lived process started here
 declare -A WRAPPER_OF=() # name -> PID of the `ip netns exec` that started it (it passes on the exit status)
 HOSTS=()
@@ -170,6 +184,7 @@ cleanup() {
     for name in proxy-coord proxy-db; do
         [[ -n ${PID_OF[$name]:-} ]] && stop_pid "${PID_OF[$name]}" python 5
     done
+    [[ -n ${PID_OF[s3]:-} ]] && stop_pid "${PID_OF[s3]}" rclone 5
     rw_stop_redis "$RUN/db/redis" >/dev/null 2>&1
     rw_stop_postgres "$RUN/db/pg" >/dev/null 2>&1
     for name in "${HOSTS[@]}"; do
@@ -228,7 +243,7 @@ export REELWORK_LEASE_SECONDS=$LEASE REELWORK_HEARTBEAT_SECONDS=$HEARTBEAT REELW
 export REELWORK_GLOBAL_CAP=$GLOBAL_CAP REELWORK_CLUB_CAP=$CLUB_CAP
 export REELWORK_DIAGNOSTICS=1 REELWORK_INFERENCE_THREADS=1 LOG_LEVEL=info
 export XDG_STATE_HOME=$RUN/cli/state
-unset REELWORK_API_KEY REELWORK_STORAGE_DIR REELWORK_BIND REELWORK_WORKER_ID REELWORK_VIDEO_SOURCE
+unset REELWORK_API_KEY REELWORK_STORAGE_DIR REELWORK_BIND REELWORK_WORKER_ID REELWORK_VIDEO_SOURCE REELWORK_STORAGE
 
 sql() { on cli psql -X -q -tA -F '|' -v ON_ERROR_STOP=1 "$REELWORK_DATABASE_URL" -c "$1"; }
 reachable() { sql "SELECT 1" >/dev/null 2>&1; }
@@ -244,6 +259,20 @@ poll() {
 }
 wait_until() { local seconds=$1 what=$2; shift 2; poll "$seconds" "$@" || die "timed out after ${seconds}s waiting for: $what"; }
 wait_until 30 "PostgreSQL through the db host's proxy" reachable
+
+# ---- s3 host (RW_MULTIHOST_STORAGE=s3) ---------------------------------------------------------
+start_store() {
+    launch s3 s3 "$ROOT/.local/s3-server/bin/rclone" serve s3 --auth-key "$S3_KEY,$S3_SECRET" \
+        --addr "${HOST_IP[s3]}:9000" --dir-cache-time 0s "$RUN/s3"
+    store_answers() { on cli curl -s -o /dev/null --max-time 2 "http://${HOST_IP[s3]}:9000/"; }
+    wait_until 30 "the S3 server on the s3 host" store_answers
+}
+if [[ $STORAGE == s3 ]]; then
+    add_host s3
+    start_store
+    export REELWORK_STORAGE=s3 REELWORK_S3_ENDPOINT="http://${HOST_IP[s3]}:9000" REELWORK_S3_BUCKET=reelwork REELWORK_S3_PATH_STYLE=1
+    export AWS_ACCESS_KEY_ID=$S3_KEY AWS_SECRET_ACCESS_KEY=$S3_SECRET
+fi
 
 # ---- coordinator host -------------------------------------------------------------------------
 on coord "$BIN" migrate --dir "$ROOT/migrations" >"$RUN/logs/migrate.log" 2>&1 || { cat "$RUN/logs/migrate.log" >&2; die "migrate failed"; }
@@ -266,12 +295,12 @@ start_worker() {
     # is left alone, as a host with a wrong clock has it).
     [[ -n ${SKEW_OF[$name]:-} ]] &&
         skew=(env FAKETIME="${SKEW_OF[$name]}" FAKETIME_DONT_FAKE_MONOTONIC=1 LD_PRELOAD="$FAKETIME_LIB")
-    # Its own mount and UTS namespaces: the coordinator's directory is an empty read-only tmpfs
-    # here, and the worker reports its own host name.
+    # Its own mount and UTS namespaces: the coordinator's directory (and the S3 server's) is an
+    # empty read-only tmpfs here, and the worker reports its own host name.
     REELWORK_API_KEY=$WORKER_KEY REELWORK_VIDEO_SOURCE=http REELWORK_STORAGE_DIR=$RUN/$name/storage REELWORK_WORKER_SLOTS=$SLOTS \
         launch "$name" "$name" unshare --mount --uts --propagation private sh -c \
-        'hostname "$1" && mount -t tmpfs -o size=64k,mode=0555 rwmh-hidden "$2" && shift 2 && exec "$@"' \
-        sh "rwmh-$name" "$RUN/coord" "${skew[@]}" "$BIN" worker --worker-id "$name"
+        'hostname "$1" && mount -t tmpfs -o size=64k,mode=0555 rwmh-hidden "$2" && mount -t tmpfs -o size=64k,mode=0555 rwmh-hidden "$3" && shift 3 && exec "$@"' \
+        sh "rwmh-$name" "$RUN/coord" "$RUN/s3" "${skew[@]}" "$BIN" worker --worker-id "$name"
 }
 worker_listed() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" workers list --format json | grep -q "\"id\" *: *\"$1\""; }
 for w in w1 w2 w3; do start_worker "$w"; done
@@ -303,7 +332,7 @@ submit() {   # KEY DIR LABEL [options file] ; prints job ids
 submit "$KEY_A" "$RUN/clips-a" "multihost mh-a" --options "$RUN/noop.json" >"$RUN/jobs-a"
 event "club mh-a submitted a batch of $(wc -l <"$RUN/jobs-a") clips (noop, ${NOOP_SECONDS} s each)"
 submit "$KEY_B" "$RUN/clips-b" "multihost mh-b" >"$RUN/jobs-b"
-event "club mh-b submitted a batch of $(wc -l <"$RUN/jobs-b") tennis clips (real decode over HTTP)"
+event "club mh-b submitted a batch of $(wc -l <"$RUN/jobs-b") tennis clips (real decode, the video read $([[ $STORAGE == s3 ]] && echo "from the bucket" || echo "over HTTP from the coordinator"))"
 cat "$RUN/jobs-a" "$RUN/jobs-b" >"$RUN/jobs"
 TOTAL=$(wc -l <"$RUN/jobs")
 (( TOTAL == CLIPS_A + CLIPS_B )) || die "submitted $TOTAL jobs, expected $(( CLIPS_A + CLIPS_B ))"
@@ -419,6 +448,39 @@ w4_reaped() {
 wait_until $(( LEASE * 4 )) "the killed w4's leases to be reaped" w4_reaped
 REAPED_AFTER=$(sql "SELECT round(extract(epoch FROM max(finished_at)) - $T_KILL, 1) FROM job_attempts WHERE (job_id, attempt) IN ($at_kill_sql)")
 event "reaper: the killed w4's $(wc -l <"$RUN/w4-at-kill") lease(s) expired and were reaped ${REAPED_AFTER} s after the kill (lease ${LEASE} s, heartbeat ${HEARTBEAT} s)"
+
+# ---- 7. (s3) the store goes down and comes back ------------------------------------------------
+# While the S3 server is stopped, an upload is refused with the reason (nothing recorded), and two
+# tennis jobs submitted before it stopped wait: a worker that claims one cannot read its video,
+# says so and hands it back. Then the server comes back and they succeed.
+if [[ $STORAGE == s3 ]]; then
+    mkdir -p "$RUN/clips-c"
+    ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "testsrc=size=320x240:rate=15,hue=h=90" -t $(( CLIPS_C * 2 )) \
+        -c:v libx264 -pix_fmt yuv420p -g 15 -f segment -segment_time 2 -reset_timestamps 1 "$RUN/clips-c/c-%02d.mp4"
+    # Club mh-b paused while they are submitted, so that no worker reads them before the store stops.
+    queue_club() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" queue "$1" --club mh-b >>"$RUN/logs/queue.out" 2>&1 || die "queue $1 --club mh-b failed"; }
+    queue_club pause
+    submit "$KEY_B" "$RUN/clips-c" "multihost outage" >"$RUN/jobs-c"
+    (( $(wc -l <"$RUN/jobs-c") == CLIPS_C )) || die "submitted $(wc -l <"$RUN/jobs-c") outage jobs, expected $CLIPS_C"
+    stop_pid "${PID_OF[s3]}" rclone 5
+    PID_OF[s3]=
+    T_STORE_DOWN=$(now)
+    event "STOPPED the S3 server on the s3 host, with $CLIPS_C tennis jobs submitted"
+    videos_before=$(sql "SELECT count(*) FROM videos")
+    refused=$(on cli curl -s -o "$RUN/refused-upload.json" -w '%{http_code}' --max-time 60 -X POST -T "$RUN/clips-a/a-00.mp4" \
+        -H "Authorization: Bearer $KEY_A" -H "X-Filename: during-outage.mp4" "$REELWORK_COORDINATOR_URL/v1/videos?club=mh-a" || true)
+    [[ $refused == 503 ]] && grep -q storage_unavailable "$RUN/refused-upload.json" ||
+        fail "an upload while the store was down was answered $refused: $(head -c 300 "$RUN/refused-upload.json")"
+    (( $(sql "SELECT count(*) FROM videos") == videos_before )) || fail "an upload the store refused was recorded"
+    queue_club resume
+    store_named() { grep -l "\\[store unreachable\\] cannot reach the object store at http://${HOST_IP[s3]}:9000" "$RUN"/logs/w[1-4].log >/dev/null 2>&1; }
+    wait_until 90 "a worker to say it cannot reach the store" store_named
+    event "a worker logged: $(grep -h -m1 -o '\[store unreachable\][^(]*' "$RUN"/logs/w[1-4].log | head -n 1)"
+    start_store
+    event "STARTED the S3 server again ($(calc "$(now) - $T_STORE_DOWN") s after it stopped)"
+    cat "$RUN/jobs-c" >>"$RUN/jobs"
+    TOTAL=$(( TOTAL + CLIPS_C ))
+fi
 
 # ---- the end of the run -----------------------------------------------------------------------
 all_terminal() { [[ $(sql "SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')") == "$TOTAL" ]]; }
@@ -564,12 +626,34 @@ other_stalls=$(sql "SELECT string_agg(left(id::text, 8) || ' (' || stalls || ')'
 holds "$REAPED_AFTER >= $LEASE - $HEARTBEAT - 1" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: before a lease after its last beat"
 holds "$REAPED_AFTER <= $LEASE + 3" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: they outlived it by more than a lease"
 
-# The tennis clips were decoded, from the coordinator over HTTP (the workers could not see its files).
+# The tennis clips were decoded, from the coordinator over HTTP or from the bucket (the workers
+# could not see either's files).
+TENNIS=$(sql "SELECT count(*) FROM jobs WHERE club = 'mh-b'")
 decoded=$(sql "SELECT count(*) FROM results r JOIN jobs j ON j.id = r.job_id WHERE j.club = 'mh-b' AND (r.result->>'framesDecoded')::int > 0")
-(( decoded == CLIPS_B )) || fail "$decoded of $CLIPS_B tennis jobs have decoded frames"
+(( decoded == TENNIS )) || fail "$decoded of $TENNIS tennis jobs have decoded frames"
+# A worker keeps only its runs' local copies (copies/), each removed when its run ends; the killed
+# w4 may have left the one it was reading.
 for w in w1 w2 w3 w4; do
-    [[ -z $(ls -A "$RUN/$w/storage") ]] || fail "worker $w wrote into its storage directory: videos should come over HTTP"
+    kept=$(cd "$RUN/$w/storage" && find . -type f ! -path "./copies/*" | head -n 3)
+    [[ -z $kept ]] || fail "worker $w stored files of its own ($kept): videos should be read, not stored"
+    [[ $w == w4 || -z $(ls -A "$RUN/$w/storage/copies" 2>/dev/null) ]] || fail "worker $w left local copies behind: $(ls "$RUN/$w/storage/copies")"
 done
+if [[ $STORAGE == s3 ]]; then
+    # Never asked for video bytes: its own request metrics have no content route.
+    content=$(on cli curl -fsS -H "Authorization: Bearer $OPERATOR_KEY" "$REELWORK_COORDINATOR_URL/metrics" | grep -c '^reelwork_http_request_duration_seconds_count{.*content' || true)
+    (( content == 0 )) || fail "the coordinator served video content $content time(s): workers should read the bucket"
+    # The store's link (the s3 host's side of its veth: what it sent) carried every tennis clip.
+    sent=$(cat "/sys/class/net/$(veth s3)/statistics/rx_bytes")
+    clips=$(cat "$RUN"/clips-b/*.mp4 "$RUN"/clips-c/*.mp4 | wc -c)
+    (( sent >= clips )) || fail "the s3 host sent $sent bytes, less than the $clips bytes of the tennis clips"
+    # The jobs that waited out the outage: handed back, never failed or retried.
+    outage_sql=$(awk '{ printf "%s'\''%s'\''", (NR > 1 ? "," : ""), $1 }' "$RUN/jobs-c")
+    counted=$(sql "SELECT count(*) FROM job_attempts WHERE job_id IN ($outage_sql) AND outcome NOT IN ('handed_back', 'succeeded')")
+    failures=$(sql "SELECT coalesce(sum(failures), 0) FROM jobs WHERE id IN ($outage_sql)")
+    (( counted == 0 && failures == 0 )) || fail "the store's outage cost its jobs attempts: $counted attempt(s) neither handed back nor succeeded, $failures failure(s)"
+    grep -q "\[store recovered\]" "$RUN"/logs/w[1-4].log || fail "no worker logged that the store works again"
+    event "s3: the store sent $sent bytes for $clips bytes of tennis clips; the coordinator's content route asked $content time(s)"
+fi
 
 # ---- timeline ---------------------------------------------------------------------------------
 sql "SELECT extract(epoch FROM a.finished_at) || '|' || 'reaper: job ' || left(a.job_id::text, 8) || ' attempt ' || a.attempt

@@ -70,11 +70,13 @@ export REELWORK_TEST_PID_FILE="$run_dir/test-pids"
 echo "test servers: PostgreSQL 127.0.0.1:${pg_port} (no fsync) and 127.0.0.1:${durable_pg_port} (durable), Redis 127.0.0.1:${redis_port} (data in ${run_dir})"
 
 swift build --build-tests
-# Reelwork across hosts: network namespaces on a bridge, a partition, a host added, one drained.
+# Reelwork across hosts: network namespaces on a bridge, a partition, a host added, one drained;
+# again with the videos in an S3 bucket on a host of its own.
 # Part of the whole suite; a run for a few tests (arguments given) leaves it out unless
 # REELWORK_MULTIHOST=1 asks for it.
 if (( ! fast )) && [[ $# -eq 0 || ${REELWORK_MULTIHOST:-0} == 1 ]]; then
   scripts/multihost-test.sh
+  RW_MULTIHOST_STORAGE=s3 scripts/multihost-test.sh
 fi
 if (( fast )); then
   swift test --skip-build --skip 'IntegrationTests\.' "$@"

@@ -14,6 +14,13 @@ struct MediaLocation {
         isNetwork = lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
+    /// The location for messages and logs: a URL without its query, which may hold a credential
+    /// (a presigned URL's signature, a worker's grant).
+    var shown: String {
+        guard isNetwork, let query = string.firstIndex(of: "?") else { return string }
+        return String(string[..<query])
+    }
+
     /// Without a read timeout a stalled server would hang a worker forever.
     static let networkReadTimeoutMicroseconds = 30_000_000
 

@@ -9,7 +9,7 @@ public enum MediaProbe {
     public static func checkOpens(_ location: String, guards: MediaGuards = MediaGuards()) throws {
         let place = MediaLocation(location)
         if case .failure(let failure) = place.withBytes(guards: guards, { _ in () }) {
-            throw MediaError.ffmpeg(failure.code, "cannot open \(location)", at: place)
+            throw MediaError.ffmpeg(failure.code, "cannot open \(place.shown)", at: place)
         }
     }
 

@@ -56,7 +56,7 @@ public struct S3ObjectStore: ObjectStore {
         // A slow link is not a dead one: a minute, plus a second per MiB.
         let timeout = Self.requestTimeout + .seconds(size / 1_048_576)
         let response = try await send("PUT", url: url(forKey: key), payloadHash: sha256, body: body,
-                                      contentLength: size, timeout: timeout, what: "storing \(key)")
+                                      timeout: timeout, what: "storing \(key)")
         guard response.status == .ok else { throw failure(response.status, body: response.body, what: "storing \(key)") }
         return true
     }
@@ -131,9 +131,9 @@ public struct S3ObjectStore: ObjectStore {
     static let maxAnswerBytes = 8 * 1024 * 1024
 
     private func send(_ method: String, url: URL, payloadHash: String? = nil, body: HTTPClientRequest.Body? = nil,
-                      contentLength: Int64? = nil, timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
-        var headers = ["host": SignatureV4.hostHeader(url)]
-        if let contentLength { headers["content-length"] = String(contentLength) }
+                      timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
+        // The client sends Content-Length itself (the body's known length); it need not be signed.
+        let headers = ["host": SignatureV4.hostHeader(url)]
         let hash = payloadHash ?? SignatureV4.hexSHA256(Data())
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
