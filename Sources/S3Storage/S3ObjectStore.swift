@@ -88,7 +88,7 @@ public struct S3ObjectStore: ObjectStore {
         repeat {
             var query = "list-type=2&max-keys=\(pageSize)&prefix=\(SignatureV4.encode(prefix))"
             if let token { query += "&continuation-token=\(SignatureV4.encode(token))" }
-            let address = URL(string: url(forKey: nil).absoluteString + "?" + query)!
+            let address = url(forKey: nil, query: query)
             let response = try await send("GET", url: address, what: "listing \(prefix)")
             guard response.status == .ok else { throw failure(response.status, body: response.body, what: "listing \(prefix)") }
             guard let page = S3ListPage(xml: response.body) else {
@@ -107,8 +107,9 @@ public struct S3ObjectStore: ObjectStore {
 
     // MARK: - Requests
 
-    /// `endpoint/bucket/key` (path style) or `bucket.endpoint/key`; the bucket itself when `key` is nil.
-    func url(forKey key: String?) -> URL {
+    /// `endpoint/bucket/key` (path style) or `bucket.endpoint/key`; the bucket itself when `key` is
+    /// nil; with `query` (already encoded) after a `?`.
+    func url(forKey key: String?, query: String? = nil) -> URL {
         var parts = URLComponents(url: settings.endpoint, resolvingAgainstBaseURL: false)!
         var path = ""
         if settings.pathStyle {
@@ -118,6 +119,7 @@ public struct S3ObjectStore: ObjectStore {
         }
         if let key { path += "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/") }
         parts.percentEncodedPath = path.isEmpty ? "/" : path
+        parts.percentEncodedQuery = query
         return parts.url!
     }
 
@@ -130,10 +132,11 @@ public struct S3ObjectStore: ObjectStore {
     /// Error bodies are short XML; a listing of a thousand keys is a few hundred KB.
     static let maxAnswerBytes = 8 * 1024 * 1024
 
-    private func send(_ method: String, url: URL, payloadHash: String? = nil, body: HTTPClientRequest.Body? = nil,
-                      timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
+    /// One signed request; `extraHeaders` are signed too (`x-amz-copy-source`).
+    func send(_ method: String, url: URL, payloadHash: String? = nil, body: HTTPClientRequest.Body? = nil,
+              extraHeaders: [String: String] = [:], timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
         // The client sends Content-Length itself (the body's known length); it need not be signed.
-        let headers = ["host": SignatureV4.hostHeader(url)]
+        let headers = extraHeaders.merging(["host": SignatureV4.hostHeader(url)]) { _, host in host }
         let hash = payloadHash ?? SignatureV4.hexSHA256(Data())
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
