@@ -183,7 +183,10 @@ public struct AnalysisPipeline {
             if let copies = localCopies, MediaCopy.isNetwork(location) {
                 let copy = copies.folder.appendingPathComponent("\(UUID().uuidString.lowercased()).video").path
                 context.localCopy = copy
-                try MediaCopy.copy(location, to: copy, maxBytes: copies.maxBytes, guards: decodeOptions.guards)
+                try MediaCopy.copy(location, to: copy, maxBytes: copies.maxBytes, guards: decodeOptions.guards) {
+                    // A long copy is work too: without a sign of life the watchdog would take the run for stuck.
+                    do { try reporter.stageAlive(.probe) } catch { throw ReporterError(underlying: error) }
+                }
             }
             let facts = try MediaProbe.probe(context.localCopy ?? location, guards: decodeOptions.guards)
             // The coordinator checked at upload; limits may have been lowered since, or the file changed.

@@ -6,6 +6,14 @@ public protocol StageReporter: AnyObject {
     func stageStarted(_ stage: StageName, framesPlanned: Int?) throws
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws
+    /// The stage is working, with no count to report (a video being copied): a run told to stop
+    /// throws here, and a watchdog that waits for news hears some.
+    func stageAlive(_ stage: StageName) throws
+}
+
+extension StageReporter {
+    /// A reporter with nobody waiting for news (`reelwork analyze`'s) has nothing to do.
+    public func stageAlive(_ stage: StageName) throws {}
 }
 
 /// A stage's own work failed (as opposed to the reporter or the infrastructure around it).

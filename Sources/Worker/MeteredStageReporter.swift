@@ -30,6 +30,10 @@ final class MeteredStageReporter: StageReporter {
         try inner.stageProgress(stage, framesDone: framesDone, framesPlanned: framesPlanned)
     }
 
+    func stageAlive(_ stage: StageName) throws {
+        try inner.stageAlive(stage)
+    }
+
     func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {
         if let framesDone { countFrames(stage, done: framesDone) }
         // The recorder decides what the end was (a stage that failed because the run was stopped

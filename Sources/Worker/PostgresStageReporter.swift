@@ -54,6 +54,11 @@ final class PostgresStageReporter: StageReporter {
         }
     }
 
+    func stageAlive(_ stage: StageName) throws {
+        if let reason = control.stopReason { throw RunStopped(reason: reason) }
+        control.progressed(stage)
+    }
+
     func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
         if let reason = control.stopReason { throw RunStopped(reason: reason) }
         control.progressed(stage)

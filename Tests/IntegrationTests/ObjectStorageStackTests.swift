@@ -151,4 +151,34 @@ final class ObjectStorageStackTests: XCTestCase {
         XCTAssertEqual(done.attempt, 1, "no attempt was spent while the store was down")
         XCTAssertTrue(stack.waitUntil(timeout: 10) { self.stack.workerLog(0).contains("[store recovered]") }, stack.logTail())
     }
+
+}
+
+/// A slow store: copying the video takes longer than the stage timeout, and the run is not taken
+/// for stuck, because the copy says it is alive chunk by chunk.
+final class SlowObjectStoreTests: XCTestCase {
+    func test_ACopySlowerThanTheStageTimeoutIsNotStalled() throws {
+        let server = try S3TestServer(buckets: ["slow"], rcloneFlags: ["--bwlimit", "400k"])
+        defer { server.stop() }
+        // The diagnostic pipeline with its probe: the copy is the only slow part (a model's first
+        // load would be silent for longer than this timeout too).
+        let stack = try TestStack(settings: server.environment(bucket: "slow").merging(["REELWORK_STAGE_TIMEOUT_SECONDS": "1",
+                                                                                         "REELWORK_DIAGNOSTICS": "1"]) { $1 })
+        defer { stack.shutdown() }
+        try stack.startCoordinator()
+        // About 1.5 MB: some four seconds at 400 KiB/s, four stage timeouts.
+        let clip = stack.directory.appendingPathComponent("slow.mp4")
+        try Tool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "3", "-c:v", "libx264", "-b:v", "4M", "-pix_fmt", "yuv420p", clip.path])
+        let client = try stack.client()
+        let video = try awaitSync { try await client.uploadVideo(file: clip) }
+        XCTAssertGreaterThan(video.sizeBytes, 1_000_000)
+        try stack.startWorker(extraEnvironment: ["REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path])
+        let started = Date()
+        let probeFirst: JSONValue = .object(["noop": .object(["probe": .bool(true)])])
+        let job = try awaitSync { try await client.createJob(CreateJobRequest(videoId: video.id, sport: "tennis", options: probeFirst)) }
+        let done = try stack.waitForTerminal(job.id)
+        XCTAssertEqual(done.status, .succeeded, stack.logTail())
+        XCTAssertEqual(done.attempt, 1, "the first attempt was taken for stuck: \(stack.logTail(lines: 60))")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2, "the store was not slow: the test shows nothing")
+    }
 }

@@ -14,11 +14,14 @@ public final class S3TestServer {
     private var process: Process?
     private var input: Pipe?
     private let directory: ScratchDirectory
+    private let rcloneFlags: [String]
 
     public var endpoint: String { "http://\(host):\(port)" }
 
-    /// Starts the server with the buckets `buckets` (empty folders).
-    public init(buckets: [String]) throws {
+    /// Starts the server with the buckets `buckets` (empty folders); `rcloneFlags` go to rclone
+    /// (`["--bwlimit", "300k"]`: a slow store).
+    public init(buckets: [String], rcloneFlags: [String] = []) throws {
+        self.rcloneFlags = rcloneFlags
         try Tool.run(ProjectPaths.inRoot("scripts/setup-s3-server.sh"), [])
         directory = try ScratchDirectory(prefix: "s3-server")
         root = directory.url.appendingPathComponent("data")
@@ -33,7 +36,7 @@ public final class S3TestServer {
     public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ProjectPaths.inRoot("tools/s3-server/serve.sh"))
-        process.arguments = [root.path, host, String(port), accessKeyID, secretAccessKey]
+        process.arguments = [root.path, host, String(port), accessKeyID, secretAccessKey] + rcloneFlags
         let input = Pipe()
         let text = try ToolServer.start(process, input: input)
         guard text.hasPrefix("listening on") else {
