@@ -11,10 +11,10 @@
 struct ShaftContrast {
     /// RGB distance between the strip and each side's mean beyond which the strip stands out: above
     /// the noise of a mean of a dozen pixels of a phone's H.264.
-    static let minimumContrast = 15.0
+    static let minimumContrast = 12.0
     /// RGB distance within which the strip is the shaft's own colour (its shading along its length,
     /// a 4:2:0 photo's colour smear).
-    static let colourTolerance = 30.0
+    static let colourTolerance = 40.0
 
     let width: Int
     let height: Int
