@@ -162,6 +162,7 @@ enum ArrowFinder {
         // Groups, then groups joined across the gaps a ring line's band cuts into a shaft (a grey
         // shaft crossing the line between black and white looks like a mix of the two there).
         let foreign = ForeignPixels(width: width, height: height, mask: mask)
+        let contrast = ShaftContrast(image: image, arrowRadiusPx: arrowRadius * radiusPx)
         var groups = [[(x: Double, y: Double)]]()
         var stack = [Int]()
         for start in mask.indices where mask[start] {
@@ -199,11 +200,12 @@ enum ArrowFinder {
                                    isShaft: true, tailX: tail.x, tailY: tail.y, crossesAnother: true)
             }
         }.map { impact -> ArrowImpact in
-            // A shaft's impact is where the shaft ends, which may lie inside another group.
+            // A shaft's impact is where the shaft ends, which may lie inside another group or past a
+            // zone of the shaft's own colour.
             guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
             let head = image.workingPoint(impact.pixelX, impact.pixelY), tail = image.workingPoint(tx, ty)
             let end = foreign.shaftEnd(head: head, tail: tail, tolerance: max(1, arrowRadiusPx), maximumGap: 2 * band * radiusPx + 2,
-                                       maximumLength: maximumLength * radiusPx)
+                                       maximumLength: maximumLength * radiusPx, contrast: contrast)
             var moved = impact
             (moved.pixelX, moved.pixelY) = image.sourcePoint(end.x, end.y)
             return moved

@@ -10,15 +10,35 @@ struct ForeignPixels {
     let mask: [Bool]
 
     /// From `head`, away from `tail`, the last point along the line with foreign pixels within
-    /// `tolerance` across it, crossing gaps up to `maximumGap` pixels, at most `maximumLength` on.
+    /// `tolerance` across it (or, given `contrast`, where the shaft shows against its sides),
+    /// crossing gaps up to `maximumGap` pixels, at most `maximumLength` on.
     func shaftEnd(head: (x: Double, y: Double), tail: (x: Double, y: Double), tolerance: Double, maximumGap: Double,
-                  maximumLength: Double) -> (x: Double, y: Double) {
+                  maximumLength: Double, contrast: ShaftContrast? = nil) -> (x: Double, y: Double) {
         let dx = head.x - tail.x, dy = head.y - tail.y, length = (dx * dx + dy * dy).squareRoot()
         guard length > 0 else { return head }
         let ux = dx / length, uy = dy / length
+        // The shaft's own colour: the median of its strip over the last pixels before the head.
+        let shaft = contrast.flatMap { c -> SIMD3<Double>? in
+            let strips = stride(from: 1.0, through: min(12, length - 1), by: 1).compactMap { back in
+                c.strip(x: head.x - back * ux, y: head.y - back * uy, ux: ux, uy: uy)
+            }
+            guard strips.count >= 3 else { return nil }
+            let median = { (channel: Int) in strips.map { $0[channel] }.sorted()[strips.count / 2] }
+            return SIMD3(median(0), median(1), median(2))
+        }
         var last = 0.0, t = 0.5
-        while t <= maximumLength, t - last <= maximumGap {
-            if isForeignAcross(x: head.x + t * ux, y: head.y + t * uy, ux: ux, uy: uy, tolerance: tolerance) { last = t }
+        // The run of the shaft showing by its contrast alone: where it began, where it was last seen.
+        var run: (start: Double, end: Double)?
+        // On while within a gap of the last shaft seen, or in a run still too short to count.
+        while t <= maximumLength, t - last <= maximumGap || run.map({ t - $0.end <= 1 }) == true {
+            let x = head.x + t * ux, y = head.y + t * uy
+            if isForeignAcross(x: x, y: y, ux: ux, uy: uy, tolerance: tolerance) {
+                last = t
+            } else if let contrast, let shaft,
+                      [0.0, -1, 1].contains(where: { s in contrast.showsShaft(x: x - s * uy, y: y + s * ux, ux: ux, uy: uy, shaft: shaft) }) {
+                if let open = run, t - open.end <= 1 { run = (open.start, t) } else { run = (t, t) }
+                if let run, run.end - run.start >= contrast.minimumRun { last = t }
+            }
             t += 0.5
         }
         return (head.x + last * ux, head.y + last * uy)
