@@ -137,7 +137,8 @@ public struct JobQueue: Sendable {
         try redis.command("BLPOP", wakeKey, String(format: "%.3f", timeout))
     }
 
-    public enum HeartbeatVerdict: String, Sendable { case ok, cancel, lost }
+    /// What a heartbeat tells the run (the `heartbeat` script's answers, named here).
+    public enum HeartbeatVerdict: String, NamedState { case ok, cancel, lost }
 
     /// Extends the lease to `lease` seconds from Redis's now; tells the run whether to go on.
     public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, on redis: RedisConnection) throws -> HeartbeatVerdict {
@@ -180,7 +181,7 @@ public struct JobQueue: Sendable {
         public struct Expired: Equatable, Sendable {
             public let jobId: UUID
             public let attempt: Int
-            /// 'requeued' (a stall), 'failed' (too many stalls) or 'cancelled'.
+            /// A `StallVerdict`'s name: requeued (a stall), failed (too many stalls) or cancelled.
             public let verdict: String
             public let stalls: Int
 

@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// The queue's state changes, each one atomic Redis Lua script.
 ///
 /// Keys (P = the queue prefix; one Redis instance, so scripts build keys from P):
@@ -25,6 +27,10 @@
 /// - `P:workers`             zset worker id → last beat (ms, Redis's clock); `P:worker:<id>` hash: host, version,
 ///                           slots, running, started_ms, beat_ms, draining — written by each worker's
 ///                           heartbeat, expiring when the worker stops beating
+///
+/// The states a script decides (a stall's verdict, a heartbeat's answer) are named by their Swift
+/// types (`StallVerdict`, `JobQueue.HeartbeatVerdict`) and interpolated as Lua literals when the
+/// script's text is built (`NamedState`), so Lua and Swift cannot disagree on a name.
 ///
 /// Every script starts with a shebang (Redis 7), so Redis decides before it starts whether it may
 /// run: when Redis is out of memory (`maxmemory` with `noeviction`), `enqueue` and `claim` are
@@ -167,8 +173,8 @@ enum QueueScripts {
     """)
 
     /// ARGV: P, id, owner, attempt, lease_ms, club, priority. Extends the lease to Redis's now +
-    /// lease_ms. Returns 'ok', 'cancel'
-    /// (an operator cancelled it), or 'lost' (another run owns it, or it was reaped). If Redis lost
+    /// lease_ms. Returns a `JobQueue.HeartbeatVerdict`: ok, cancel (an operator cancelled it), or
+    /// lost (another run owns it, or it was reaped). If Redis lost
     /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work
     /// — within the caps: no trace also means another run finished the job after this one's lease
     /// expired, and adopting that would run more jobs than the caps allow (the reconciler re-enqueues
@@ -177,24 +183,24 @@ enum QueueScripts {
     local id, owner, attempt, lease_ms, club, prio = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
-      if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
+      if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       -- Ended (by this run or a later one) moments ago, not lost by Redis: nothing to adopt.
       local ended = tonumber(redis.call('GET', P .. ':done:' .. id))
-      if ended and ended >= tonumber(attempt) then return 'lost' end
+      if ended and ended >= tonumber(attempt) then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
       local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
-      if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return 'lost' end
-      if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return 'lost' end
+      if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return \(JobQueue.HeartbeatVerdict.lost.lua) end
+      if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       if prio ~= 'high' and prio ~= 'low' then prio = 'normal' end
       redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
       redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
       redis.call('HINCRBY', P .. ':club_running', club, 1)
     elseif lease[1] ~= owner or lease[2] ~= attempt then
-      return 'lost'
+      return \(JobQueue.HeartbeatVerdict.lost.lua)
     end
     redis.call('ZADD', P .. ':running', now_ms() + lease_ms, id)
-    if redis.call('SISMEMBER', P .. ':cancel', id) == 1 then return 'cancel' end
-    return 'ok'
+    if redis.call('SISMEMBER', P .. ':cancel', id) == 1 then return \(JobQueue.HeartbeatVerdict.cancel.lua) end
+    return \(JobQueue.HeartbeatVerdict.ok.lua)
     """)
 
     /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback' | 'unstarted'), delay_ms, tombstone_ms.
@@ -242,19 +248,19 @@ enum QueueScripts {
     /// line (a stall), or, past max_stalls, is forgotten; a cancelled one is forgotten too (both leave
     /// a tombstone), and each verdict waits in `P:stall_reports` until PostgreSQL has it. Then due
     /// retries move to their ready list.
-    /// Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
+    /// Returns {{id, attempt, verdict (`StallVerdict`), stalls}..., {due ids}}.
     static let reap = RedisScript(name: "reap", source: runsWhenOutOfMemory + prelude + """
     local now, batch, max_stalls, tombstone = now_ms(), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
     local expired = {}
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':running', '-inf', now, 'LIMIT', 0, batch)) do
       local lease = release(id)
       local stalls = redis.call('HINCRBY', P .. ':job:' .. id, 'stalls', 1)
-      local verdict = 'requeued'
+      local verdict = \(StallVerdict.requeued.lua)
       if redis.call('SREM', P .. ':cancel', id) == 1 then
-        verdict = 'cancelled'
+        verdict = \(StallVerdict.cancelled.lua)
         bury(id, lease[2] or '0', tombstone)
       elseif stalls > max_stalls then
-        verdict = 'failed'
+        verdict = \(StallVerdict.failed.lua)
         bury(id, lease[2] or '0', tombstone)
       else
         push_ready(id, true)
