@@ -149,6 +149,7 @@ extension DashboardRoutes {
         context["actionBase"] = base
         context["liveHref"] = base + "/stages"
         context["eventsHref"] = base + "/events"
+        context["eventTypes"] = JobEvent.Kind.allCases.map(\.rawValue).joined(separator: " ")
         context["terminal"] = job.status.isTerminal ? "true" : "false"
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
