@@ -28,8 +28,9 @@ import ReelworkCore
 ///                           slots, running, started_ms, beat_ms, draining — written by each worker's
 ///                           heartbeat, expiring when the worker stops beating
 ///
-/// The states a script decides (a stall's verdict, a heartbeat's answer) are named by their Swift
-/// types (`StallVerdict`, `JobQueue.HeartbeatVerdict`) and interpolated as Lua literals when the
+/// The states a script takes or decides (a run's outcome, a stall's verdict, a heartbeat's or a
+/// cancel's answer) are named by their Swift types (`JobQueue.Outcome.Name`, `StallVerdict`,
+/// `JobQueue.HeartbeatVerdict`, `JobQueue.CancelReply`) and interpolated as Lua literals when the
 /// script's text is built (`NamedState`), so Lua and Swift cannot disagree on a name.
 ///
 /// Every script starts with a shebang (Redis 7), so Redis decides before it starts whether it may
@@ -203,9 +204,9 @@ enum QueueScripts {
     return \(JobQueue.HeartbeatVerdict.ok.lua)
     """)
 
-    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback' | 'unstarted'), delay_ms, tombstone_ms.
-    /// Ends the run's lease. 'done' forgets the job (leaving its tombstone for tombstone_ms);
-    /// 'retry' schedules it delay_ms from Redis's now; 'handback' puts it first in line; 'unstarted' too, and
+    /// ARGV: P, id, owner, attempt, outcome (a `JobQueue.Outcome.Name`: done, retry, handback, unstarted),
+    /// delay_ms, tombstone_ms. Ends the run's lease. done forgets the job (leaving its tombstone for
+    /// tombstone_ms); retry schedules it delay_ms from Redis's now; handback puts it first in line; unstarted too, and
     /// gives its attempt number back (the attempt never started). Returns 0 (changing nothing)
     /// if the caller no longer owns the job.
     static let finish = RedisScript(name: "finish", source: runsWhenOutOfMemory + prelude + """
@@ -213,10 +214,10 @@ enum QueueScripts {
     if not owns(id, owner, attempt) then return 0 end
     release(id)
     redis.call('SREM', P .. ':cancel', id)
-    if outcome == 'retry' then
+    if outcome == \(JobQueue.Outcome.Name.retry.lua) then
       redis.call('ZADD', P .. ':delayed', now_ms() + delay, id)
-    elseif outcome == 'handback' or outcome == 'unstarted' then
-      if outcome == 'unstarted' then redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', -1) end
+    elseif outcome == \(JobQueue.Outcome.Name.handback.lua) or outcome == \(JobQueue.Outcome.Name.unstarted.lua) then
+      if outcome == \(JobQueue.Outcome.Name.unstarted.lua) then redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', -1) end
       push_ready(id, true)
     else
       bury(id, attempt, tombstone)
@@ -225,22 +226,22 @@ enum QueueScripts {
     return 1
     """)
 
-    /// ARGV: P, id. Removes a waiting job (ready or delayed): 'removed'; asks a running one to stop:
-    /// 'signalled'; 'absent' if Redis does not hold it.
+    /// ARGV: P, id. Removes a waiting job (ready or delayed): removed; asks a running one to stop:
+    /// signalled; absent if Redis does not hold it (`JobQueue.CancelReply`).
     static let cancel = RedisScript(name: "cancel", source: runsWhenOutOfMemory + prelude + """
     local id = ARGV[2]
     if redis.call('EXISTS', P .. ':lease:' .. id) == 1 then
       redis.call('SADD', P .. ':cancel', id)
-      return 'signalled'
+      return \(JobQueue.CancelReply.signalled.lua)
     end
     local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
-    if not job[1] then return 'absent' end
+    if not job[1] then return \(JobQueue.CancelReply.absent.lua) end
     redis.call('LREM', ready_key(job[1], job[2] or 'normal'), 0, id)
     redis.call('ZREM', P .. ':ready_since:' .. job[1], id)
     ring_drop_if_empty(job[1])
     redis.call('ZREM', P .. ':delayed', id)
     redis.call('DEL', P .. ':job:' .. id)
-    return 'removed'
+    return \(JobQueue.CancelReply.removed.lua)
     """)
 
     /// ARGV: P, batch, max_stalls, tombstone_ms. Leases whose deadline Redis's clock has passed

@@ -1,6 +1,6 @@
 /// A state kept by its name, in PostgreSQL's text columns (`jobs.status`, `job_stages.status`,
-/// `webhook_deliveries.status`) or in Redis (a stall's verdict): the names are the raw values of
-/// one enum, written there and nowhere else.
+/// `webhook_deliveries.status`) or in Redis's scripts (a stall's verdict, a run's outcome, a
+/// script's answer): the names are the raw values of one enum, written there and nowhere else.
 ///
 /// The convention: SQL and Lua never spell a state. A statement or script that names a fixed state
 /// or group interpolates it when its text is built, `status = \(JobStatus.running.sql)` giving
