@@ -328,7 +328,7 @@ struct JobRoutes {
         }
         let queue = backends.queue
         let redisVerdict = try await backends.redis { try queue.cancel(id, on: $0) }
-        if result == .requested, redisVerdict != "signalled" {
+        if result == .requested, redisVerdict != .signalled {
             // Nothing holds its lease any more: the reaper/reconciler will see cancel_requested and close it.
             backends.logger.info("cancel of \(id): running in PostgreSQL but \(redisVerdict) in Redis")
         }

@@ -29,8 +29,8 @@
     source = new EventSource(stages.dataset.events);
     source.onopen = function () { stages.dataset.stream = "open"; };
     source.onerror = function () { stages.dataset.stream = "reconnecting"; };
-    ["job.running", "job.succeeded", "job.failed", "job.cancelled", "job.retry_scheduled", "job.queued",
-     "stage.started", "stage.progress", "stage.succeeded", "stage.failed", "stage.skipped"].forEach(function (type) {
+    // Every event type, named by the page (the server's JobEvent.Kind), not here.
+    (stages.dataset.eventTypes || "").split(" ").forEach(function (type) {
       source.addEventListener(type, function () { stages.dataset.eventsSeen = String(Number(stages.dataset.eventsSeen || 0) + 1); refresh(); });
     });
   }

@@ -98,9 +98,19 @@ public struct JobQueue: Sendable {
         return added
     }
 
-    /// Cancels a job: 'removed' from waiting, 'signalled' to its worker if running, or 'absent'.
-    public func cancel(_ id: UUID, on redis: RedisConnection) throws -> String {
-        try QueueScripts.cancel.run(on: redis, args: [prefix, Self.key(id)]).string ?? "absent"
+    /// What a cancel did in Redis (the `cancel` script's answers, named here).
+    public enum CancelReply: String, NamedState {
+        /// The job was waiting (ready or delayed): Redis forgot it.
+        case removed
+        /// The job is running: its worker is told at its next heartbeat.
+        case signalled
+        /// Redis does not hold the job.
+        case absent
+    }
+
+    /// Cancels a job: removed from waiting, signalled to its worker if running, or absent.
+    public func cancel(_ id: UUID, on redis: RedisConnection) throws -> CancelReply {
+        CancelReply(rawValue: try QueueScripts.cancel.run(on: redis, args: [prefix, Self.key(id)]).string ?? "") ?? .absent
     }
 
     /// Whether Redis holds the job at all (waiting, delayed or running).
@@ -137,7 +147,8 @@ public struct JobQueue: Sendable {
         try redis.command("BLPOP", wakeKey, String(format: "%.3f", timeout))
     }
 
-    public enum HeartbeatVerdict: String, Sendable { case ok, cancel, lost }
+    /// What a heartbeat tells the run (the `heartbeat` script's answers, named here).
+    public enum HeartbeatVerdict: String, NamedState { case ok, cancel, lost }
 
     /// Extends the lease to `lease` seconds from Redis's now; tells the run whether to go on.
     public func heartbeat(_ claim: Claim, owner: String, lease: TimeInterval, on redis: RedisConnection) throws -> HeartbeatVerdict {
@@ -158,18 +169,21 @@ public struct JobQueue: Sendable {
         /// not leave the job at attempt 700. Safe: PostgreSQL starts an attempt only above the
         /// number it holds, so a number it did use is never used twice.
         case handBackUnstarted
+
+        /// The `finish` script's names for the outcomes (its `outcome` argument).
+        enum Name: String, NamedState { case done, retry, handback, unstarted }
     }
 
     /// Ends the run's lease with an outcome. Returns false, changing nothing, if the run lost its lease.
     @discardableResult
     public func finish(_ claim: Claim, owner: String, outcome: Outcome, on redis: RedisConnection) throws -> Bool {
-        let (name, delay): (String, Int64) = switch outcome {
-        case .done: ("done", 0)
-        case .retry(let after): ("retry", Self.millis(after))
-        case .handBack: ("handback", 0)
-        case .handBackUnstarted: ("unstarted", 0)
+        let (name, delay): (Outcome.Name, Int64) = switch outcome {
+        case .done: (.done, 0)
+        case .retry(let after): (.retry, Self.millis(after))
+        case .handBack: (.handback, 0)
+        case .handBackUnstarted: (.unstarted, 0)
         }
-        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name, String(delay),
+        return try QueueScripts.finish.run(on: redis, args: [prefix, Self.key(claim.jobId), owner, String(claim.attempt), name.rawValue, String(delay),
                                                             String(Self.millis(tombstoneSeconds))]).integer == 1
     }
 
@@ -180,7 +194,7 @@ public struct JobQueue: Sendable {
         public struct Expired: Equatable, Sendable {
             public let jobId: UUID
             public let attempt: Int
-            /// 'requeued' (a stall), 'failed' (too many stalls) or 'cancelled'.
+            /// A `StallVerdict`'s name: requeued (a stall), failed (too many stalls) or cancelled.
             public let verdict: String
             public let stalls: Int
 

@@ -1,3 +1,5 @@
+import ReelworkCore
+
 /// The queue's state changes, each one atomic Redis Lua script.
 ///
 /// Keys (P = the queue prefix; one Redis instance, so scripts build keys from P):
@@ -25,6 +27,11 @@
 /// - `P:workers`             zset worker id → last beat (ms, Redis's clock); `P:worker:<id>` hash: host, version,
 ///                           slots, running, started_ms, beat_ms, draining — written by each worker's
 ///                           heartbeat, expiring when the worker stops beating
+///
+/// The states a script takes or decides (a run's outcome, a stall's verdict, a heartbeat's or a
+/// cancel's answer) are named by their Swift types (`JobQueue.Outcome.Name`, `StallVerdict`,
+/// `JobQueue.HeartbeatVerdict`, `JobQueue.CancelReply`) and interpolated as Lua literals when the
+/// script's text is built (`NamedState`), so Lua and Swift cannot disagree on a name.
 ///
 /// Every script starts with a shebang (Redis 7), so Redis decides before it starts whether it may
 /// run: when Redis is out of memory (`maxmemory` with `noeviction`), `enqueue` and `claim` are
@@ -167,8 +174,8 @@ enum QueueScripts {
     """)
 
     /// ARGV: P, id, owner, attempt, lease_ms, club, priority. Extends the lease to Redis's now +
-    /// lease_ms. Returns 'ok', 'cancel'
-    /// (an operator cancelled it), or 'lost' (another run owns it, or it was reaped). If Redis lost
+    /// lease_ms. Returns a `JobQueue.HeartbeatVerdict`: ok, cancel (an operator cancelled it), or
+    /// lost (another run owns it, or it was reaped). If Redis lost
     /// every trace of the job (flushed), the running owner adopts it again rather than abandon the work
     /// — within the caps: no trace also means another run finished the job after this one's lease
     /// expired, and adopting that would run more jobs than the caps allow (the reconciler re-enqueues
@@ -177,29 +184,29 @@ enum QueueScripts {
     local id, owner, attempt, lease_ms, club, prio = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7]
     local lease = redis.call('HMGET', P .. ':lease:' .. id, 'owner', 'attempt')
     if not lease[1] then
-      if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return 'lost' end
+      if redis.call('EXISTS', P .. ':job:' .. id) == 1 then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       -- Ended (by this run or a later one) moments ago, not lost by Redis: nothing to adopt.
       local ended = tonumber(redis.call('GET', P .. ':done:' .. id))
-      if ended and ended >= tonumber(attempt) then return 'lost' end
+      if ended and ended >= tonumber(attempt) then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       local cfg = redis.call('HMGET', P .. ':config', 'global_cap', 'club_cap')
       local global_cap, club_cap = tonumber(cfg[1]) or 0, tonumber(cfg[2]) or 0
-      if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return 'lost' end
-      if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return 'lost' end
+      if global_cap > 0 and redis.call('ZCARD', P .. ':running') >= global_cap then return \(JobQueue.HeartbeatVerdict.lost.lua) end
+      if club_cap > 0 and (tonumber(redis.call('HGET', P .. ':club_running', club)) or 0) >= club_cap then return \(JobQueue.HeartbeatVerdict.lost.lua) end
       if prio ~= 'high' and prio ~= 'low' then prio = 'normal' end
       redis.call('HSET', P .. ':job:' .. id, 'club', club, 'priority', prio, 'attempt', attempt)
       redis.call('HSET', P .. ':lease:' .. id, 'owner', owner, 'attempt', attempt, 'club', club)
       redis.call('HINCRBY', P .. ':club_running', club, 1)
     elseif lease[1] ~= owner or lease[2] ~= attempt then
-      return 'lost'
+      return \(JobQueue.HeartbeatVerdict.lost.lua)
     end
     redis.call('ZADD', P .. ':running', now_ms() + lease_ms, id)
-    if redis.call('SISMEMBER', P .. ':cancel', id) == 1 then return 'cancel' end
-    return 'ok'
+    if redis.call('SISMEMBER', P .. ':cancel', id) == 1 then return \(JobQueue.HeartbeatVerdict.cancel.lua) end
+    return \(JobQueue.HeartbeatVerdict.ok.lua)
     """)
 
-    /// ARGV: P, id, owner, attempt, outcome ('done' | 'retry' | 'handback' | 'unstarted'), delay_ms, tombstone_ms.
-    /// Ends the run's lease. 'done' forgets the job (leaving its tombstone for tombstone_ms);
-    /// 'retry' schedules it delay_ms from Redis's now; 'handback' puts it first in line; 'unstarted' too, and
+    /// ARGV: P, id, owner, attempt, outcome (a `JobQueue.Outcome.Name`: done, retry, handback, unstarted),
+    /// delay_ms, tombstone_ms. Ends the run's lease. done forgets the job (leaving its tombstone for
+    /// tombstone_ms); retry schedules it delay_ms from Redis's now; handback puts it first in line; unstarted too, and
     /// gives its attempt number back (the attempt never started). Returns 0 (changing nothing)
     /// if the caller no longer owns the job.
     static let finish = RedisScript(name: "finish", source: runsWhenOutOfMemory + prelude + """
@@ -207,10 +214,10 @@ enum QueueScripts {
     if not owns(id, owner, attempt) then return 0 end
     release(id)
     redis.call('SREM', P .. ':cancel', id)
-    if outcome == 'retry' then
+    if outcome == \(JobQueue.Outcome.Name.retry.lua) then
       redis.call('ZADD', P .. ':delayed', now_ms() + delay, id)
-    elseif outcome == 'handback' or outcome == 'unstarted' then
-      if outcome == 'unstarted' then redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', -1) end
+    elseif outcome == \(JobQueue.Outcome.Name.handback.lua) or outcome == \(JobQueue.Outcome.Name.unstarted.lua) then
+      if outcome == \(JobQueue.Outcome.Name.unstarted.lua) then redis.call('HINCRBY', P .. ':job:' .. id, 'attempt', -1) end
       push_ready(id, true)
     else
       bury(id, attempt, tombstone)
@@ -219,22 +226,22 @@ enum QueueScripts {
     return 1
     """)
 
-    /// ARGV: P, id. Removes a waiting job (ready or delayed): 'removed'; asks a running one to stop:
-    /// 'signalled'; 'absent' if Redis does not hold it.
+    /// ARGV: P, id. Removes a waiting job (ready or delayed): removed; asks a running one to stop:
+    /// signalled; absent if Redis does not hold it (`JobQueue.CancelReply`).
     static let cancel = RedisScript(name: "cancel", source: runsWhenOutOfMemory + prelude + """
     local id = ARGV[2]
     if redis.call('EXISTS', P .. ':lease:' .. id) == 1 then
       redis.call('SADD', P .. ':cancel', id)
-      return 'signalled'
+      return \(JobQueue.CancelReply.signalled.lua)
     end
     local job = redis.call('HMGET', P .. ':job:' .. id, 'club', 'priority')
-    if not job[1] then return 'absent' end
+    if not job[1] then return \(JobQueue.CancelReply.absent.lua) end
     redis.call('LREM', ready_key(job[1], job[2] or 'normal'), 0, id)
     redis.call('ZREM', P .. ':ready_since:' .. job[1], id)
     ring_drop_if_empty(job[1])
     redis.call('ZREM', P .. ':delayed', id)
     redis.call('DEL', P .. ':job:' .. id)
-    return 'removed'
+    return \(JobQueue.CancelReply.removed.lua)
     """)
 
     /// ARGV: P, batch, max_stalls, tombstone_ms. Leases whose deadline Redis's clock has passed
@@ -242,19 +249,19 @@ enum QueueScripts {
     /// line (a stall), or, past max_stalls, is forgotten; a cancelled one is forgotten too (both leave
     /// a tombstone), and each verdict waits in `P:stall_reports` until PostgreSQL has it. Then due
     /// retries move to their ready list.
-    /// Returns {{id, attempt, 'requeued'|'failed'|'cancelled', stalls}..., {due ids}}.
+    /// Returns {{id, attempt, verdict (`StallVerdict`), stalls}..., {due ids}}.
     static let reap = RedisScript(name: "reap", source: runsWhenOutOfMemory + prelude + """
     local now, batch, max_stalls, tombstone = now_ms(), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
     local expired = {}
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':running', '-inf', now, 'LIMIT', 0, batch)) do
       local lease = release(id)
       local stalls = redis.call('HINCRBY', P .. ':job:' .. id, 'stalls', 1)
-      local verdict = 'requeued'
+      local verdict = \(StallVerdict.requeued.lua)
       if redis.call('SREM', P .. ':cancel', id) == 1 then
-        verdict = 'cancelled'
+        verdict = \(StallVerdict.cancelled.lua)
         bury(id, lease[2] or '0', tombstone)
       elseif stalls > max_stalls then
-        verdict = 'failed'
+        verdict = \(StallVerdict.failed.lua)
         bury(id, lease[2] or '0', tombstone)
       else
         push_ready(id, true)

@@ -1,6 +1,10 @@
 /// A job's place in its lifecycle: `queued → running → succeeded | failed | cancelled`,
 /// with `retry_scheduled` between attempts.
-public enum JobStatus: String, Codable, CaseIterable, Sendable {
+///
+/// The states and their groups are named here once. SQL takes them as `NamedState` literals
+/// (`JobStatus.running.sql`, `JobStatus.waiting.sql`), the dashboard, the CLI and
+/// `reelwork_jobs_finished_total`'s `outcome` label from the cases and groups below.
+public enum JobStatus: String, Codable, NamedState {
     case queued, running, succeeded, failed, cancelled
     case retryScheduled = "retry_scheduled"
 
@@ -16,11 +20,9 @@ public enum JobStatus: String, Codable, CaseIterable, Sendable {
     /// Ended: nothing changes them again until an operator retries them.
     public static let terminal: [JobStatus] = allCases.filter(\.isTerminal)
 
-    /// `statuses` as an SQL list, `('queued', 'retry_scheduled')`: the states are named here once,
-    /// and the SQL that groups them takes the group from here.
-    public static func sqlList(_ statuses: [JobStatus]) -> String {
-        "(" + statuses.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-    }
+    /// Ended without a result: what a retry (the API's, an operator's bulk retry) takes back into
+    /// the queue.
+    public static let retryable: [JobStatus] = [.failed, .cancelled]
 
     /// The names a status filter takes: every status and `waiting`.
     public static let filterNames = allCases.map(\.rawValue) + ["waiting"]
@@ -29,11 +31,4 @@ public enum JobStatus: String, Codable, CaseIterable, Sendable {
     public static func filter(_ name: String) -> [JobStatus]? {
         name == "waiting" ? waiting : JobStatus(rawValue: name).map { [$0] }
     }
-}
-
-/// A stage's state within one attempt.
-public enum StageStatus: String, Codable, CaseIterable, Sendable {
-    case pending, running, succeeded, skipped, failed
-
-    public var isFinished: Bool { self == .succeeded || self == .skipped || self == .failed }
 }

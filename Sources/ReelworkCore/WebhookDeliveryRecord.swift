@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where a delivery stands.
-public enum WebhookDeliveryStatus: String, Codable, CaseIterable, Sendable {
+/// Where a delivery stands: a lifecycle of its own, not a job's (`pending` is not a stage's).
+/// SQL takes the names as `NamedState` literals (`WebhookDeliveryStatus.pending.sql`).
+public enum WebhookDeliveryStatus: String, Codable, NamedState {
     /// Waiting for its next attempt (or being sent now).
     case pending
     /// The endpoint answered 2xx.

@@ -24,7 +24,7 @@ import ReelworkCore
 /// just opened.)
 public enum BatchCompletion {
     /// Job statuses that are not terminal: the jobs a batch waits for.
-    static let openStatuses = JobStatus.sqlList(JobStatus.open)
+    static let openStatuses = JobStatus.open.sql
 
     /// Batches announced by one sweep at most; a sweep that reaches it is followed by another at once.
     public static let sweepLimit = 100

@@ -110,7 +110,7 @@ public struct BatchRepository {
             let rows = String(decoding: try JSONEncoder().encode(specs), as: UTF8.self)
             let created = try db.query("""
                 INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
-                SELECT gen_random_uuid(), t."videoId", $1, $2, $3::jsonb, 'queued', $4, $5, t."dedupeKey", $6,
+                SELECT gen_random_uuid(), t."videoId", $1, $2, $3::jsonb, \(JobStatus.queued.sql), $4, $5, t."dedupeKey", $6,
                        coalesce(t."fileName", (SELECT original_name FROM videos WHERE id = t."videoId")), $8
                 FROM jsonb_to_recordset($7::jsonb) AS t("videoId" uuid, "dedupeKey" text, "fileName" text)
                 ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
@@ -143,14 +143,14 @@ public struct BatchRepository {
         let (cancelled, sports, requested) = try db.transaction { db in
             let rows = try db.query("""
                 WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
-                    WHERE batch_id = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting)) RETURNING *
+                    UPDATE jobs SET status = \(JobStatus.cancelled.sql), finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
+                    WHERE batch_id = $1 AND status IN \(JobStatus.waiting.sql) RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
                 """, [batchId, by]).rows
             let requested = try db.query("""
                 UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $2
-                WHERE batch_id = $1 AND status = 'running' RETURNING id
+                WHERE batch_id = $1 AND status = \(JobStatus.running.sql) RETURNING id
                 """, [batchId, by]).rows.map { try $0.uuid("id") }
             return (try rows.map { try $0.uuid("id") }, try rows.map { try $0.string("sport") }, requested)
         }
@@ -172,7 +172,7 @@ public struct BatchRepository {
         CROSS JOIN LATERAL (
             SELECT coalesce(jsonb_object_agg(st.status, st.n) FILTER (WHERE st.status IS NOT NULL), '{}'::jsonb)::text AS counts,
                    min(st.started_at) AS started_at,
-                   CASE WHEN bool_and(st.status IN \(JobStatus.sqlList(JobStatus.terminal))) THEN max(st.finished_at) END AS finished_at
+                   CASE WHEN bool_and(st.status IN \(JobStatus.terminal.sql)) THEN max(st.finished_at) END AS finished_at
             FROM (SELECT status, count(*) AS n, min(started_at) AS started_at, max(finished_at) AS finished_at
                   FROM jobs WHERE batch_id = b.id GROUP BY status) st
         ) s
@@ -181,7 +181,7 @@ public struct BatchRepository {
             SELECT coalesce(sum(m.done), 0) AS frames_done, coalesce(sum(m.planned), 0) AS frames_planned
             FROM (
                 -- A finished stage's last progress write may be throttled away: it did all it planned.
-                SELECT max(CASE WHEN g.status = 'succeeded' THEN coalesce(g.frames_planned, g.frames_done) ELSE g.frames_done END) AS done,
+                SELECT max(CASE WHEN g.status = \(StageStatus.succeeded.sql) THEN coalesce(g.frames_planned, g.frames_done) ELSE g.frames_done END) AS done,
                        max(g.frames_planned) AS planned
                 FROM jobs j JOIN job_stages g ON g.job_id = j.id AND g.attempt = j.attempt WHERE j.batch_id = b.id
                 GROUP BY j.id

@@ -148,17 +148,17 @@ public struct DashboardRepository {
     }
 
     /// Statuses a bulk retry takes back into the queue; a bulk cancel's are the open ones.
-    public static let retryable: [JobStatus] = [.failed, .cancelled]
-    public static let cancellable: [JobStatus] = [.queued, .retryScheduled, .running]
+    public static let retryable = JobStatus.retryable
+    public static let cancellable = JobStatus.open
 
     /// Requeues every failed or cancelled job matching `search` with fresh budgets (like the API's
     /// retry) and opens their completed batches again. Returns what to enqueue.
     public func retry(_ search: JobSearch) throws -> [QueueEntry] {
         var (conditions, params) = try conditionsForEveryMatch(search)
-        conditions.append("j.status IN ('failed', 'cancelled')")
+        conditions.append("j.status IN \(Self.retryable.sql)")
         return try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
+                UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL
                 WHERE id IN (SELECT j.id FROM jobs j \(Self.whereClause(conditions)))
                 RETURNING id, club, priority, attempt, batch_id
@@ -178,14 +178,14 @@ public struct DashboardRepository {
         let (rows, requested) = try db.transaction { db in
             let rows = try db.query("""
                 WITH changed AS (
-                    UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet(byParam))
-                    WHERE id IN (\(matching)) AND status IN \(JobStatus.sqlList(JobStatus.waiting)) RETURNING *
+                    UPDATE jobs SET status = \(JobStatus.cancelled.sql), finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet(byParam))
+                    WHERE id IN (\(matching)) AND status IN \(JobStatus.waiting.sql) RETURNING *
                 )\(WebhookOutbox.jobEvents(from: "changed"))
                 SELECT id, sport FROM changed
                 """, params).rows
             let requested = try db.query("""
                 UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = \(byParam)
-                WHERE id IN (\(matching)) AND status = 'running'
+                WHERE id IN (\(matching)) AND status = \(JobStatus.running.sql)
                 """, params).affectedRows
             return (rows, requested)
         }
@@ -204,15 +204,15 @@ public struct DashboardRepository {
         try db.query("""
             WITH g AS (
                 SELECT club, last_error_kind, last_error_md5 AS message_md5, count(*) AS n, max(finished_at) AS last_at FROM jobs
-                WHERE status = 'failed' AND ($1::text IS NULL OR club = $1)
+                WHERE status = \(JobStatus.failed.sql) AND ($1::text IS NULL OR club = $1)
                 GROUP BY club, last_error_kind, last_error_md5 ORDER BY n DESC, last_at DESC LIMIT $2
             )
             SELECT g.club, g.last_error_kind, g.n, g.last_at,
                    CASE WHEN g.message_md5 IS NULL THEN NULL
                         WHEN g.last_error_kind IS NULL THEN
-                            (SELECT last_error FROM jobs WHERE status = 'failed' AND club = g.club AND last_error_kind IS NULL
+                            (SELECT last_error FROM jobs WHERE status = \(JobStatus.failed.sql) AND club = g.club AND last_error_kind IS NULL
                                                            AND last_error_md5 = g.message_md5 LIMIT 1)
-                        ELSE (SELECT last_error FROM jobs WHERE status = 'failed' AND club = g.club AND last_error_kind = g.last_error_kind
+                        ELSE (SELECT last_error FROM jobs WHERE status = \(JobStatus.failed.sql) AND club = g.club AND last_error_kind = g.last_error_kind
                                                            AND last_error_md5 = g.message_md5 LIMIT 1)
                    END AS last_error
             FROM g ORDER BY g.n DESC, g.last_at DESC
@@ -226,9 +226,9 @@ public struct DashboardRepository {
     public func retryGroup(club: String, errorKind: String?, message: String?) throws -> [QueueEntry] {
         try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
+                UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
                                 finished_at = NULL, next_attempt_at = NULL
-                WHERE status = 'failed' AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
+                WHERE status = \(JobStatus.failed.sql) AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
                 RETURNING id, club, priority, attempt, batch_id
                 """, [club, errorKind, message]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
@@ -240,7 +240,7 @@ public struct DashboardRepository {
     public func failedByClub(club: String?) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for row in try db.query("""
-            SELECT club, count(*) AS n FROM jobs WHERE status = 'failed' AND ($1::text IS NULL OR club = $1) GROUP BY club
+            SELECT club, count(*) AS n FROM jobs WHERE status = \(JobStatus.failed.sql) AND ($1::text IS NULL OR club = $1) GROUP BY club
             """, [club]).rows {
             counts[try row.string("club")] = try row.int("n")
         }
@@ -256,13 +256,13 @@ public struct DashboardRepository {
     /// with empty minutes present.
     public func throughput(club: String?, minutes: Int) throws -> [ThroughputMinute] {
         try db.query("""
-            SELECT m.minute, count(j.id) FILTER (WHERE j.status = 'succeeded') AS succeeded,
-                   count(j.id) FILTER (WHERE j.status = 'failed') AS failed
+            SELECT m.minute, count(j.id) FILTER (WHERE j.status = \(JobStatus.succeeded.sql)) AS succeeded,
+                   count(j.id) FILTER (WHERE j.status = \(JobStatus.failed.sql)) AS failed
             FROM generate_series(date_trunc('minute', now()) - make_interval(mins => $2 - 1), date_trunc('minute', now()),
                                  interval '1 minute') AS m(minute)
             LEFT JOIN jobs j ON j.finished_at >= m.minute AND j.finished_at < m.minute + interval '1 minute'
                             AND j.finished_at >= date_trunc('minute', now()) - make_interval(mins => $2 - 1)
-                            AND j.status IN ('succeeded', 'failed') AND ($1::text IS NULL OR j.club = $1)
+                            AND j.status IN \([JobStatus.succeeded, .failed].sql) AND ($1::text IS NULL OR j.club = $1)
             GROUP BY m.minute ORDER BY m.minute
             """, [club, minutes]).rows.map {
             ThroughputMinute(minute: try $0.date("minute"), succeeded: try $0.int("succeeded"), failed: try $0.int("failed"))

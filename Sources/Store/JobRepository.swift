@@ -92,30 +92,23 @@ public struct JobRepository {
     /// Serialises quota checks of one club until the transaction ends, so two requests cannot both
     /// take the last place.
     func lockQuota(club: String) throws {
-        try db.query("SELECT pg_advisory_xact_lock(hashtext('reelwork.club_quota'), hashtext($1))", [club])
+        try db.query(SQL.lockQuota, [club])
     }
 
     /// Throws `ClubQuotaExceeded` when the club now has more than `maxWaiting` waiting jobs
     /// (counting the `adding` just inserted, which the caller's rollback removes again).
     func checkQuota(club: String, maxWaiting: Int, adding: Int) throws {
-        let waiting = try db.query("""
-            SELECT count(*) AS n FROM jobs WHERE club = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting))
-            """, [club]).rows[0].int("n")
+        let waiting = try db.query(SQL.countWaiting, [club]).rows[0].int("n")
         if waiting > maxWaiting {
             throw ClubQuotaExceeded(club: club, waiting: waiting - adding, adding: adding, limit: maxWaiting)
         }
     }
 
     private func insert(_ job: NewJob) throws -> (job: JobView, created: Bool) {
-        let inserted = try db.query("""
-            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
-            VALUES ($1, $2, $3, $4, $5::jsonb, 'queued', $6, $7, $8, $9, $10, $11)
-            ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-            RETURNING *
-            """, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts, job.priority, job.dedupeKey, job.batchId,
-                  job.fileName, job.label])
+        let inserted = try db.query(SQL.insert, [UUID(), job.videoId, job.club, job.sport.rawValue, job.options.jsonString(), job.maxAttempts,
+                                                 job.priority, job.dedupeKey, job.batchId, job.fileName, job.label])
         if let row = inserted.rows.first { return (try Self.view(row), true) }
-        guard let id = try db.query("SELECT id FROM jobs WHERE club = $1 AND dedupe_key = $2", [job.club, job.dedupeKey]).rows.first,
+        guard let id = try db.query(SQL.findByDedupeKey, [job.club, job.dedupeKey]).rows.first,
               let existing = try find(id: try id.uuid("id")) else {
             throw ReelworkError.conflict("a job with the same key was removed while this one was created; submit again")
         }
@@ -126,18 +119,15 @@ public struct JobRepository {
     /// remains. (Its batch, open again because of it, is announced again if every other job had
     /// ended: `BatchCompletion`.)
     public func deleteUnstarted(id: UUID) throws {
-        try db.query("DELETE FROM jobs WHERE id = $1 AND attempt = 0", [id])
+        try db.query(SQL.deleteUnstarted, [id])
     }
 
     /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
     /// job is nil, exactly like one that does not exist.
     public func find(id: UUID, club: String? = nil) throws -> JobView? {
-        guard let row = try db.query("SELECT * FROM jobs WHERE id = $1 AND ($2::text IS NULL OR club = $2)", [id, club]).rows.first else {
-            return nil
-        }
-        let stages = try db.query("SELECT * FROM job_stages WHERE job_id = $1 ORDER BY attempt, position", [id]).rows
-            .map(StageRepository.view)
-        let attempts = try db.query("SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt", [id]).rows.map { r in
+        guard let row = try db.query(SQL.find, [id, club]).rows.first else { return nil }
+        let stages = try db.query(SQL.stages, [id]).rows.map(StageRepository.view)
+        let attempts = try db.query(SQL.attempts, [id]).rows.map { r in
             AttemptView(attempt: try r.int("attempt"), workerId: try r.string("worker_id"), startedAt: try r.date("started_at"),
                         finishedAt: r.optionalDate("finished_at"), outcome: r["outcome"], error: r["error"], errorKind: r["error_kind"])
         }
@@ -189,12 +179,7 @@ public struct JobRepository {
     /// `.conflict` otherwise.
     public func requeueForRetry(id: UUID, club: String? = nil, options: JSONValue? = nil) throws -> QueueEntry? {
         let updated = try db.transaction { db in
-            let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
-                                finished_at = NULL, next_attempt_at = NULL, options = COALESCE($3::jsonb, options)
-                WHERE id = $1 AND status IN ('failed', 'cancelled') AND ($2::text IS NULL OR club = $2)
-                RETURNING id, club, priority, attempt, batch_id
-                """, [id, club, options?.jsonString()]).rows
+            let rows = try db.query(SQL.requeueForRetry, [id, club, options?.jsonString()]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
             return rows
         }
@@ -203,18 +188,10 @@ public struct JobRepository {
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is \(job.status.rawValue); only failed or cancelled jobs can be retried")
     }
 
-    /// The failed jobs `requeueFailed` (and `countFailed`) take, its parameters $1 to $6 in their order.
-    static let failedMatching = """
-        status = 'failed' AND ($1::text IS NULL OR club = $1) AND ($2::text IS NULL OR sport = $2)
-          AND ($3::text IS NULL OR last_error_kind = $3) AND ($4::timestamptz IS NULL OR finished_at >= $4)
-          AND ($5::timestamptz IS NULL OR finished_at < $5) AND ($6::uuid IS NULL OR batch_id = $6)
-        """
-
     /// How many failed jobs `requeueFailed` with the same filter would queue again now (a dry run's count).
     public func countFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
                             batchId: UUID? = nil) throws -> Int {
-        try db.query("SELECT count(*) AS n FROM jobs WHERE \(Self.failedMatching)",
-                     [club, sport?.rawValue, errorKind, since, until, batchId]).rows[0].int("n")
+        try db.query(SQL.countFailed, [club, sport?.rawValue, errorKind, since, until, batchId]).rows[0].int("n")
     }
 
     /// Requeues every failed job matching the filter (fresh budgets) and opens their completed
@@ -222,11 +199,7 @@ public struct JobRepository {
     public func requeueFailed(club: String?, sport: Sport?, errorKind: String?, since: Date?, until: Date?,
                               batchId: UUID? = nil) throws -> [QueueEntry] {
         try db.transaction { db in
-            let rows = try db.query("""
-                UPDATE jobs SET status = 'queued', failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
-                WHERE \(Self.failedMatching)
-                RETURNING id, club, priority, attempt, batch_id
-                """, [club, sport?.rawValue, errorKind, since, until, batchId]).rows
+            let rows = try db.query(SQL.requeueFailed, [club, sport?.rawValue, errorKind, since, until, batchId]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
             return try rows.map(Self.entry)
         }
@@ -243,21 +216,12 @@ public struct JobRepository {
     /// is not `club`'s). A waiting job ends here, with its webhooks.
     /// `by`: who asked ("an operator", "club north"), recorded with the cancel (`Cancel`).
     public func cancel(id: UUID, club: String? = nil, by: String = Cancel.byOperator) throws -> CancelResult? {
-        let ended = try db.query("""
-            WITH changed AS (
-                UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$3"))
-                WHERE id = $1 AND status IN \(JobStatus.sqlList(JobStatus.waiting)) AND ($2::text IS NULL OR club = $2) RETURNING *
-            )\(WebhookOutbox.jobEvents(from: "changed"))
-            SELECT sport FROM changed
-            """, [id, club, by]).rows
+        let ended = try db.query(SQL.cancelWaiting, [id, club, by]).rows
         if let row = ended.first {
             FinishedJobs.count(sport: try row.string("sport"), status: .cancelled, errorKind: nil)
             return .cancelled
         }
-        let running = try db.query("""
-            UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $3
-            WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR club = $2)
-            """, [id, club, by])
+        let running = try db.query(SQL.requestCancel, [id, club, by])
         if running.affectedRows == 1 { return .requested }
         guard let job = try find(id: id, club: club) else { return nil }
         throw ReelworkError.conflict("job \(id.uuidString.lowercased()) is already \(job.status.rawValue)")
@@ -265,15 +229,13 @@ public struct JobRepository {
 
     /// The stored analysis of a succeeded job.
     public func result(jobId: UUID) throws -> AnalysisDocument? {
-        guard let row = try db.query("SELECT * FROM results WHERE job_id = $1", [jobId]).rows.first else { return nil }
+        guard let row = try db.query(SQL.result, [jobId]).rows.first else { return nil }
         // A run without facts (the diagnostic pipeline probes nothing) stores `{}` (RunRepository.complete).
         let videoText = try row.string("video")
         let video = videoText == "{}" ? nil : try ReelworkJSON.decoder.decode(VideoFacts.self, from: Data(videoText.utf8))
         let warnings = try ReelworkJSON.decoder.decode([Warning].self, from: Data(try row.string("warnings").utf8))
         let result = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("result").utf8))
-        let stages = try db.query("""
-            SELECT * FROM job_stages WHERE job_id = $1 AND attempt = $2 ORDER BY position
-            """, [jobId, try row.int("attempt")]).rows.map(StageRepository.view)
+        let stages = try db.query(SQL.resultStages, [jobId, try row.int("attempt")]).rows.map(StageRepository.view)
         return AnalysisDocument(video: video.map(AnalysisDocument.Video.init), stages: stages.map(\.documentStage), warnings: warnings,
                                 result: result)
     }

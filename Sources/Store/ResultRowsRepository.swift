@@ -104,7 +104,7 @@ public struct ResultRowsRepository {
             throw ReelworkError.invalidRequest("more than \(Self.maxExportJobs) succeeded jobs match; narrow the export (a batch, a club, from/to dates)")
         }
         var (conditions, params) = search.conditions()
-        conditions.append("j.status = 'succeeded'")
+        conditions.append("j.status = \(JobStatus.succeeded.sql)")
         let job = "j.id AS export_job_id, j.file_name AS export_file_name, j.created_at AS export_created_at"
         let wanted = conditions.joined(separator: " AND ")
         // The confirmed rows are read out of the newest version's JSON by the same expressions that

@@ -39,7 +39,7 @@ public struct StageRepository {
         self.db = db
     }
 
-    private static let fence = "EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = 'running')"
+    private static let fence = "EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = \(JobStatus.running.sql))"
 
     /// Creates one row per planned stage, so watchers see the whole plan from the start: `pending`,
     /// except `running`, which has started already.
@@ -47,7 +47,7 @@ public struct StageRepository {
         try db.query("""
             INSERT INTO job_stages (job_id, attempt, name, position, status, started_at, frames_planned, progress)
             SELECT $1::uuid, $2::int, p.name, p.position::int - 1,
-                   CASE WHEN p.name = $4 THEN 'running' ELSE 'pending' END,
+                   CASE WHEN p.name = $4 THEN \(StageStatus.running.sql) ELSE \(StageStatus.pending.sql) END,
                    CASE WHEN p.name = $4 THEN now() END,
                    CASE WHEN p.name = $4 THEN $5::int END, 0
             FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS p(name, position)
@@ -68,10 +68,10 @@ public struct StageRepository {
     static func applyEvents(_ eventsParam: String) -> String {
         """
         status = e.status,
-            started_at = CASE WHEN e.status = 'running' THEN now() ELSE COALESCE(s.started_at, now()) END,
-            finished_at = CASE WHEN e.status = 'running' THEN NULL ELSE now() END,
-            frames_planned = CASE WHEN e.status = 'running' THEN e.frames_planned ELSE s.frames_planned END,
-            progress = CASE e.status WHEN 'running' THEN 0 WHEN 'succeeded' THEN 1 ELSE s.progress END,
+            started_at = CASE WHEN e.status = \(StageStatus.running.sql) THEN now() ELSE COALESCE(s.started_at, now()) END,
+            finished_at = CASE WHEN e.status = \(StageStatus.running.sql) THEN NULL ELSE now() END,
+            frames_planned = CASE WHEN e.status = \(StageStatus.running.sql) THEN e.frames_planned ELSE s.frames_planned END,
+            progress = CASE e.status WHEN \(StageStatus.running.sql) THEN 0 WHEN \(StageStatus.succeeded.sql) THEN 1 ELSE s.progress END,
             frames_done = COALESCE(e.frames_done, s.frames_done), error = e.error, error_kind = e.error_kind
         FROM jsonb_to_recordset(\(eventsParam)::jsonb)
              AS e(name text, status text, frames_planned int, frames_done int, error text, error_kind text)
@@ -96,8 +96,8 @@ public struct StageRepository {
     @discardableResult
     public func skipRemaining(jobId: UUID, attempt: Int, reason: String) throws -> [String] {
         try db.query("""
-            UPDATE job_stages SET status = 'skipped', error = $3
-            WHERE job_id = $1 AND attempt = $2 AND status IN ('pending', 'running') AND \(Self.fence)
+            UPDATE job_stages SET status = \(StageStatus.skipped.sql), error = $3
+            WHERE job_id = $1 AND attempt = $2 AND status IN \(StageStatus.unfinished.sql) AND \(Self.fence)
             RETURNING name, position
             """, [jobId, attempt, reason]).rows
             .sorted { ($0.optionalInt("position") ?? 0) < ($1.optionalInt("position") ?? 0) }

@@ -60,7 +60,7 @@ public struct VideoRepository {
     public func find(id: UUID, grant: VideoReadGrant) throws -> (video: VideoView, storageKey: String)? {
         try db.query("""
             SELECT v.* FROM videos v JOIN jobs j ON j.video_id = v.id
-            WHERE v.id = $1 AND j.id = $2 AND j.attempt = $3 AND j.status = 'running'
+            WHERE v.id = $1 AND j.id = $2 AND j.attempt = $3 AND j.status = \(JobStatus.running.sql)
             """, [id, grant.jobId, grant.attempt]).rows.first
             .map { (try Self.view($0), try $0.string("storage_key")) }
     }

@@ -27,7 +27,7 @@ enum WebhookOutbox {
     /// write that changed nothing (fenced, or already terminal) notifies nobody.
     static func jobEvents(from changed: String) -> String {
         ", notified AS (" + insert(event: "'job.' || j.status", club: "j.club", data: jobData, source: "\(changed) j",
-                                   condition: "j.status IN \(JobStatus.sqlList(JobStatus.terminal))") + ")"
+                                   condition: "j.status IN \(JobStatus.terminal.sql)") + ")"
     }
 
     /// Longest error text a payload carries (the job's own record has all of it).
@@ -45,7 +45,7 @@ enum WebhookOutbox {
                 'createdAt', \(utc("j.created_at")), 'startedAt', \(utc("j.started_at")), 'finishedAt', \(utc("j.finished_at")),
                 'lastError', left(j.last_error, \(maxErrorLength)), 'lastErrorKind', j.last_error_kind),
             'links', jsonb_build_object('job', '/v1/jobs/' || j.id, 'video', '/v1/videos/' || j.video_id)
-                || CASE WHEN j.status = 'succeeded' THEN jsonb_build_object('results', '/v1/jobs/' || j.id || '/results')
+                || CASE WHEN j.status = \(JobStatus.succeeded.sql) THEN jsonb_build_object('results', '/v1/jobs/' || j.id || '/results')
                         ELSE '{}'::jsonb END
                 || CASE WHEN j.batch_id IS NOT NULL THEN jsonb_build_object('batch', '/v1/batches/' || j.batch_id)
                         ELSE '{}'::jsonb END)

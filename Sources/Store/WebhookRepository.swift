@@ -119,8 +119,8 @@ public struct WebhookRepository {
                 """, [id, club, reason]).rows
             guard let row = rows.first else { throw Self.noEndpoint(id) }
             try tx.query("""
-                UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, finished_at = now()
-                WHERE endpoint_id = $1 AND status = 'pending' AND (lease_token IS NULL OR next_attempt_at <= now())
+                UPDATE webhook_deliveries SET status = \(WebhookDeliveryStatus.failed.sql), next_attempt_at = NULL, lease_token = NULL, finished_at = now()
+                WHERE endpoint_id = $1 AND status = \(WebhookDeliveryStatus.pending.sql) AND (lease_token IS NULL OR next_attempt_at <= now())
                 """, [id])
             return try Self.endpoint(row)
         }
@@ -149,16 +149,16 @@ public struct WebhookRepository {
         try db.query("""
             WITH stopped AS (
                 SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.disabled_at IS NOT NULL
+                WHERE d.status = \(WebhookDeliveryStatus.pending.sql) AND d.next_attempt_at <= now() AND e.disabled_at IS NOT NULL
                 FOR UPDATE OF d SKIP LOCKED
             ), closed AS (
-                UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, lease_token = NULL, finished_at = now()
+                UPDATE webhook_deliveries d SET status = \(WebhookDeliveryStatus.failed.sql), next_attempt_at = NULL, lease_token = NULL, finished_at = now()
                 FROM stopped WHERE d.id = stopped.id
             ), due AS (
                 SELECT d.id, e.url, e.secret,
                        CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
                 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.disabled_at IS NULL
+                WHERE d.status = \(WebhookDeliveryStatus.pending.sql) AND d.next_attempt_at <= now() AND e.disabled_at IS NULL
                 ORDER BY d.next_attempt_at LIMIT $1
                 FOR UPDATE OF d SKIP LOCKED
             )
@@ -193,8 +193,8 @@ public struct WebhookRepository {
             let recorded = try tx.query("""
                 WITH leased AS (
                     UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, schedule_position = schedule_position + 1,
-                           next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $4) END,
-                           finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END, lease_token = NULL
+                           next_attempt_at = CASE WHEN $3 = \(WebhookDeliveryStatus.pending.sql) THEN now() + make_interval(secs => $4) END,
+                           finished_at = CASE WHEN $3 = \(WebhookDeliveryStatus.pending.sql) THEN NULL ELSE now() END, lease_token = NULL
                     WHERE id = $1 AND lease_token = $2
                     RETURNING id, attempts
                 )
@@ -265,7 +265,7 @@ public struct WebhookRepository {
                 return try WebhookRepository(tx).withAttempts(try tx.query("SELECT * FROM webhook_deliveries WHERE id = $1", [delivery]).rows)[0]
             }
             let reset = try tx.query("""
-                UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), schedule_position = 0, finished_at = NULL,
+                UPDATE webhook_deliveries SET status = \(WebhookDeliveryStatus.pending.sql), next_attempt_at = now(), schedule_position = 0, finished_at = NULL,
                                               lease_token = NULL
                 WHERE id = $1 RETURNING *
                 """, [delivery]).rows

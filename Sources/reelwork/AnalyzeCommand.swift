@@ -83,7 +83,7 @@ extension AnalyzeCommand {
         let picture = try drawing.picture(result: result, options: options, videoAt: file)
         if let reportFile {
             let job = ReportJob(id: nil, club: nil, sport: sport, fileName: URL(fileURLWithPath: file).lastPathComponent, createdAt: Date(),
-                                createdAs: "Analysed", recordedAt: try? MediaProbe.recordingDate(file), status: "succeeded", result: result,
+                                createdAs: "Analysed", recordedAt: try? MediaProbe.recordingDate(file), status: JobStatus.succeeded.rawValue, result: result,
                                 picture: picture)
             try Data(try SessionReport.pdf(job, report: drawing)).write(to: URL(fileURLWithPath: reportFile))
             Terminal.writeErr("wrote \(reportFile)\n")

@@ -77,7 +77,7 @@ struct BatchesCommand: AsyncParsableCommand {
                 last = line
                 guard batch.isComplete else { return false }
                 if Terminal.isInteractive { Terminal.status(line, final: true) }
-                succeeded = batch.counts["succeeded", default: 0] == batch.total
+                succeeded = batch.count(.succeeded) == batch.total
                 return true
             }.run()
             if succeeded != true { throw ExitCode(1) }
@@ -140,20 +140,20 @@ enum BatchText {
     static let header = ["batch", "label", "sport", "jobs", "succeeded", "failed", "waiting", "running", "frames", "created"]
 
     static func row(_ b: BatchView) -> [String] {
-        [Terminal.shortID(b.id), b.label ?? "", b.sport, String(b.total), String(b.counts["succeeded", default: 0]),
-         String(b.counts["failed", default: 0]), String(waiting(b)), String(b.counts["running", default: 0]),
+        [Terminal.shortID(b.id), b.label ?? "", b.sport, String(b.total), String(b.count(.succeeded)),
+         String(b.count(.failed)), String(waiting(b)), String(b.count(.running)),
          "\(b.framesDone)/\(b.framesPlanned)", ReelworkJSON.formatDate(b.createdAt)]
     }
 
     static func waiting(_ b: BatchView) -> Int {
-        JobStatus.waiting.reduce(0) { $0 + b.counts[$1.rawValue, default: 0] }
+        b.count(JobStatus.waiting)
     }
 
     static func progressLine(_ b: BatchView) -> String {
-        let ended = b.counts["succeeded", default: 0] + b.counts["failed", default: 0] + b.counts["cancelled", default: 0]
+        let ended = b.count(JobStatus.terminal)
         let fraction = b.total > 0 ? Double(ended) / Double(b.total) : 0
         return "batch \(Terminal.shortID(b.id)) \(Terminal.bar(fraction)) \(ended)/\(b.total) ended: "
-            + "\(b.counts["succeeded", default: 0]) succeeded, \(b.counts["failed", default: 0]) failed, "
-            + "\(b.counts["cancelled", default: 0]) cancelled, \(b.counts["running", default: 0]) running, \(waiting(b)) waiting"
+            + "\(b.count(.succeeded)) succeeded, \(b.count(.failed)) failed, "
+            + "\(b.count(.cancelled)) cancelled, \(b.count(.running)) running, \(waiting(b)) waiting"
     }
 }

@@ -40,7 +40,7 @@ extension BatchesCommand.Cancel {
     /// workers' next heartbeats".
     static func reach(_ batch: BatchView) -> (count: Int, text: String) {
         let waiting = BatchText.waiting(batch)
-        let running = batch.counts["running", default: 0]
+        let running = batch.count(.running)
         var parts: [String] = []
         if waiting > 0 { parts.append("\(Confirmation.count(waiting, "waiting job")) end\(waiting == 1 ? "s" : "") now") }
         if running > 0 {

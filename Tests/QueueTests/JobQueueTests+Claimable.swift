@@ -54,7 +54,7 @@ extension JobQueueTests {
         _ = try Eventually.value(timeout: 10, interval: 0.01, "Redis's clock half a second on") { try redisNow() > enqueuedAt + 500 ? true : nil }
         XCTAssertGreaterThanOrEqual(try queue.claimable(on: redis).oldestWait, 0.5)
         XCTAssertEqual(try claim()?.jobId, old)
-        XCTAssertEqual(try queue.cancel(cancelled, on: redis), "removed")
+        XCTAssertEqual(try queue.cancel(cancelled, on: redis), .removed)
         let fresh = UUID()
         try queue.enqueue(fresh, club: "a", on: redis)
         let seen = try queue.claimable(on: redis)

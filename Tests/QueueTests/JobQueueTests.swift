@@ -124,7 +124,7 @@ final class JobQueueTests: XCTestCase {
         XCTAssertEqual(try millisLeft(id, in: "running"), 30_000, accuracy: 1_000, "renewed to Redis's now + the lease")
         let first = try reapUntilSomethingHappens()
         XCTAssertEqual(first.expired.map(\.jobId), [unrenewed], "the renewed lease outlives its first deadline")
-        XCTAssertEqual(try queue.cancel(unrenewed, on: redis), "removed")   // out of the way of the claims below
+        XCTAssertEqual(try queue.cancel(unrenewed, on: redis), .removed)   // out of the way of the claims below
 
         XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 0.2, on: redis), .ok)   // its last beat
         let reaped = try reapUntilSomethingHappens()
@@ -207,11 +207,11 @@ final class JobQueueTests: XCTestCase {
         try queue.enqueue(running, club: "a", on: redis)
         try queue.enqueue(waiting, club: "a", on: redis)
         let c = try XCTUnwrap(try claim())
-        XCTAssertEqual(try queue.cancel(waiting, on: redis), "removed")
+        XCTAssertEqual(try queue.cancel(waiting, on: redis), .removed)
         XCTAssertNil(try claim())
-        XCTAssertEqual(try queue.cancel(running, on: redis), "signalled")
+        XCTAssertEqual(try queue.cancel(running, on: redis), .signalled)
         XCTAssertEqual(try queue.heartbeat(c, owner: "w", lease: lease, on: redis), .cancel)
-        XCTAssertEqual(try queue.cancel(UUID(), on: redis), "absent")
+        XCTAssertEqual(try queue.cancel(UUID(), on: redis), .absent)
     }
 
     /// Arguments reach Redis whole: many of them at once, empty ones, non-ASCII, and a U+0000 in

@@ -21,14 +21,24 @@ enum DashboardFormat {
         return String(format: "%d h %02d min", Int(seconds) / 3600, Int(seconds) % 3600 / 60)
     }
 
-    /// The tag colour of a job status or attempt outcome.
-    static func tone(_ status: String) -> String {
+    /// The tag colour of a job status (every state decided here: a new one must choose).
+    static func tone(_ status: JobStatus) -> String {
         switch status {
-        case "succeeded": "good"
-        case "failed", "lost", "stalled": "bad"
-        case "running": "live"
-        case "retry_scheduled", "retry", "handed_back", "cancelled": "warn"
-        default: ""
+        case .succeeded: "good"
+        case .failed: "bad"
+        case .running: "live"
+        case .retryScheduled, .cancelled: "warn"
+        case .queued: ""
+        }
+    }
+
+    /// The tag colour of an attempt's outcome; none for a name this version does not know.
+    static func tone(outcome: String) -> String {
+        switch AttemptOutcome(rawValue: outcome) {
+        case .succeeded: "good"
+        case .failed, .lost, .stalled: "bad"
+        case .retry, .handedBack, .cancelled: "warn"
+        case nil: ""
         }
     }
 

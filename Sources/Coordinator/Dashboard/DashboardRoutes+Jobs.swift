@@ -135,7 +135,7 @@ extension DashboardRoutes {
         context["title"] = "Job \(DashboardFormat.shortID(id))"
         context["job"] = ["id": id.uuidString.lowercased(), "status": job.status.rawValue, "club": job.club, "sport": job.sport,
                           "attempt": job.attempt, "maxAttempts": job.maxAttempts, "failures": job.failures]
-        context["statusTone"] = DashboardFormat.tone(job.status.rawValue)
+        context["statusTone"] = DashboardFormat.tone(job.status)
         context["fileName"] = job.fileName ?? video?.video.originalName ?? ""
         if let label = job.label { context["label"] = label }
         context["created"] = DashboardFormat.time(job.createdAt)
@@ -144,11 +144,12 @@ extension DashboardRoutes {
             context["batchHref"] = "/dashboard/jobs?batch=\(batch.uuidString.lowercased())"
         }
         if let error = job.lastError { context["lastError"] = ["kind": job.lastErrorKind ?? "error", "text": error] }
-        context["canRetry"] = job.status == .failed || job.status == .cancelled
-        context["canCancel"] = [.queued, .retryScheduled, .running].contains(job.status) && !job.cancelRequested
+        context["canRetry"] = JobStatus.retryable.contains(job.status)
+        context["canCancel"] = JobStatus.open.contains(job.status) && !job.cancelRequested
         context["actionBase"] = base
         context["liveHref"] = base + "/stages"
         context["eventsHref"] = base + "/events"
+        context["eventTypes"] = JobEvent.Kind.allCases.map(\.rawValue).joined(separator: " ")
         context["terminal"] = job.status.isTerminal ? "true" : "false"
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
@@ -240,7 +241,7 @@ extension DashboardRoutes {
     static func row(_ listing: JobListing) -> [String: Any] {
         let job = listing.job
         var row: [String: Any] = ["id": job.id.uuidString.lowercased(), "shortId": DashboardFormat.shortID(job.id), "club": job.club,
-                                  "sport": job.sport, "status": job.status.rawValue, "statusTone": DashboardFormat.tone(job.status.rawValue),
+                                  "sport": job.sport, "status": job.status.rawValue, "statusTone": DashboardFormat.tone(job.status),
                                   "fileName": listing.fileName ?? "", "created": DashboardFormat.time(job.createdAt),
                                   "href": "/dashboard/jobs/\(job.id.uuidString.lowercased())", "error": String((job.lastError ?? "").prefix(160))]
         if let kind = job.lastErrorKind { row["errorKind"] = kind }
@@ -255,7 +256,7 @@ extension DashboardRoutes {
             if let end = attempt.finishedAt, let took = DashboardFormat.duration(end.timeIntervalSince(attempt.startedAt)) { view["took"] = took }
             if let outcome = attempt.outcome {
                 view["outcome"] = outcome
-                view["outcomeTone"] = DashboardFormat.tone(outcome)
+                view["outcomeTone"] = DashboardFormat.tone(outcome: outcome)
             }
             if let error = attempt.error { view["error"] = error }
             return view

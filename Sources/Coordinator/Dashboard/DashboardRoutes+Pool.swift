@@ -89,7 +89,7 @@ extension DashboardRoutes {
             var context = visitor.base
             context["title"] = "Batches"
             context["batches"] = page.batches.map { b -> [String: Any] in
-                let ended = ["succeeded", "failed", "cancelled"].reduce(0) { $0 + (b.counts[$1] ?? 0) }
+                let ended = b.count(JobStatus.terminal)
                 return ["id": b.id.uuidString.lowercased(), "label": b.label ?? DashboardFormat.shortID(b.id), "club": b.club, "sport": b.sport,
                         "created": DashboardFormat.time(b.createdAt), "total": b.total, "ended": ended,
                         "percent": b.total > 0 ? ended * 100 / b.total : 0,
