@@ -40,8 +40,13 @@ final class BadInputTests: InProcessTestCase {
         let clip = try makeClip("good.mp4")
         let bytes = try Data(contentsOf: clip)
         let faststart = try Data(contentsOf: try makeClip("fast.mp4", faststart: true))
-        var random = Data(count: 200_000)
-        for i in random.indices { random[i] = UInt8.random(in: 0...255) }
+        // Noise from a fixed seed: unseeded bytes once probed as an h263 stream (a few bytes look
+        // like a picture start code), so the case must be the same bytes on every run.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let random = Data((0..<200_000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        })
 
         let cases: [(String, Data?, Int, String, String)] = [
             ("zero bytes", Data(), 400, "empty_upload", "empty"),
