@@ -15,6 +15,8 @@ runs=${1:-5}
 forged=${2:-10000}
 # shellcheck source=../scripts/lib/services.sh
 source scripts/lib/services.sh
+# shellcheck source=compare.sh
+source loadtest/compare.sh
 rw_install_deps
 
 dir="$root/.local/bench/forged-keys"
@@ -28,18 +30,7 @@ else
   bin="$(swift build -c release --show-bin-path)/reelwork"
 fi
 
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rw_stop_postgres "$dir/pg" || true
-  rw_stop_redis "$dir/redis" || true
-}
-trap cleanup EXIT INT TERM
-pg_port=$(rw_free_port)
-redis_port=$(rw_free_port)
-RW_PG_FAST=1 rw_start_postgres "$dir/pg" "$pg_port" postgres >/dev/null
-rw_start_redis "$dir/redis" "$redis_port" >/dev/null
+rw_bench_servers "$dir"
 psql=(psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres)
 "${psql[@]}" -d postgres -c "DROP DATABASE IF EXISTS forged" -c "CREATE DATABASE forged" >/dev/null
 export REELWORK_DATABASE_URL="postgres://postgres@127.0.0.1:${pg_port}/forged"

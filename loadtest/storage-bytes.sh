@@ -19,6 +19,8 @@ jobs=${1:-4}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [JOBS]" >&2; exit 2; }
 # shellcheck source=../scripts/lib/services.sh
 source scripts/lib/services.sh
+# shellcheck source=compare.sh
+source loadtest/compare.sh
 rw_install_deps
 scripts/setup-models.sh >/dev/null
 scripts/setup-s3-server.sh >/dev/null
@@ -27,17 +29,8 @@ bin=${REELWORK_BENCH_BIN:-$root/.build/debug/reelwork}
 
 dir="$root/.local/bench/storage-bytes"
 rm -rf "$dir"; mkdir -p "$dir"; chmod 755 "$dir"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rw_stop_postgres "$dir/pg" || true
-  rw_stop_redis "$dir/redis" || true
-}
-trap cleanup EXIT INT TERM
-pg_port=$(rw_free_port); redis_port=$(rw_free_port); s3_port=$(rw_free_port)
-RW_PG_FAST=1 rw_start_postgres "$dir/pg" "$pg_port" postgres >/dev/null
-rw_start_redis "$dir/redis" "$redis_port" >/dev/null
+rw_bench_servers "$dir"
+s3_port=$(rw_free_port)
 psql=(psql -X -q -At -h 127.0.0.1 -p "$pg_port" -U postgres)
 mkdir -p "$dir/s3/videos"
 # serve.sh runs until its input closes: a FIFO held open by this script.

@@ -36,18 +36,7 @@ if [[ ! -s $file ]]; then
 fi
 bytes=$(stat -c %s "$file")
 
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rw_stop_postgres "$dir/pg" || true
-  rw_stop_redis "$dir/redis" || true
-}
-trap cleanup EXIT INT TERM
-pg_port=$(rw_free_port)
-redis_port=$(rw_free_port)
-RW_PG_FAST=1 rw_start_postgres "$dir/pg" "$pg_port" postgres >/dev/null
-rw_start_redis "$dir/redis" "$redis_port" >/dev/null
+rw_bench_servers "$dir"
 psql=(psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres)
 
 # start NAME BINARY MIGRATIONS: a coordinator with its own database and storage; prints its port.
