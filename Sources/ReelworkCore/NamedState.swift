@@ -12,7 +12,7 @@
 /// only when it names the same constants, which the generic plan of a cached prepared statement
 /// cannot prove of a parameter.
 ///
-/// Raw values are plain names (lower case letters and `_`, checked by `NamedStateTests`), so a
+/// Raw values are plain names (lower case letters and `_`, checked by `JobStatusGroupsTests`), so a
 /// quoted one is a valid literal in SQL and Lua alike, with nothing to escape.
 public protocol NamedState: RawRepresentable<String>, CaseIterable, Sendable {}
 
