@@ -150,6 +150,7 @@ stop_pid() {
 launch() {
     local name=$1 host=$2 i
     shift 2
+    rm -f "$RUN/pids/$name"   # a relaunch (the S3 server after its outage) must not read the last PID
     on "$host" sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$RUN/pids/$name" "$@" >"$RUN/logs/$name.log" 2>&1 &
     WRAPPER_OF[$name]=$!
     for ((i = 0; i < 100; i++)); do
