@@ -21,7 +21,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let bind { config.bind = bind }
         if let maxUploadBytes { config.maxUploadBytes = maxUploadBytes }
         let logger = Logger(label: "reelwork.coordinator")
-        logger.info("coordinator listening on \(config.bind), storage \(config.storageDir)")
+        // The store is named once it is checked (makeApplication): a bucket that is not there stops the start.
+        logger.info("coordinator starting on \(config.bind)")
         let app = try await CoordinatorServer.makeApplication(config: config, logger: logger, exporter: exporter)
         try await app.runService()
     }
