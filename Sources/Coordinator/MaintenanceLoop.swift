@@ -112,7 +112,7 @@ final class MaintenanceWork: @unchecked Sendable {
         var changed: [(id: UUID, type: JobEvent.Kind, attempt: Int?, error: String?)] = []
         defer { publish(changed, redis: redis, db: db) }
         for report in try queue.stallReports(on: redis) {
-            let verdict = StallVerdict(rawValue: report.verdict) ?? .requeued
+            let verdict = report.verdict
             let recorded: Bool
             do {
                 recorded = try repo.recordStall(jobId: report.jobId, attempt: report.attempt, stalls: report.stalls, verdict: verdict)

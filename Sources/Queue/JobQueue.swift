@@ -194,11 +194,11 @@ public struct JobQueue: Sendable {
         public struct Expired: Equatable, Sendable {
             public let jobId: UUID
             public let attempt: Int
-            /// A `StallVerdict`'s name: requeued (a stall), failed (too many stalls) or cancelled.
-            public let verdict: String
+            /// requeued (a stall), failed (too many stalls) or cancelled.
+            public let verdict: StallVerdict
             public let stalls: Int
 
-            public init(jobId: UUID, attempt: Int, verdict: String, stalls: Int) {
+            public init(jobId: UUID, attempt: Int, verdict: StallVerdict, stalls: Int) {
                 self.jobId = jobId
                 self.attempt = attempt
                 self.verdict = verdict
@@ -217,8 +217,9 @@ public struct JobQueue: Sendable {
         guard let parts = reply.array, parts.count == 2 else { throw RedisError(.protocolViolation, "reap returned \(reply)") }
         var result = ReapResult()
         for entry in parts[0].array ?? [] {
-            guard let e = entry.array, e.count == 4, let id = e[0].string.flatMap(UUID.init(uuidString:)) else { continue }
-            result.expired.append(.init(jobId: id, attempt: e[1].integer ?? 0, verdict: e[2].string ?? "", stalls: e[3].integer ?? 0))
+            guard let e = entry.array, e.count == 4, let id = e[0].string.flatMap(UUID.init(uuidString:)),
+                  let verdict = e[2].string.flatMap(StallVerdict.init(rawValue:)) else { continue }
+            result.expired.append(.init(jobId: id, attempt: e[1].integer ?? 0, verdict: verdict, stalls: e[3].integer ?? 0))
         }
         result.promoted = (parts[1].array ?? []).compactMap { $0.string.flatMap(UUID.init(uuidString:)) }
         return result
@@ -233,11 +234,11 @@ public struct JobQueue: Sendable {
             let field = fields[index].string ?? ""
             let key = field.split(separator: ":"), value = (fields[index + 1].string ?? "").split(separator: ":")
             guard key.count == 2, value.count == 2, let id = UUID(uuidString: String(key[0])), let attempt = Int(key[1]),
-                  let stalls = Int(value[1]) else {
+                  let verdict = StallVerdict(rawValue: String(value[0])), let stalls = Int(value[1]) else {
                 unreadable.append(field)
                 continue
             }
-            reports.append(.init(jobId: id, attempt: attempt, verdict: String(value[0]), stalls: stalls))
+            reports.append(.init(jobId: id, attempt: attempt, verdict: verdict, stalls: stalls))
         }
         if !unreadable.isEmpty { try redis.command(["HDEL", "\(prefix):stall_reports"] + unreadable) }
         return reports

@@ -128,7 +128,7 @@ final class JobQueueTests: XCTestCase {
 
         XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 0.2, on: redis), .ok)   // its last beat
         let reaped = try reapUntilSomethingHappens()
-        XCTAssertEqual(reaped.expired, [.init(jobId: id, attempt: 1, verdict: "requeued", stalls: 1)])
+        XCTAssertEqual(reaped.expired, [.init(jobId: id, attempt: 1, verdict: .requeued, stalls: 1)])
         let theirs = try XCTUnwrap(try queue.claim(owner: "w2", lease: 5, on: redis))
         XCTAssertEqual(theirs.attempt, 2, "the attempt is the fencing token")
         XCTAssertEqual(try queue.heartbeat(mine, owner: "w1", lease: 5, on: redis), .lost)
@@ -147,7 +147,7 @@ final class JobQueueTests: XCTestCase {
             XCTAssertEqual(c.jobId, stalled, "round \(round): the stalled job is next in line")
             let verdict = try reapUntilSomethingHappens(maxStalls: 2).expired.first
             XCTAssertEqual(verdict?.stalls, round)
-            XCTAssertEqual(verdict?.verdict, round <= 2 ? "requeued" : "failed")
+            XCTAssertEqual(verdict?.verdict, round <= 2 ? .requeued : .failed)
         }
         XCTAssertFalse(try queue.holds(stalled, on: redis), "failed for good: Redis forgets it")
         XCTAssertEqual(try claim()?.jobId, other)
@@ -260,7 +260,7 @@ final class JobQueueTests: XCTestCase {
         let doomed = UUID()
         try queue.enqueue(doomed, club: "a", on: redis)
         let last = try XCTUnwrap(try queue.claim(owner: "w", lease: 0.05, on: redis))
-        XCTAssertEqual(try reapUntilSomethingHappens(maxStalls: 0).expired.first?.verdict, "failed")
+        XCTAssertEqual(try reapUntilSomethingHappens(maxStalls: 0).expired.first?.verdict, .failed)
         XCTAssertEqual(try queue.heartbeat(last, owner: "w", lease: lease, on: redis), .lost)
         XCTAssertFalse(try queue.holds(doomed, on: redis))
     }
