@@ -330,9 +330,11 @@ submit() {   # KEY DIR LABEL [options file] ; prints job ids
     shift 3
     on cli env REELWORK_API_KEY="$key" "$BIN" submit "$dir" --recursive --sport tennis --label "$label" "$@" 2>>"$RUN/logs/submit.log"
 }
-submit "$KEY_A" "$RUN/clips-a" "multihost mh-a" --options "$RUN/noop.json" >"$RUN/jobs-a"
+submit "$KEY_A" "$RUN/clips-a" "multihost mh-a" --options "$RUN/noop.json" >"$RUN/jobs-a" ||
+    die "reelwork submit for club mh-a failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
 event "club mh-a submitted a batch of $(wc -l <"$RUN/jobs-a") clips (noop, ${NOOP_SECONDS} s each)"
-submit "$KEY_B" "$RUN/clips-b" "multihost mh-b" >"$RUN/jobs-b"
+submit "$KEY_B" "$RUN/clips-b" "multihost mh-b" >"$RUN/jobs-b" ||
+    die "reelwork submit for club mh-b failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
 event "club mh-b submitted a batch of $(wc -l <"$RUN/jobs-b") tennis clips (real decode, the video read $([[ $STORAGE == s3 ]] && echo "from the bucket" || echo "over HTTP from the coordinator"))"
 cat "$RUN/jobs-a" "$RUN/jobs-b" >"$RUN/jobs"
 TOTAL=$(wc -l <"$RUN/jobs")

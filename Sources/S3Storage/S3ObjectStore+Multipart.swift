@@ -92,7 +92,7 @@ extension S3ObjectStore {
         xml += "</CompleteMultipartUpload>"
         let body = Data(xml.utf8)
         let answer = try await send("POST", url: url(forKey: key, query: "uploadId=\(SignatureV4.encode(uploadId))"),
-                                    payloadHash: SignatureV4.hexSHA256(body), body: .bytes(ByteBuffer(bytes: body)), what: what)
+                                    payloadHash: SignatureV4.hexSHA256(body), body: { .bytes(ByteBuffer(bytes: body)) }, what: what)
         if answer.status == .ok, S3ErrorBody(xml: answer.body) == nil { return }
         throw failure(answer.status == .ok ? .internalServerError : answer.status, body: answer.body, what: what)
     }

@@ -27,7 +27,7 @@ public struct S3ObjectStore: ObjectStore {
     /// (wrong region or endpoint), and following it would send our signature elsewhere.
     static let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                                    configuration: HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                                           timeout: .init(connect: .seconds(10), read: .seconds(30))))
+                                                                           timeout: .init(connect: .seconds(5), read: .seconds(30))))
 
     /// Requests other than a put must be answered within this long.
     static let requestTimeout: TimeAmount = .seconds(60)
@@ -52,7 +52,7 @@ public struct S3ObjectStore: ObjectStore {
             throw ObjectStoreError(.invalid, "cannot read \(file.path) to store it: \(error.localizedDescription)")
         }
         // The body's SHA-256 goes in the signature, so the store refuses bytes that changed on the way.
-        let body = HTTPClientRequest.Body.stream(FileChunks(url: file), length: .known(size))
+        let body: @Sendable () -> HTTPClientRequest.Body = { .stream(FileChunks(url: file), length: .known(size)) }
         // A slow link is not a dead one: a minute, plus a second per MiB.
         let timeout = Self.requestTimeout + .seconds(size / 1_048_576)
         let response = try await send("PUT", url: url(forKey: key), payloadHash: sha256, body: body,
@@ -132,28 +132,42 @@ public struct S3ObjectStore: ObjectStore {
     /// Error bodies are short XML; a listing of a thousand keys is a few hundred KB.
     static let maxAnswerBytes = 8 * 1024 * 1024
 
-    /// One signed request; `extraHeaders` are signed too (`x-amz-copy-source`).
-    func send(_ method: String, url: URL, payloadHash: String? = nil, body: HTTPClientRequest.Body? = nil,
+    /// One signed request; `extraHeaders` are signed too (`x-amz-copy-source`). A request that
+    /// gets no answer (no connection, a broken one, silence past the timeout) is sent again, up to
+    /// `attempts` times in all, each signed afresh with a fresh body (`body` makes one): every
+    /// request Reelwork sends a store is idempotent (a content-addressed put writes the same
+    /// bytes), and a store that drops one request in a crowd answers the next, as AWS's own SDKs
+    /// assume. An answer, even an error, is never sent again.
+    func send(_ method: String, url: URL, payloadHash: String? = nil, body: (@Sendable () -> HTTPClientRequest.Body)? = nil,
               extraHeaders: [String: String] = [:], timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
         // The client sends Content-Length itself (the body's known length); it need not be signed.
         let headers = extraHeaders.merging(["host": SignatureV4.hostHeader(url)]) { _, host in host }
         let hash = payloadHash ?? SignatureV4.hexSHA256(Data())
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in signer.signedHeaders(method: method, url: url, headers: headers, payloadHash: hash, date: now()) {
-            request.headers.add(name: name, value: value)
-        }
-        request.body = body
-        do {
-            let response = try await Self.client.execute(request, timeout: timeout)
-            let data = method == "HEAD" ? Data() : Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView)
-            return Answer(status: response.status, headers: response.headers, body: data)
-        } catch let error as ObjectStoreError {
-            throw error
-        } catch {
-            throw ObjectStoreError(.unavailable, "cannot reach the \(location) while \(what): \(Self.describe(error))")
+        var attempt = 1
+        while true {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = HTTPMethod(rawValue: method)
+            for (name, value) in signer.signedHeaders(method: method, url: url, headers: headers, payloadHash: hash, date: now()) {
+                request.headers.add(name: name, value: value)
+            }
+            request.body = body?()
+            do {
+                let response = try await Self.client.execute(request, timeout: timeout)
+                let data = method == "HEAD" ? Data() : Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView)
+                return Answer(status: response.status, headers: response.headers, body: data)
+            } catch {
+                guard attempt < Self.attempts, !Task.isCancelled else {
+                    throw ObjectStoreError(.unavailable, "cannot reach the \(location) while \(what): \(Self.describe(error))"
+                                               + (attempt > 1 ? " (\(attempt) tries)" : ""))
+                }
+                try await Task.sleep(for: .milliseconds(250 * attempt))
+                attempt += 1
+            }
         }
     }
+
+    /// Tries of a request that gets no answer.
+    static let attempts = 3
 
     /// The store's answer in words: its own error code and message where it sent them.
     func failure(_ status: HTTPResponseStatus, body: Data, what: String) -> ObjectStoreError {
