@@ -19,7 +19,8 @@ public enum ObjectKey {
         }
     }
 
-    static func check(_ key: String) throws {
+    /// Throws `ObjectStoreError(.invalid)` naming `key` unless it `isValid`: every store checks a key with this before it reaches a path or a URL.
+    public static func check(_ key: String) throws {
         guard isValid(key) else { throw ObjectStoreError(.invalid, "'\(key.prefix(100))' is not a storage key") }
     }
 }

@@ -40,7 +40,7 @@ extension S3ObjectStore {
 
     /// A URL that lets its holder PUT part `number` of the upload for `seconds`, without our keys.
     public func presignedPartURL(key: String, uploadId: String, number: Int, seconds: Int) throws -> String {
-        guard ObjectKey.isValid(key) else { throw ObjectStoreError(.invalid, "'\(key.prefix(100))' is not a storage key") }
+        try ObjectKey.check(key)
         guard (1...Self.maximumParts).contains(number) else {
             throw ObjectStoreError(.invalid, "part \(number) is outside 1...\(Self.maximumParts)")
         }
@@ -131,7 +131,7 @@ extension S3ObjectStore {
 
     /// Copies the object at `source` to `destination` inside the bucket, on the store's side.
     public func copy(from source: String, to destination: String) async throws {
-        guard ObjectKey.isValid(source) else { throw ObjectStoreError(.invalid, "'\(source.prefix(100))' is not a storage key") }
+        try ObjectKey.check(source)
         let what = "copying \(source) to \(destination)"
         let answer = try await send("PUT", url: url(forKey: destination), extraHeaders: ["x-amz-copy-source": "/\(settings.bucket)/\(source)"],
                                     what: what)

@@ -101,7 +101,7 @@ public struct S3ObjectStore: ObjectStore {
     }
 
     public func readLocation(key: String, validFor seconds: Int) throws -> String {
-        guard ObjectKey.isValid(key) else { throw ObjectStoreError(.invalid, "'\(key.prefix(100))' is not a storage key") }
+        try ObjectKey.check(key)
         return signer.presignedURL(method: "GET", url: url(forKey: key), seconds: seconds, date: now()).absoluteString
     }
 
