@@ -247,6 +247,16 @@ export XDG_STATE_HOME=$RUN/cli/state
 unset REELWORK_API_KEY REELWORK_STORAGE_DIR REELWORK_BIND REELWORK_WORKER_ID REELWORK_VIDEO_SOURCE REELWORK_STORAGE
 
 sql() { on cli psql -X -q -tA -F '|' -v ON_ERROR_STOP=1 "$REELWORK_DATABASE_URL" -c "$1"; }
+# The leases worker $1's slots hold in Redis, as job|attempt lines. A claim is in Redis before its
+# attempt is in PostgreSQL, and the statement that starts it may still be on the wire (20 ms a hop)
+# when the worker is cut off or killed: PostgreSQL's open attempts alone can miss that job.
+leases_held_by() {
+    local key owner attempt
+    on db redis-cli -p 6379 --raw --scan --pattern 'reelwork:lease:*' | while read -r key; do
+        { read -r owner; read -r attempt; } < <(on db redis-cli -p 6379 --raw HMGET "$key" owner attempt) || true
+        if [[ $owner == "$1/"* ]]; then printf '%s|%s\n' "${key##*:}" "$attempt"; fi
+    done
+}
 reachable() { sql "SELECT 1" >/dev/null 2>&1; }
 # Polls COMMAND every 0.2 s until it succeeds; false after SECONDS.
 poll() {
@@ -358,6 +368,7 @@ T_CUT=$(now)
 sql "SELECT j.id, j.attempt, coalesce(s.progress >= 0.1, false) FROM jobs j
      LEFT JOIN job_stages s ON s.job_id = j.id AND s.attempt = j.attempt AND s.name = 'noop'
      WHERE j.status = 'running' AND j.worker_id LIKE 'w1/%'" >"$RUN/w1-at-cut"
+leases_held_by w1 >"$RUN/w1-leases-at-cut"
 event "CUT w1's link (bridge port disabled) while it ran $(wc -l <"$RUN/w1-at-cut") job(s): $(awk -F'|' '{ printf "%s%s ", substr($1, 1, 8), ($3 == "t" ? "" : " (just claimed)") }' "$RUN/w1-at-cut")"
 
 # ---- 2. add w4 --------------------------------------------------------------------------------
@@ -441,7 +452,7 @@ PID_OF[w4]=
 # The attempts it held: those still open once it is dead (one it finished in the instant before is not).
 w4_dead() { ! rw__alive "$(cat "$RUN/pids/w4")"; }
 wait_until 10 "w4 to die" w4_dead
-sql "SELECT job_id, attempt FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome IS NULL" >"$RUN/w4-at-kill"
+{ sql "SELECT job_id, attempt FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome IS NULL"; leases_held_by w4; } | sort -u >"$RUN/w4-at-kill"
 [[ -s $RUN/w4-at-kill ]] || die "w4 held no open attempt when it was killed"
 at_kill_sql=$(awk -F'|' '{ printf "%s('\''%s'\''::uuid, %s)", (NR > 1 ? "," : ""), $1, $2 }' "$RUN/w4-at-kill")
 event "KILLED w4 (SIGKILL; clock ${SKEW_OF[w4]}) while it ran $(wc -l <"$RUN/w4-at-kill") job(s): $(cut -c1-8 "$RUN/w4-at-kill" | tr '\n' ' ')"
@@ -623,8 +634,15 @@ got=$(skew_of w1)
 reaped_running=$(sql "SELECT string_agg(left(job_id::text, 8) || ' attempt ' || attempt || ' on ' || worker_id, ', ') FROM job_attempts
                       WHERE outcome = 'stalled' AND split_part(worker_id, '/', 1) IN ('w3', 'w4') AND (job_id, attempt) NOT IN ($at_kill_sql)")
 [[ -z $reaped_running ]] || fail "attempts of a skewed worker reaped while it ran them: $reaped_running"
-other_stalls=$(sql "SELECT string_agg(left(id::text, 8) || ' (' || stalls || ')', ', ') FROM jobs
-                    WHERE stalls > 0 AND id NOT IN (SELECT job_id FROM job_attempts WHERE (job_id, attempt) IN ($at_cut_sql) OR (job_id, attempt) IN ($at_kill_sql))")
+# Jobs the partition or the kill touched: w1's and w4's attempts in PostgreSQL, and their leases in
+# Redis at that moment (a claim whose attempt reached PostgreSQL only later).
+touched_sql=$(cut -d'|' -f1 "$RUN/w1-at-cut" "$RUN/w1-leases-at-cut" "$RUN/w4-at-kill" | sort -u | awk '{ printf "%s'\''%s'\''::uuid", (NR > 1 ? "," : ""), $1 }')
+other_stalls=$(sql "SELECT string_agg(left(j.id::text, 8) || ' (' || j.stalls || ' stall(s); attempts: ' ||
+                           (SELECT string_agg(a.attempt || ' on ' || a.worker_id || ' ' || coalesce(a.outcome, 'open') || ' t+' ||
+                                              round(extract(epoch FROM a.started_at) - $START, 1) || '..' ||
+                                              coalesce(round(extract(epoch FROM a.finished_at) - $START, 1)::text, ''), '; ' ORDER BY a.attempt)
+                            FROM job_attempts a WHERE a.job_id = j.id) || ')', ', ')
+                    FROM jobs j WHERE j.stalls > 0 AND j.id NOT IN ($touched_sql)")
 [[ -z $other_stalls ]] || fail "jobs stalled that neither the partition nor the kill touched: $other_stalls"
 holds "$REAPED_AFTER >= $LEASE - $HEARTBEAT - 1" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: before a lease after its last beat"
 holds "$REAPED_AFTER <= $LEASE + 3" || fail "the killed w4's leases were reaped ${REAPED_AFTER} s after the kill: they outlived it by more than a lease"

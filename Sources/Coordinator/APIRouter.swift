@@ -19,6 +19,10 @@ struct APIRouter {
         on(path, .post, access, handler)
     }
 
+    func put(_ path: RouterPath, _ access: Access, _ handler: @escaping Handler) {
+        on(path, .put, access, handler)
+    }
+
     func delete(_ path: RouterPath, _ access: Access, _ handler: @escaping Handler) {
         on(path, .delete, access, handler)
     }

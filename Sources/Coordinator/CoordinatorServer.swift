@@ -36,6 +36,7 @@ public enum CoordinatorServer {
         return Application(router: router, server: .http1(configuration: .init(idleTimeout: idle)),
                            configuration: .init(address: .hostname(host, port: port), serverName: "reelwork"),
                            services: [MaintenanceService(loop: MaintenanceLoop(config: config, logger: logger)),
+                                      UploadSweeper(backends: backends, store: store),
                                       EventFeedService(reader: EventReader(config: config, feed: backends.events, logger: logger),
                                                        feed: backends.events),
                                       WebhookDispatcher(config: config, logger: logger),
@@ -48,7 +49,7 @@ extension CoordinatorServer {
     /// authentication too. Routes outside `/v1` are
     /// open, but for `/metrics` (an operator key or the scrape token, checked by the route); every
     /// `/v1` route is registered through `APIRouter` with the keys it allows.
-    static func makeRouter(backends: Backends, store: any ObjectStore, spool: UploadSpool, exporter: MetricsExporter,
+    static func makeRouter(backends: Backends, store: any PartUploads, spool: UploadSpool, exporter: MetricsExporter,
                            declared: DeclaredAccess = DeclaredAccess()) throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware())
@@ -60,7 +61,9 @@ extension CoordinatorServer {
             .register(on: router)
         router.add(middleware: AuthMiddleware(authenticator: Authenticator(backends: backends), rateLimiter: RateLimiter(backends: backends)))
         let api = APIRouter(router: router, declared: declared)
-        VideoRoutes(backends: backends, store: store, spool: spool).register(on: api)
+        let videos = VideoRoutes(backends: backends, store: store, spool: spool)
+        videos.register(on: api)
+        UploadRoutes(backends: backends, store: store, spool: spool, videos: videos).register(on: api)
         let jobs = JobRoutes(backends: backends)
         jobs.register(on: api)
         let batches = BatchRoutes(backends: backends, jobs: jobs)

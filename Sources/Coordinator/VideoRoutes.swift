@@ -84,7 +84,29 @@ struct VideoRoutes {
     /// into place.
     func upload(_ request: Request, _ caller: Caller) async throws -> Response {
         let club = try caller.owningClub(requested: request.uri.queryParameters.get("club"), defaultClub: JobRoutes.defaultClub)
-        let limits = backends.config.limits
+        try enterGate(club: club)
+        defer { gate.leave(club: club) }
+        let limit = backends.config.maxUploadBytes
+        if let declared = request.headers[.contentLength].flatMap({ Int64($0) }) {
+            if declared > limit {
+                throw APIError(.contentTooLarge, "too_large", "the upload (\(declared) bytes) is larger than the limit of \(limit) bytes")
+            }
+        }
+        let received = try await UploadReceiver(spool: spool, limit: limit, pace: UploadPace(limits: backends.config.limits)).receive(request.body)
+        // Whatever happens, the temporary file goes (once moved into place, there is nothing left to remove).
+        defer { try? FileManager.default.removeItem(at: received.file) }
+        guard received.size > 0 else {
+            throw APIError(.badRequest, "empty_upload", "the upload is empty: send the video file's bytes as the request body")
+        }
+        let facts = try await Self.facts(of: received.file, limits: backends.config.limits)
+        let name = Self.originalName(request)
+        let (view, created) = try await store(received, facts: facts, name: name, club: club)
+        return try JSONResponse.make(view, status: created ? .created : .ok)
+    }
+
+    /// Takes one of the coordinator's upload slots for `club` (`gate`), or refuses with 503 and
+    /// Retry-After; the caller leaves it when done.
+    func enterGate(club: String) throws {
         switch gate.enter(club: club) {
         case .coordinatorFull?:
             throw APIError.busy(.serviceUnavailable, "too_many_uploads",
@@ -98,33 +120,22 @@ struct VideoRoutes {
         case nil:
             break
         }
-        defer { gate.leave(club: club) }
-        let limit = backends.config.maxUploadBytes
-        if let declared = request.headers[.contentLength].flatMap({ Int64($0) }) {
-            if declared > limit {
-                throw APIError(.contentTooLarge, "too_large", "the upload (\(declared) bytes) is larger than the limit of \(limit) bytes")
-            }
-        }
-        let received = try await UploadReceiver(spool: spool, limit: limit, pace: UploadPace(limits: limits)).receive(request.body)
-        // Whatever happens, the temporary file goes (once moved into place, there is nothing left to remove).
-        defer { try? FileManager.default.removeItem(at: received.file) }
-        guard received.size > 0 else {
-            throw APIError(.badRequest, "empty_upload", "the upload is empty: send the video file's bytes as the request body")
-        }
-        let facts: VideoFacts
+    }
+
+    /// What probing `file` finds, checked against the limits: a file that is no video we take is
+    /// 422 `invalid_video` with the reason.
+    static func facts(of file: URL, limits: InputLimits) async throws -> VideoFacts {
         do {
-            let path = received.file.path
+            let path = file.path
             let guards = MediaGuards(maxPixels: limits.maxPixels)
-            facts = try await NIOThreadPool.singleton.runIfActive { try MediaProbe.probe(path, verifyPackets: true, guards: guards) }
+            let facts = try await NIOThreadPool.singleton.runIfActive { try MediaProbe.probe(path, verifyPackets: true, guards: guards) }
             try limits.check(facts)
+            return facts
         } catch let error as MediaError {
             throw APIError(.unprocessableContent, "invalid_video", error.message)
         } catch let error as ReelworkError {
             throw APIError(.unprocessableContent, "invalid_video", error.message)
         }
-        let name = Self.originalName(request)
-        let (view, created) = try await store(received, facts: facts, name: name, club: club)
-        return try JSONResponse.make(view, status: created ? .created : .ok)
     }
 
     /// Puts the upload into the store under its content key and records it. If recording fails, an

@@ -24,3 +24,12 @@ public enum ObjectKey {
         guard isValid(key) else { throw ObjectStoreError(.invalid, "'\(key.prefix(100))' is not a storage key") }
     }
 }
+
+extension ObjectKey {
+    public static let uploadsPrefix = "uploads/"
+
+    /// Where upload `id`'s parts are joined before its bytes are checked.
+    public static func upload(id: UUID) -> String {
+        "\(uploadsPrefix)\(id.uuidString.lowercased())"
+    }
+}

@@ -14,6 +14,9 @@ public struct ObjectStoreError: Error, CustomStringConvertible, Sendable, Equata
         case unexpected
         /// A key or a file we were given is not one we can store.
         case invalid
+        /// The store holds no such upload in parts (it dropped its parts: aborted, expired, or a
+        /// store that keeps them in memory restarted).
+        case missingUpload
     }
 
     public var reason: Reason

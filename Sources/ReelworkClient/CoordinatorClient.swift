@@ -19,6 +19,15 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
         case .badResponse(let m): return m
         }
     }
+
+    /// No answer, or one that says to try again shortly: sending the same request again may succeed.
+    public var isWorthResending: Bool {
+        switch self {
+        case .unreachable: return true
+        case .api(let status, _, _): return [502, 503, 504].contains(status)
+        case .badResponse: return false
+        }
+    }
 }
 
 /// A small client for the coordinator's v1 API.
@@ -48,19 +57,43 @@ public final class CoordinatorClient: Sendable {
 
     /// Uploads a file as a streamed body (never read whole into memory); `progress(sent, total)` is
     /// called as bytes go out. Returns the video (the existing one if these bytes were uploaded before).
-    public func uploadVideo(file: URL, club: String? = nil, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
+    ///
+    /// An upload that gets no answer, or one saying to try again shortly (502, 503, 504), is sent
+    /// again after each of `retryDelays`, and `onRetry` hears why: an upload is idempotent (the same
+    /// bytes are the same video of the club), and a store that drops one request in a crowd answers
+    /// the next. Any other answer is final.
+    public func uploadVideo(file: URL, club: String? = nil, retryDelays: [Duration] = [.seconds(1), .seconds(3)],
+                            onRetry: @escaping @Sendable (String) -> Void = { _ in },
+                            progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
         var query = ["filename": file.lastPathComponent]
         query["club"] = club
         var request = request("POST", url("/v1/videos", query: query))
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let (data, status): (Data, Int)
-        if let transport {
-            request.httpBody = try Data(contentsOf: file)
-            (data, status) = try await transport(request)
-        } else {
-            (data, status) = try await FileUpload.send(request, file: file, progress: progress)
+        return try await Self.resending(after: retryDelays, onRetry: onRetry) {
+            let (data, status): (Data, Int)
+            if let transport {
+                request.httpBody = try Data(contentsOf: file)
+                (data, status) = try await transport(request)
+            } else {
+                (data, status) = try await FileUpload.send(request, body: .file(file), progress: progress)
+            }
+            return try decode(VideoView.self, data: data, status: status)
         }
-        return try decode(VideoView.self, data: data, status: status)
+    }
+
+    /// Runs `body`; while it fails in a way worth resending (`ClientError.isWorthResending`), runs
+    /// it again after each of `delays`, telling `onRetry` why. The last failure is thrown.
+    static func resending<T>(after delays: [Duration], onRetry: @Sendable (String) -> Void, _ body: () async throws -> T) async throws -> T {
+        var delays = delays.makeIterator()
+        while true {
+            do {
+                return try await body()
+            } catch let error as ClientError where error.isWorthResending {
+                guard let delay = delays.next() else { throw error }
+                onRetry("\(error); sending it again in \(delay.components.seconds) s")
+                try await Task.sleep(for: delay)
+            }
+        }
     }
 
     /// Which of these SHA-256 hashes the club has uploaded already (one request for many files).
@@ -307,11 +340,11 @@ public final class CoordinatorClient: Sendable {
         return request
     }
 
-    private func get<T: Decodable>(_ path: String, query: [String: String] = [:]) async throws -> T {
+    func get<T: Decodable>(_ path: String, query: [String: String] = [:]) async throws -> T {
         try await perform(request("GET", url(path, query: query)))
     }
 
-    private func send<T: Decodable>(_ method: String, _ path: String, query: [String: String] = [:], body: Data?,
+    func send<T: Decodable>(_ method: String, _ path: String, query: [String: String] = [:], body: Data?,
                                     headers: [String: String] = [:]) async throws -> T {
         var request = request(method, url(path, query: query))
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -327,7 +360,7 @@ public final class CoordinatorClient: Sendable {
         return try decode(T.self, data: data, status: status)
     }
 
-    private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
+    func exchange(_ request: URLRequest) async throws -> (Data, Int) {
         if let transport { return try await transport(request) }
         return try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: request) { data, response, error in
@@ -351,7 +384,7 @@ public final class CoordinatorClient: Sendable {
     }
 
     /// Throws the API's error for a non-2xx answer.
-    private func checkStatus(data: Data, status: Int) throws {
+    func checkStatus(data: Data, status: Int) throws {
         guard (200..<300).contains(status) else {
             if let body = try? ReelworkJSON.decoder.decode(APIErrorBody.self, from: data) {
                 throw ClientError.api(status: status, code: body.error.code, message: body.error.message)

@@ -2,18 +2,30 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ReelworkCore
 
-/// One streamed file upload with progress callbacks, through URLSession's upload-from-file task
-/// (the file is read in chunks as the socket takes them).
+/// One upload with progress callbacks, through URLSession's upload task: a whole file streamed
+/// from disk (read in chunks as the socket takes them), or one part's bytes.
 enum FileUpload {
-    static func send(_ request: URLRequest, file: URL, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, Int) {
-        guard FileManager.default.isReadableFile(atPath: file.path) else {
-            throw ClientError.unreachable("cannot read \(file.path)")
+    enum Body {
+        case file(URL)
+        case data(Data)
+    }
+
+    /// `target` names the destination in errors (default: the request's URL; a presigned URL is
+    /// a credential and is not shown).
+    static func send(_ request: URLRequest, body: Body, target: String? = nil,
+                     progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, Int) {
+        if case .file(let file) = body, !FileManager.default.isReadableFile(atPath: file.path) {
+            throw ReelworkError.invalidInput("cannot read \(file.path)")
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let delegate = Delegate(progress: progress, continuation: continuation, target: request.url?.absoluteString ?? "")
+            let delegate = Delegate(progress: progress, continuation: continuation, target: target ?? request.url?.absoluteString ?? "")
             let session = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
-            session.uploadTask(with: request, fromFile: file).resume()
+            switch body {
+            case .file(let file): session.uploadTask(with: request, fromFile: file).resume()
+            case .data(let data): session.uploadTask(with: request, from: data).resume()
+            }
             session.finishTasksAndInvalidate()
         }
     }

@@ -27,6 +27,9 @@ public struct InputLimits: Sendable, Equatable {
     public var minUploadBytesPerSecond = 16 * 1024
     public var uploadRateGraceSeconds = 30.0
     public var maxUploadSeconds = 7200.0
+    /// An upload in parts (`POST /v1/uploads`) not completed within this many hours is abandoned:
+    /// its parts are dropped from the store. A day lets a client resume after a night offline.
+    public var uploadExpiryHours = 24
     /// Largest result document a run may store. Protects PostgreSQL (a jsonb value must stay far
     /// below its 255 MB limit) and every reader of the result.
     public var maxResultBytes = 64 * 1024 * 1024
@@ -45,6 +48,7 @@ public struct InputLimits: Sendable, Equatable {
         public static let uploadRateGraceSeconds = "REELWORK_UPLOAD_RATE_GRACE_SECONDS"
         public static let maxUploadSeconds = "REELWORK_MAX_UPLOAD_SECONDS"
         public static let maxResultBytes = "REELWORK_MAX_RESULT_BYTES"
+        public static let uploadExpiryHours = "REELWORK_UPLOAD_EXPIRY_HOURS"
     }
 
     /// Pixels of the largest picture allowed (FFmpeg's decoders refuse frames past it).
@@ -78,6 +82,7 @@ public struct InputLimits: Sendable, Equatable {
         try whole(Env.maxJSONBytes, &limits.maxJSONBytes, max: 64 << 20)
         try whole(Env.maxPageSize, &limits.maxPageSize, max: 10_000)
         try whole(Env.maxConcurrentUploads, &limits.maxConcurrentUploads, max: 10_000)
+        try whole(Env.uploadExpiryHours, &limits.uploadExpiryHours, max: 24 * 365)
         try whole(Env.maxResultBytes, &limits.maxResultBytes, max: 200 << 20)
         try whole(Env.minUploadBytesPerSecond, &limits.minUploadBytesPerSecond, max: 1 << 30)
         func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {

@@ -143,3 +143,46 @@ extension S3ObjectStore {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }
+
+/// Uploads in parts go from the client straight to the bucket, as S3 multipart uploads.
+extension S3ObjectStore: PartUploads {
+    public var partsComeThroughCoordinator: Bool { false }
+
+    public func beginParts(key: String) async throws -> String? {
+        try await createMultipartUpload(key: key)
+    }
+
+    public func partURL(key: String, uploadId: String?, number: Int, validFor seconds: Int) throws -> String? {
+        try presignedPartURL(key: key, uploadId: try Self.storeId(uploadId, key), number: number, seconds: seconds)
+    }
+
+    public func receivePart(key: String, number: Int, file: URL) async throws {
+        throw ObjectStoreError(.invalid, "the parts of an upload to the \(location) go to the bucket, not through the coordinator")
+    }
+
+    public func receivedParts(key: String, uploadId: String?) async throws -> [ReceivedPart] {
+        try await listParts(key: key, uploadId: try Self.storeId(uploadId, key)).map { ReceivedPart(number: $0.number, bytes: $0.bytes, etag: $0.etag) }
+    }
+
+    public func joinParts(key: String, uploadId: String?, parts: [ReceivedPart]) async throws {
+        try await completeMultipartUpload(key: key, uploadId: try Self.storeId(uploadId, key),
+                                          parts: parts.map { UploadedPart(number: $0.number, etag: $0.etag, bytes: $0.bytes) })
+    }
+
+    public func dropParts(key: String, uploadId: String?) async throws {
+        if let uploadId { try await abortMultipartUpload(key: key, uploadId: uploadId) }
+        try await remove(key: key)
+    }
+
+    public func move(from source: String, to destination: String) async throws -> Bool {
+        let placed = try await size(of: destination) == nil
+        if placed { try await copy(from: source, to: destination) }
+        try await remove(key: source)
+        return placed
+    }
+
+    static func storeId(_ uploadId: String?, _ key: String) throws -> String {
+        guard let uploadId, !uploadId.isEmpty else { throw ObjectStoreError(.invalid, "the upload to \(key) has no multipart upload id") }
+        return uploadId
+    }
+}

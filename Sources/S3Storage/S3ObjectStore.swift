@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -25,9 +26,16 @@ public struct S3ObjectStore: ObjectStore {
 
     /// One client for the process, never redirected: a store that redirects is misconfigured
     /// (wrong region or endpoint), and following it would send our signature elsewhere.
+    /// A store answers a request within seconds of its last byte (a put's answer comes once the
+    /// body is in); a try that hears nothing for `readTimeout` is sent again, so that all
+    /// `attempts` fit within a client's minute of patience.
     static let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                                    configuration: HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                                           timeout: .init(connect: .seconds(5), read: .seconds(30))))
+                                                                           timeout: .init(connect: .seconds(5), read: readTimeout)))
+    static let readTimeout: TimeAmount = .seconds(15)
+
+    /// Where a request sent again is said (an operator sees a store that drops requests).
+    static let logger = Logger(label: "reelwork.storage")
 
     /// Requests other than a put must be answered within this long.
     static let requestTimeout: TimeAmount = .seconds(60)
@@ -160,6 +168,7 @@ public struct S3ObjectStore: ObjectStore {
                     throw ObjectStoreError(.unavailable, "cannot reach the \(location) while \(what): \(Self.describe(error))"
                                                + (attempt > 1 ? " (\(attempt) tries)" : ""))
                 }
+                Self.logger.warning("no answer from the \(location) while \(what) (try \(attempt) of \(Self.attempts)): \(Self.describe(error)); sending it again")
                 try await Task.sleep(for: .milliseconds(250 * attempt))
                 attempt += 1
             }
@@ -176,6 +185,8 @@ public struct S3ObjectStore: ObjectStore {
         switch (status.code, said?.code) {
         case (404, "NoSuchBucket"?):
             return ObjectStoreError(.missingContainer, "the \(location) does not exist: create it, or fix \(StorageSettings.Env.bucket)")
+        case (404, "NoSuchUpload"?):
+            return ObjectStoreError(.missingUpload, "the \(location) holds no such upload while \(what): its parts are gone")
         case (401, _), (403, _):
             let skew = said?.code == "RequestTimeTooSkewed" ? "; this machine's clock is too far from the store's" : ""
             return ObjectStoreError(.refused, "the \(location) refused our credentials while \(what): HTTP \(status.code)\(detail)\(skew); "

@@ -122,15 +122,21 @@ struct SubmitCommand: AsyncParsableCommand {
             let ticker = Task { while !Task.isCancelled { board.redraw(); try? await Task.sleep(nanoseconds: 200_000_000) } }
             defer { ticker.cancel() }
             let club = self.club
+            let shared = SharedJournal(journal, key: key)
             try await withThrowingTaskGroup(of: (String, Result<UUID, any Error>).self) { group in
                 var next = toSend.makeIterator()
                 func start(_ path: String) {
+                    let entry = journal.files[path]
                     group.addTask {
                         let name = URL(fileURLWithPath: path).lastPathComponent
                         do {
-                            let video = try await client.uploadVideo(file: URL(fileURLWithPath: path), club: club) { sent, total in
-                                board.progress(name, sent: sent, total: total)
-                            }
+                            guard let entry else { throw ReelworkError.invalidRequest("\(path) was not hashed") }
+                            let video = try await client.uploadInParts(
+                                file: URL(fileURLWithPath: path), sha256: entry.hash, sizeBytes: entry.size, club: club, resume: entry.uploadId,
+                                started: { upload in try shared.update { $0.files[path]?.uploadId = upload.id } },
+                                resumed: { held, parts in if held > 0 { board.say("\(name): resuming its upload (\(held) of \(parts) parts sent before)") } },
+                                onRetry: { why in board.say("\(name): \(why)") },
+                                progress: { sent, total in board.progress(name, sent: sent, total: total) })
                             return (path, .success(video.id))
                         } catch {
                             return (path, .failure(error))
@@ -140,19 +146,25 @@ struct SubmitCommand: AsyncParsableCommand {
                 for _ in 0..<parallel { if let path = next.next() { start(path) } }
                 while let (path, result) = try await group.next() {
                     let name = URL(fileURLWithPath: path).lastPathComponent
+                    let size = journal.files[path]?.size ?? 0
                     switch result {
                     case .success(let id):
                         let hash = journal.files[path]?.hash
-                        for copy in files where journal.files[copy]?.hash == hash { journal.files[copy]?.videoId = id }
-                        try journal.save(key: key)
-                        board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "uploaded")
+                        try shared.update { journal in
+                            for copy in files where journal.files[copy]?.hash == hash {
+                                journal.files[copy]?.videoId = id
+                                journal.files[copy]?.uploadId = nil
+                            }
+                        }
+                        board.finished(name, size: size, outcome: "uploaded")
                     case .failure(let error):
                         failures += 1
-                        board.finished(name, size: journal.files[path]?.size ?? 0, outcome: "failed: \(error)")
+                        board.finished(name, size: size, outcome: "failed: \(error)")
                     }
                     if let path = next.next() { start(path) }
                 }
             }
+            journal = shared.journal
         }
 
         // 5. The batch, made now that it has jobs to hold (the journal key is its Idempotency-Key, so a

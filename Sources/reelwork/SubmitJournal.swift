@@ -1,18 +1,21 @@
 import Foundation
 import Media
 import ReelworkCore
+import Synchronization
 
 /// What a `submit` has done so far, kept under the user's state directory so the same command
 /// run again (after Ctrl-C, a crash or a lost network) finishes only what is missing, in the
 /// same batch. Written after every step, atomically.
-struct SubmitJournal: Codable {
-    /// Per file (absolute path): its size and modification time when hashed, its hash, and once
-    /// known the club's video id.
-    struct FileEntry: Codable {
+struct SubmitJournal: Codable, Sendable {
+    /// Per file (absolute path): its size and modification time when hashed, its hash, the upload
+    /// in parts under way (resumed from its last part by the next run), and once known the club's
+    /// video id.
+    struct FileEntry: Codable, Sendable {
         var size: Int64
         var modified: Double
         var hash: String
         var videoId: UUID?
+        var uploadId: UUID?
     }
 
     var batchId: UUID?
@@ -50,7 +53,10 @@ struct SubmitJournal: Codable {
     mutating func forgetCoordinatorState() {
         batchId = nil
         jobs = [:]
-        for path in files.keys { files[path]?.videoId = nil }
+        for path in files.keys {
+            files[path]?.videoId = nil
+            files[path]?.uploadId = nil
+        }
     }
 
     /// What a run of the same command takes up from this journal, for `files`: "resuming batch
@@ -72,5 +78,26 @@ struct SubmitJournal: Codable {
     func save(key: String) throws {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         try ReelworkJSON.encoder.encode(self).write(to: Self.url(for: key), options: .atomic)
+    }
+}
+
+/// The journal shared by a submit's uploads running at once: each change is saved as it is made,
+/// so an upload's id is on disk before its first part leaves.
+final class SharedJournal: Sendable {
+    let key: String
+    private let state: Mutex<SubmitJournal>
+
+    init(_ journal: SubmitJournal, key: String) {
+        self.key = key
+        self.state = Mutex(journal)
+    }
+
+    var journal: SubmitJournal { state.withLock { $0 } }
+
+    func update(_ change: (inout SubmitJournal) -> Void) throws {
+        try state.withLock { journal in
+            change(&journal)
+            try journal.save(key: key)
+        }
     }
 }

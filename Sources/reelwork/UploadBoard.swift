@@ -26,12 +26,16 @@ final class UploadBoard: Sendable {
     }
 
     func finished(_ name: String, size: Int64, outcome: String) {
-        let line = state.withLock { state -> String in
+        state.withLock { state in
             state.inFlight[name] = nil
             state.filesDone += 1
             state.bytesDone += size
-            return "\(name): \(outcome)"
         }
+        say("\(name): \(outcome)")
+    }
+
+    /// A line above the board (a file resumed, a part sent again).
+    func say(_ line: String) {
         if Terminal.isInteractive {
             redraw(log: line)
         } else {

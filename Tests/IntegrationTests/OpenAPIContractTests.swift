@@ -84,6 +84,9 @@ final class OpenAPIContractTests: XCTestCase {
                     XCTAssertEqual(schema?["pattern"] as? String, "^[A-Za-z0-9._-]{1,64}$", "\(label): club names follow ClubName's rule")
                 } else if operation.path.hasPrefix("/v1/workers/") {
                     XCTAssertEqual(schema?["pattern"] as? String, "^[A-Za-z0-9._:@-]{1,200}$", "\(label): worker ids as ControlRoutes accepts them")
+                } else if parameter["name"] as? String == "number" {
+                    XCTAssertEqual(schema?["type"] as? String, "integer", "\(label): a part's number")
+                    XCTAssertEqual(schema?["minimum"] as? Int, 1, "\(label): parts count from 1")
                 } else if parameter["name"] as? String == "deliveryId" {
                     XCTAssertEqual(schema?["pattern"] as? String, "^msg_[A-Za-z0-9]{16,64}$", "\(label): delivery ids are what the outbox makes")
                 } else {
@@ -112,6 +115,7 @@ final class OpenAPIContractTests: XCTestCase {
         check("ErrorKind", ErrorKind.allCases.map(\.rawValue) + ["stalled"])
         check("WebhookEventType", WebhookEventType.allCases.map(\.rawValue))
         check("WebhookDeliveryStatus", WebhookDeliveryStatus.allCases.map(\.rawValue))
+        check("UploadStatus", UploadStatus.allCases.map(\.rawValue))
         let facts = document.resolve(["$ref": "#/components/schemas/VideoFacts"])?["properties"] as? [String: Any]
         let sources = (facts?["frameCountSource"] as? [String: Any])?["enum"] as? [String]
         XCTAssertEqual(sources?.sorted(), VideoFacts.FrameCountSource.allCases.map(\.rawValue).sorted())

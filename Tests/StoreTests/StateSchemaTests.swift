@@ -36,6 +36,7 @@ final class StateSchemaTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try allowed("job_stages", "status"), raw(StageStatus.allCases))
         XCTAssertEqual(try allowed("job_attempts", "outcome"), raw(AttemptOutcome.allCases))
         XCTAssertEqual(try allowed("webhook_deliveries", "status"), raw(WebhookDeliveryStatus.allCases))
+        XCTAssertEqual(try allowed("uploads", "status"), raw(UploadStatus.allCases))
     }
 
     func testThePartialIndexesNameTheGroupsTheQueriesName() throws {
@@ -43,5 +44,6 @@ final class StateSchemaTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try predicate("jobs_batch_open"), raw(JobStatus.open))
         XCTAssertEqual(try predicate("jobs_failed"), raw([JobStatus.failed]))
         XCTAssertEqual(try predicate("webhook_deliveries_due"), raw([WebhookDeliveryStatus.pending]))
+        XCTAssertEqual(try predicate("uploads_unfinished"), raw(UploadStatus.unfinished))
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReelworkCore
+
+/// Uploads in parts (`/v1/uploads`): resumable within a file, the parts sent straight to the
+/// bucket where the coordinator stores videos in one.
+extension CoordinatorClient {
+    public func createUpload(_ body: CreateUploadRequest) async throws -> UploadView {
+        try await send("POST", "/v1/uploads", body: try ReelworkJSON.encoder.encode(body))
+    }
+
+    public func upload(_ id: UUID) async throws -> UploadView {
+        try await get("/v1/uploads/\(id.uuidString.lowercased())")
+    }
+
+    public func uploadPartTargets(_ id: UUID, numbers: [Int]) async throws -> UploadPartsResult {
+        try await send("POST", "/v1/uploads/\(id.uuidString.lowercased())/parts", body: try ReelworkJSON.encoder.encode(UploadPartsRequest(numbers: numbers)))
+    }
+
+    /// Joins and checks the parts; the recorded video (the club's existing one for the same bytes).
+    public func completeUpload(_ id: UUID) async throws -> VideoView {
+        try await send("POST", "/v1/uploads/\(id.uuidString.lowercased())/complete", body: nil)
+    }
+
+    public func abortUpload(_ id: UUID) async throws {
+        let (data, status) = try await exchange(request("DELETE", url("/v1/uploads/\(id.uuidString.lowercased())")))
+        try checkStatus(data: data, status: status)
+    }
+
+    /// PUTs part `target` of `file`: to the store's presigned URL (no key of ours goes with it), or
+    /// to the coordinator's path with the key.
+    public func sendPart(_ target: UploadPartTarget, of file: URL, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws {
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(target.offset))
+            data = try handle.read(upToCount: Int(target.bytes)) ?? Data()
+        } catch {
+            throw ReelworkError.invalidInput("cannot read part \(target.number) of \(file.path): \(error.localizedDescription)")
+        }
+        guard data.count == target.bytes else {
+            throw ReelworkError.invalidInput("\(file.path) changed while it was sent: part \(target.number) should have \(target.bytes) bytes, it has \(data.count)")
+        }
+        let ours = target.url.hasPrefix("/")
+        let place = ours ? "the coordinator" : "the store"
+        var request: URLRequest
+        if ours {
+            request = self.request("PUT", url(target.url))
+        } else {
+            guard let storeURL = URL(string: target.url), storeURL.scheme == "http" || storeURL.scheme == "https" else {
+                throw ClientError.badResponse("the coordinator gave part \(target.number) an address that is not a URL")
+            }
+            request = URLRequest(url: storeURL)
+            request.httpMethod = "PUT"
+        }
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let (answer, status): (Data, Int)
+        if ours, let transport {
+            request.httpBody = data
+            (answer, status) = try await transport(request)
+        } else {
+            (answer, status) = try await FileUpload.send(request, body: .data(data), target: "part \(target.number) to \(place)", progress: progress)
+        }
+        guard (200..<300).contains(status) else {
+            if ours { try checkStatus(data: answer, status: status) }
+            // The store's own error, an XML document: its code says what went wrong (an expired URL, a full bucket).
+            let code = String(decoding: answer.prefix(2000), as: UTF8.self).firstMatch(of: /<Code>([^<]{1,100})<\/Code>/).map { String($0.1) } ?? "no code"
+            throw ClientError.api(status: status, code: "store_refused", message: "the store answered HTTP \(status) (\(code)) to part \(target.number)")
+        }
+    }
+
+    /// Sends `file` in parts: resumes upload `resume` if it is still open for the same bytes,
+    /// otherwise starts one (`started` hears of it, to keep its id for a later resume); sends the
+    /// parts the store does not hold yet, each sent again on a failure worth it; completes it.
+    /// An upload whose parts the store lost on the way is started again, once.
+    /// `progress(bytes held by the store, file size)`; `resumed(parts already held, parts)` once.
+    public func uploadInParts(file: URL, sha256: String, sizeBytes: Int64, club: String?, resume: UUID?,
+                              retryDelays: [Duration] = [.seconds(1), .seconds(3)],
+                              started: @Sendable (UploadView) throws -> Void = { _ in },
+                              resumed: @Sendable (Int, Int) -> Void = { _, _ in },
+                              onRetry: @escaping @Sendable (String) -> Void = { _ in },
+                              progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
+        do {
+            return try await sendInParts(file: file, sha256: sha256, sizeBytes: sizeBytes, club: club, resume: resume, retryDelays: retryDelays,
+                                         started: started, resumed: resumed, onRetry: onRetry, progress: progress)
+        } catch let error as ClientError where error.meansUploadGone {
+            onRetry("\(error); starting its upload again")
+            return try await sendInParts(file: file, sha256: sha256, sizeBytes: sizeBytes, club: club, resume: nil, retryDelays: retryDelays,
+                                         started: started, resumed: resumed, onRetry: onRetry, progress: progress)
+        }
+    }
+
+    private func sendInParts(file: URL, sha256: String, sizeBytes: Int64, club: String?, resume: UUID?, retryDelays: [Duration],
+                             started: @Sendable (UploadView) throws -> Void, resumed: @Sendable (Int, Int) -> Void,
+                             onRetry: @escaping @Sendable (String) -> Void,
+                             progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> VideoView {
+        var upload: UploadView?
+        if let resume {
+            do {
+                let found = try await self.upload(resume)
+                if found.sha256 == sha256, found.sizeBytes == sizeBytes, [.open, .completed].contains(found.status) { upload = found }
+            } catch let error as ClientError where error.meansUploadGone {
+                upload = nil
+            } catch ClientError.api(status: 404, code: "upload_not_found", _) {
+                upload = nil
+            }
+        }
+        if let found = upload {
+            if found.status == .completed, let videoId = found.videoId { return try await video(videoId) }
+            resumed(found.partsReceived.count, found.partCount)
+        } else {
+            let created = try await Self.resending(after: retryDelays, onRetry: onRetry) {
+                try await createUpload(CreateUploadRequest(filename: file.lastPathComponent, sizeBytes: sizeBytes, sha256: sha256, club: club))
+            }
+            try started(created)
+            upload = created
+        }
+        guard let upload else { throw ClientError.badResponse("no upload to send to") }
+        let plan = UploadPlan(sizeBytes: upload.sizeBytes, partBytes: upload.partBytes)
+        let held = Set(upload.partsReceived)
+        var sent = held.reduce(Int64(0)) { $0 + plan.bytes(ofPart: $1) }
+        progress(sent, plan.sizeBytes)
+        let missing = (1...plan.partCount).filter { !held.contains($0) }
+        // A few parts' URLs at a time, so none expires while the earlier parts are on their way.
+        for start in stride(from: 0, to: missing.count, by: Self.partURLsAtOnce) {
+            let numbers = Array(missing[start..<min(start + Self.partURLsAtOnce, missing.count)])
+            let targets = try await Self.resending(after: retryDelays, onRetry: onRetry) { try await uploadPartTargets(upload.id, numbers: numbers) }
+            for target in targets.parts {
+                let before = sent
+                try await Self.resending(after: retryDelays, onRetry: onRetry) {
+                    try await sendPart(target, of: file) { partSent, _ in progress(before + partSent, plan.sizeBytes) }
+                }
+                sent += target.bytes
+                progress(sent, plan.sizeBytes)
+            }
+        }
+        return try await Self.resending(after: retryDelays, onRetry: onRetry) { try await completeUpload(upload.id) }
+    }
+
+    static let partURLsAtOnce = 8
+}
+
+extension ClientError {
+    /// The upload's parts are gone: the coordinator says so (410), or the store answers a part
+    /// with NoSuchUpload (it dropped them). Starting the upload again is the way on.
+    var meansUploadGone: Bool {
+        switch self {
+        case .api(410, "upload_gone", _): return true
+        case .api(404, "store_refused", let message): return message.contains("NoSuchUpload")
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ReelworkCore
+
+/// An upload in parts as the `uploads` table keeps it.
+public struct UploadRecord: Sendable, Equatable {
+    public var id: UUID
+    public var club: String
+    public var originalName: String?
+    public var sizeBytes: Int64
+    public var contentHash: String
+    public var partBytes: Int64
+    public var stagingKey: String
+    public var storeUploadId: String?
+    public var status: UploadStatus
+    public var videoId: UUID?
+    public var error: String?
+    public var expiresAt: Date
+
+    public var plan: UploadPlan { UploadPlan(sizeBytes: sizeBytes, partBytes: partBytes) }
+
+    public init(id: UUID, club: String, originalName: String?, sizeBytes: Int64, contentHash: String, partBytes: Int64, stagingKey: String,
+                storeUploadId: String?, status: UploadStatus = .open, videoId: UUID? = nil, error: String? = nil, expiresAt: Date) {
+        self.id = id
+        self.club = club
+        self.originalName = originalName
+        self.sizeBytes = sizeBytes
+        self.contentHash = contentHash
+        self.partBytes = partBytes
+        self.stagingKey = stagingKey
+        self.storeUploadId = storeUploadId
+        self.status = status
+        self.videoId = videoId
+        self.error = error
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Reads and writes the `uploads` table. Every move between states names the state it leaves, so
+/// two coordinators completing (or a sweep expiring) the same upload cannot both win.
+public struct UploadRepository {
+    let db: PGConnection
+
+    public init(_ db: PGConnection) {
+        self.db = db
+    }
+
+    enum SQL {
+        static let insert = """
+            INSERT INTO uploads (id, club, original_name, size_bytes, content_hash, part_bytes, staging_key, store_upload_id, expires_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *
+            """
+        /// $1 id, $2 the club that may see it (NULL: any).
+        static let find = "SELECT * FROM uploads WHERE id = $1 AND ($2::text IS NULL OR club = $2)"
+        /// Moves upload $1 from $2 to $3 with error $4; returns it when it moved.
+        static let move = """
+            UPDATE uploads SET status = $3, error = COALESCE($4, error),
+                               finished_at = CASE WHEN $3 IN \(UploadStatus.unfinished.sql) THEN NULL ELSE now() END
+            WHERE id = $1 AND status = $2 RETURNING *
+            """
+        static let complete = """
+            UPDATE uploads SET status = \(UploadStatus.completed.sql), video_id = $2, finished_at = now()
+            WHERE id = $1 AND status = \(UploadStatus.completing.sql) RETURNING *
+            """
+        /// Unfinished uploads past their time, $1 at most, oldest first.
+        static let expired = """
+            SELECT * FROM uploads WHERE status IN \(UploadStatus.unfinished.sql) AND expires_at < now() ORDER BY expires_at LIMIT $1
+            """
+        /// Staging keys of uploads whose parts may still be in the store.
+        static let unfinishedKeys = "SELECT staging_key FROM uploads WHERE status IN \(UploadStatus.unfinished.sql)"
+    }
+
+    public func insert(_ upload: UploadRecord) throws -> UploadRecord {
+        try Self.record(try db.query(SQL.insert, [upload.id, upload.club, upload.originalName, upload.sizeBytes, upload.contentHash,
+                                                  upload.partBytes, upload.stagingKey, upload.storeUploadId, upload.expiresAt]).rows[0])
+    }
+
+    /// Upload `id` if `club` may see it (nil: any club's). Another club's is nil, like a missing one.
+    public func find(id: UUID, club: String?) throws -> UploadRecord? {
+        try db.query(SQL.find, [id, club]).rows.first.map(Self.record)
+    }
+
+    /// Moves upload `id` from `from` to `to` (with `error`); nil when it was not in `from`.
+    public func move(_ id: UUID, from: UploadStatus, to: UploadStatus, error: String? = nil) throws -> UploadRecord? {
+        try db.query(SQL.move, [id, from.rawValue, to.rawValue, error]).rows.first.map(Self.record)
+    }
+
+    /// Records that upload `id`, being completed, became video `videoId`.
+    public func complete(_ id: UUID, videoId: UUID) throws -> UploadRecord? {
+        try db.query(SQL.complete, [id, videoId]).rows.first.map(Self.record)
+    }
+
+    public func expired(limit: Int) throws -> [UploadRecord] {
+        try db.query(SQL.expired, [limit]).rows.map(Self.record)
+    }
+
+    public func unfinishedStagingKeys() throws -> Set<String> {
+        Set(try db.query(SQL.unfinishedKeys).rows.map { try $0.string("staging_key") })
+    }
+
+    static func record(_ row: PGRow) throws -> UploadRecord {
+        guard let status = UploadStatus(rawValue: try row.string("status")) else {
+            throw PostgresError(message: "uploads.status '\(row["status"] ?? "")' is not an upload state")
+        }
+        return UploadRecord(id: try row.uuid("id"), club: try row.string("club"), originalName: row["original_name"],
+                            sizeBytes: Int64(try row.string("size_bytes")) ?? 0, contentHash: try row.string("content_hash"),
+                            partBytes: Int64(try row.string("part_bytes")) ?? 0, stagingKey: try row.string("staging_key"),
+                            storeUploadId: row["store_upload_id"], status: status, videoId: row.optionalUUID("video_id"),
+                            error: row["error"], expiresAt: try row.date("expires_at"))
+    }
+}
