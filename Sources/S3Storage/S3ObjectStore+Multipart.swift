@@ -109,6 +109,8 @@ extension S3ObjectStore {
     public func listMultipartUploads(prefix: String) async throws -> [OpenUpload] {
         let what = "listing open uploads under \(prefix)"
         let answer = try await send("GET", url: url(forKey: nil, query: "prefix=\(SignatureV4.encode(prefix))&uploads="), what: what)
+        // rclone's server answers a listing with none open as NoSuchUpload.
+        if answer.status == .notFound, S3ErrorBody(xml: answer.body)?.code == "NoSuchUpload" { return [] }
         guard answer.status == .ok else { throw failure(answer.status, body: answer.body, what: what) }
         guard let fields = S3XMLFields.parse(answer.body) else {
             throw ObjectStoreError(.unexpected, "the \(location) answered an upload listing Reelwork cannot read")

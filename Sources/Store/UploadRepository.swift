@@ -65,8 +65,8 @@ public struct UploadRepository {
         static let expired = """
             SELECT * FROM uploads WHERE status IN \(UploadStatus.unfinished.sql) AND expires_at < now() ORDER BY expires_at LIMIT $1
             """
-        /// Staging keys of uploads whose parts may still be in the store.
-        static let unfinishedKeys = "SELECT staging_key FROM uploads WHERE status IN \(UploadStatus.unfinished.sql)"
+        /// The state of the uploads staged at the keys $1 (an SQL array's text).
+        static let statesByKey = "SELECT staging_key, status FROM uploads WHERE staging_key = ANY($1::text[])"
     }
 
     public func insert(_ upload: UploadRecord) throws -> UploadRecord {
@@ -93,8 +93,15 @@ public struct UploadRepository {
         try db.query(SQL.expired, [limit]).rows.map(Self.record)
     }
 
-    public func unfinishedStagingKeys() throws -> Set<String> {
-        Set(try db.query(SQL.unfinishedKeys).rows.map { try $0.string("staging_key") })
+    /// The state of each upload staged at one of `keys`; a key no upload has is absent.
+    public func states(stagingKeys keys: [String]) throws -> [String: UploadStatus] {
+        guard !keys.isEmpty else { return [:] }
+        let list = "{" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+        var states: [String: UploadStatus] = [:]
+        for row in try db.query(SQL.statesByKey, [list]).rows {
+            if let status = UploadStatus(rawValue: try row.string("status")) { states[try row.string("staging_key")] = status }
+        }
+        return states
     }
 
     static func record(_ row: PGRow) throws -> UploadRecord {

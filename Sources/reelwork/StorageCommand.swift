@@ -7,12 +7,12 @@ import Store
 
 struct StorageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "storage", abstract: "Check that stored videos and the videos table agree.",
+        commandName: "storage", abstract: "Check that stored videos and the videos table agree, and find abandoned uploads.",
         subcommands: [Check.self])
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List stored videos no row points to, and videos whose stored object is missing.",
+            abstract: "List stored videos no row points to, videos whose stored object is missing, and parts of abandoned uploads.",
             discussion: """
                 Reads the store (REELWORK_STORAGE: the folder REELWORK_STORAGE_DIR, or the bucket \
                 REELWORK_S3_BUCKET) and REELWORK_DATABASE_URL. Exit status 0 when they agree, 1 when \
@@ -21,7 +21,7 @@ struct StorageCommand: AsyncParsableCommand {
                 """)
 
         @OptionGroup var options: ConfigOptions
-        @Flag(name: .customLong("remove-orphans"), help: "Delete the orphaned objects (older than 15 minutes).")
+        @Flag(name: .customLong("remove-orphans"), help: "Delete the orphaned objects (older than 15 minutes) and the abandoned uploads' parts.")
         var removeOrphans = false
 
         func run() async throws {
@@ -42,9 +42,47 @@ struct StorageCommand: AsyncParsableCommand {
                 }
                 report.orphans.removeAll { removed.contains($0.key) }
             }
-            let summary = "\(report.orphans.count) orphaned object(s), \(report.recent.count) recent, \(report.missing.count) video(s) without a stored object"
+            let abandoned = try await abandonedUploads(store, db: try PGConnection(config.databaseURL))
+            for upload in abandoned { print("abandoned \(upload.key)  parts of an upload that is \(upload.state)") }
+            var kept = abandoned.count
+            if removeOrphans {
+                for upload in abandoned {
+                    try await store.dropParts(key: upload.key, uploadId: upload.storeUploadId)
+                    print("removed  \(upload.key)")
+                    kept -= 1
+                }
+            }
+            let summary = "\(report.orphans.count) orphaned object(s), \(report.recent.count) recent, \(report.missing.count) video(s) without a stored object, "
+                + "\(kept) abandoned upload(s)"
             FileHandle.standardError.write(Data("storage \(store.location): \(summary)\n".utf8))
-            if !report.isConsistent { throw ExitCode(1) }
+            if !report.isConsistent || kept > 0 { throw ExitCode(1) }
+        }
+
+        /// Parts of uploads in parts (`uploads/<id>…`, and a bucket's open multipart uploads there)
+        /// that nothing will complete: their upload ended (its parts' removal failed), or no upload
+        /// has them and they are older than an upload takes to be recorded.
+        func abandonedUploads(_ store: any PartUploads, db: PGConnection) async throws -> [(key: String, storeUploadId: String?, state: String)] {
+            var found: [String: (storeUploadId: String?, modified: Date)] = [:]
+            for object in try await store.list(prefix: ObjectKey.uploadsPrefix) {
+                // `uploads/<id>` (joined) or `uploads/<id>.parts/<n>` (a folder's parts).
+                let staging = String(object.key.prefix { $0 != "." }.split(separator: "/").prefix(2).joined(separator: "/"))
+                found[staging] = (found[staging]?.storeUploadId, max(found[staging]?.modified ?? .distantPast, object.modified))
+            }
+            if let bucket = store as? S3ObjectStore {
+                for open in try await bucket.listMultipartUploads(prefix: ObjectKey.uploadsPrefix) {
+                    found[open.key] = (open.uploadId, max(found[open.key]?.modified ?? .distantPast, open.initiated))
+                }
+            }
+            let states = try UploadRepository(db).states(stagingKeys: Array(found.keys))
+            return found.sorted { $0.key < $1.key }.compactMap { key, held in
+                switch states[key] {
+                case let state? where UploadStatus.unfinished.contains(state): return nil
+                case let state?: return (key, held.storeUploadId, state.rawValue)
+                case nil:
+                    guard Date().timeIntervalSince(held.modified) >= UploadSpool.staleAge else { return nil }
+                    return (key, held.storeUploadId, "not recorded")
+                }
+            }
         }
     }
 }

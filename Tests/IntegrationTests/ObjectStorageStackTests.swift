@@ -2,6 +2,7 @@ import Foundation
 import ObjectStorage
 import ReelworkClient
 import ReelworkCore
+import Store
 import TestSupport
 import XCTest
 
@@ -110,6 +111,35 @@ final class ObjectStorageStackTests: XCTestCase {
         XCTAssertTrue(removed.stdout.contains("removed  \(orphanKey)"), removed.output)
         XCTAssertEqual(objectsInBucket(), [ObjectKey.video(sha256: video.contentHash)])
         XCTAssertEqual(try stack.run(["storage", "check"]).status, 0)
+    }
+
+    /// Parts of an upload that ended without them being dropped (the store failed at that moment)
+    /// are found and removed; those of an open upload are left alone.
+    func test_StorageCheckFindsAndRemovesAbandonedUploads() throws {
+        let client = try stack.client()
+        let clip = try stack.makeClip("parts.mp4", "testsrc2=size=320x240:rate=25")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? NSNumber).int64Value
+        let hash = String(repeating: "7", count: 64)
+        let uploads = try (0..<2).map { _ in try awaitSync { try await client.createUpload(CreateUploadRequest(filename: "parts.mp4", sizeBytes: size, sha256: hash)) } }
+        for upload in uploads {
+            let part = try awaitSync { try await client.uploadPartTargets(upload.id, numbers: [1]) }.parts[0]
+            try awaitSync { try await client.sendPart(part, of: clip) }
+        }
+        XCTAssertEqual(try stack.run(["storage", "check"]).status, 0, "open uploads are not abandoned")
+        // The first one expired, but its parts are still in the store.
+        try stack.db().execute("UPDATE uploads SET status = 'expired' WHERE id = '\(uploads[0].id.uuidString.lowercased())'")
+        let key = ObjectKey.upload(id: uploads[0].id)
+        let found = try stack.run(["storage", "check"])
+        XCTAssertEqual(found.status, 1, found.output)
+        XCTAssertTrue(found.stdout.contains("abandoned \(key)  parts of an upload that is expired"), found.output)
+        XCTAssertFalse(found.stdout.contains(ObjectKey.upload(id: uploads[1].id)), found.output)
+
+        let removed = try stack.run(["storage", "check", "--remove-orphans"])
+        XCTAssertTrue(removed.stdout.contains("removed  \(key)"), removed.output)
+        let clean = try stack.run(["storage", "check"])
+        XCTAssertEqual(clean.status, 0, clean.output)
+        XCTAssertTrue(clean.output.contains("0 abandoned upload(s)"), clean.output)
+        XCTAssertEqual(try awaitSync { try await client.upload(uploads[1].id) }.partsReceived, [1], "the open upload keeps its part")
     }
 
     /// A bucket that does not exist, or credentials the store refuses, stop a coordinator's start

@@ -74,7 +74,8 @@ final class S3MultipartTests: XCTestCase {
             _ = try await store.listParts(key: "uploads/abandoned", uploadId: id)
             XCTFail("an aborted upload still lists parts")
         } catch let error as ObjectStoreError {
-            XCTAssertTrue(error.message.contains("NoSuchUpload"), error.message)
+            XCTAssertEqual(error.reason, .missingUpload, error.message)
+            XCTAssertTrue(error.message.contains("holds no such upload"), error.message)
         }
     }
 
