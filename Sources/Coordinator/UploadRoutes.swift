@@ -55,13 +55,13 @@ struct UploadRoutes {
         }
         let id = UUID()
         let key = ObjectKey.upload(id: id)
+        let plan = UploadPlan(sizeBytes: body.sizeBytes)
         let storeUploadId: String?
         do {
-            storeUploadId = try await store.beginParts(key: key)
+            storeUploadId = try await store.beginParts(key: key, parts: plan.partCount)
         } catch let error as ObjectStoreError {
             throw storageUnavailable(error, "starting an upload")
         }
-        let plan = UploadPlan(sizeBytes: body.sizeBytes)
         let expires = Date().addingTimeInterval(Double(backends.config.limits.uploadExpiryHours) * 3600)
         let record = UploadRecord(id: id, club: club, originalName: body.filename.flatMap { $0.isEmpty ? nil : String($0.prefix(255)) },
                                   sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,

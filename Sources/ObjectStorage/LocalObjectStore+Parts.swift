@@ -10,7 +10,7 @@ extension LocalObjectStore: PartUploads {
         root.appendingPathComponent(key + ".parts", isDirectory: true)
     }
 
-    public func beginParts(key: String) async throws -> String? {
+    public func beginParts(key: String, parts: Int) async throws -> String? {
         try ObjectKey.check(key)
         do {
             try FileManager.default.createDirectory(at: partsFolder(key), withIntermediateDirectories: true)

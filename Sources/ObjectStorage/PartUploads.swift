@@ -21,8 +21,9 @@ public protocol PartUploads: ObjectStore {
     /// Whether parts are sent to the coordinator (`receivePart`) rather than straight to the store.
     var partsComeThroughCoordinator: Bool { get }
 
-    /// Starts an upload to be joined at `key`; returns the store's id for it, if it keeps one.
-    func beginParts(key: String) async throws -> String?
+    /// Starts an upload of `parts` parts to be joined at `key`; returns the store's id for it, if
+    /// it keeps one.
+    func beginParts(key: String, parts: Int) async throws -> String?
 
     /// A URL that takes a `PUT` of part `number` for `seconds` without our keys; nil when parts
     /// come through the coordinator (`receivePart`).

@@ -146,16 +146,25 @@ extension S3ObjectStore {
     }
 }
 
-/// Uploads in parts go from the client straight to the bucket, as S3 multipart uploads.
+/// Uploads in parts go from the client straight to the bucket: as S3 multipart uploads, or for a
+/// file of one part as one presigned PUT of the object (no multipart upload to start and complete:
+/// two requests fewer, and what S3 advises for small objects). Either way the object lands at the
+/// staging key and is checked before it moves to its content key.
 extension S3ObjectStore: PartUploads {
     public var partsComeThroughCoordinator: Bool { false }
 
-    public func beginParts(key: String) async throws -> String? {
-        try await createMultipartUpload(key: key)
+    public func beginParts(key: String, parts: Int) async throws -> String? {
+        try ObjectKey.check(key)
+        return parts == 1 ? nil : try await createMultipartUpload(key: key)
     }
 
     public func partURL(key: String, uploadId: String?, number: Int, validFor seconds: Int) throws -> String? {
-        try presignedPartURL(key: key, uploadId: try Self.storeId(uploadId, key), number: number, seconds: seconds)
+        guard let uploadId else {
+            try ObjectKey.check(key)
+            guard number == 1 else { throw ObjectStoreError(.invalid, "the upload to \(key) is one part; there is no part \(number)") }
+            return signer.presignedURL(method: "PUT", url: url(forKey: key), seconds: seconds, date: now()).absoluteString
+        }
+        return try presignedPartURL(key: key, uploadId: uploadId, number: number, seconds: seconds)
     }
 
     public func receivePart(key: String, number: Int, file: URL) async throws {
@@ -163,11 +172,14 @@ extension S3ObjectStore: PartUploads {
     }
 
     public func receivedParts(key: String, uploadId: String?) async throws -> [ReceivedPart] {
-        try await listParts(key: key, uploadId: try Self.storeId(uploadId, key)).map { ReceivedPart(number: $0.number, bytes: $0.bytes, etag: $0.etag) }
+        guard let uploadId else { return try await size(of: key).map { [ReceivedPart(number: 1, bytes: $0)] } ?? [] }
+        return try await listParts(key: key, uploadId: uploadId).map { ReceivedPart(number: $0.number, bytes: $0.bytes, etag: $0.etag) }
     }
 
     public func joinParts(key: String, uploadId: String?, parts: [ReceivedPart]) async throws {
-        try await completeMultipartUpload(key: key, uploadId: try Self.storeId(uploadId, key),
+        // One part is the object already.
+        guard let uploadId else { return }
+        try await completeMultipartUpload(key: key, uploadId: uploadId,
                                           parts: parts.map { UploadedPart(number: $0.number, etag: $0.etag, bytes: $0.bytes) })
     }
 
@@ -181,10 +193,5 @@ extension S3ObjectStore: PartUploads {
         if placed { try await copy(from: source, to: destination) }
         try await remove(key: source)
         return placed
-    }
-
-    static func storeId(_ uploadId: String?, _ key: String) throws -> String {
-        guard let uploadId, !uploadId.isEmpty else { throw ObjectStoreError(.invalid, "the upload to \(key) has no multipart upload id") }
-        return uploadId
     }
 }

@@ -95,6 +95,27 @@ class UploadInPartsTests: InProcessTestCase {
         XCTAssertEqual(done.bytesReceived, clip.size)
     }
 
+    /// A file smaller than a part is one part (with a bucket, one presigned PUT of the object:
+    /// no multipart upload), and is checked the same way.
+    func test_AFileOfOnePartIsSentAndCheckedTheSameWay() throws {
+        let clip = try stack.makeTinyClip()
+        let (size, hash) = try ContentHasher.hash(file: clip)
+        let client = try stack.client()
+        let abandoned = try create(clip, size: size, sha256: hash, client: client)
+        XCTAssertEqual(abandoned.partCount, 1)
+        try send([1], of: abandoned, file: clip, client: client)
+        XCTAssertEqual(try awaitSync { try await client.upload(abandoned.id) }.partsReceived, [1])
+        try awaitSync { try await client.abortUpload(abandoned.id) }
+        XCTAssertEqual(try leftovers(), [], "an abandoned one-part upload leaves nothing")
+
+        let video = try awaitSync { try await client.uploadInParts(file: clip, sha256: hash, sizeBytes: size, club: nil, resume: nil) }
+        XCTAssertEqual(video.contentHash, hash)
+        XCTAssertEqual(video.sizeBytes, size)
+        XCTAssertEqual(try leftovers(), [])
+        let multipart = try stack.db().query("SELECT count(*) AS n FROM uploads WHERE store_upload_id IS NOT NULL").rows[0].int("n")
+        XCTAssertEqual(multipart, 0, "no multipart upload for one part")
+    }
+
     /// The parts a store holds outlive the coordinator: a client resumes with the parts missing.
     func test_AnUploadResumesFromItsLastPartAfterTheCoordinatorRestarts() throws {
         let clip = try makeLargeClip()
