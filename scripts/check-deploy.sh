@@ -206,6 +206,7 @@ MUTATIONS=(
     'dockerfile|docker/Dockerfile|s/apt-get install -y --no-install-recommends/apt-get install -y/'
     'dockerfile|docker/Dockerfile|s/^WORKDIR \/var\/lib\/reelwork/WORKDIR var\/lib\/reelwork/'
     'consistency|k8s/configmap.yaml|s/REELWORK_SHUTDOWN_GRACE_SECONDS: "120"/REELWORK_SHUTDOWN_GRACE_SECONDS: "300"/'
+    'consistency|k8s/worker.yaml|s#{name: copies, mountPath: /var/lib/reelwork/storage}#{name: copies, mountPath: /var/lib/reelwork/cache}#'
     'consistency|k8s/keda.yaml|s/listName: reelwork:clubs/listName: reelwork:ready/'
     'consistency|k8s/keda.yaml|s/          max(reelwork_queue_claimable_jobs)$/          (max(reelwork_queue_claimable_jobs) or vector(0))/'
     'consistency|k8s/podmonitor.yaml|s/values: \[reelwork-coordinator, reelwork-worker\]/values: [reelwork-coordinator]/'

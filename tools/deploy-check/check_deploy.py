@@ -179,6 +179,22 @@ def check_k8s(root):
         if not c.get("resources", {}).get("requests", {}).get("cpu"):
             problem(f"{path}: reelwork-worker", "the worker needs a CPU request (docs/benchmarks/vision.md sizes it)")
 
+    # A read-only root file system needs a volume at REELWORK_STORAGE_DIR: a worker writes each run's
+    # local copy of its video there, a coordinator its upload spool.
+    image_env = re.search(r"REELWORK_STORAGE_DIR=(\S+)", (root / "deploy" / "docker" / "Dockerfile").read_text())
+    storage_dir = config.get("REELWORK_STORAGE_DIR") or (image_env.group(1) if image_env else "")
+    for name in ("reelwork-coordinator", "reelwork-worker"):
+        if name not in by_kind.get("Deployment", {}):
+            continue
+        path, doc = by_kind["Deployment"][name]
+        for c in containers(doc)[1]:
+            if not c.get("securityContext", {}).get("readOnlyRootFilesystem"):
+                continue
+            mounts = [m["mountPath"].rstrip("/") for m in c.get("volumeMounts", [])]
+            if not any(storage_dir == m or storage_dir.startswith(m + "/") for m in mounts):
+                problem(f"{path}: {name}", f"the root file system is read-only and no volume is mounted at REELWORK_STORAGE_DIR ({storage_dir}): "
+                                           "local copies of videos and the upload spool cannot be written")
+
     slots = config.get("REELWORK_WORKER_SLOTS", "2")
     prefix = config.get("REELWORK_QUEUE_PREFIX", "reelwork")
     queue_source = (root / "Sources" / "Queue" / "QueueScripts.swift").read_text()
