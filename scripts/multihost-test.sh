@@ -499,7 +499,8 @@ if [[ $STORAGE == s3 ]]; then
     grep -q "d-00.mp4: failed: upload to part 1 to the store failed" "$RUN/logs/submit.log" ||
         fail "the submit during the outage did not say the store failed: $(grep d-00 "$RUN/logs/submit.log" | tail -n 1)"
     OUTAGE_UPLOAD=$(sql "SELECT id FROM uploads WHERE original_name = 'd-00.mp4'")
-    [[ $(sql "SELECT status FROM uploads WHERE original_name = 'd-00.mp4'") == open ]] || fail "the upload cut off by the outage is not open"
+    [[ $(sql "SELECT count(*) || ' ' || string_agg(status, ',') FROM uploads WHERE original_name = 'd-00.mp4'") == "1 open" ]] ||
+        fail "the submit during the outage left not one open upload: $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'd-00.mp4'")"
     event "a submit during the outage stopped at its part, saying the store failed; its upload ${OUTAGE_UPLOAD:0:8} stays open"
     queue_club resume
     store_named() { grep -l "\\[store unreachable\\] cannot reach the object store at http://${HOST_IP[s3]}:9000" "$RUN"/logs/w[1-4].log >/dev/null 2>&1; }

@@ -73,7 +73,8 @@ struct UploadRoutes {
             try? await store.dropParts(key: key, uploadId: storeUploadId)
             throw error
         }
-        return try JSONResponse.make(try await view(inserted), status: .created)
+        // A new upload has no parts: the answer does not depend on the store answering again.
+        return try JSONResponse.make(try await view(inserted, partsHeld: []), status: .created)
     }
 
     // MARK: - parts
@@ -270,10 +271,11 @@ struct UploadRoutes {
         }
     }
 
-    func view(_ upload: UploadRecord) async throws -> UploadView {
+    /// The upload as the API shows it; the parts held are asked of the store unless given.
+    func view(_ upload: UploadRecord, partsHeld: [Int]? = nil) async throws -> UploadView {
         let plan = upload.plan
-        var received: [Int] = []
-        if upload.status == .open {
+        var received = partsHeld ?? []
+        if partsHeld == nil, upload.status == .open {
             received = try await receivedParts(upload).filter { $0.number <= plan.partCount && $0.bytes == plan.bytes(ofPart: $0.number) }.map(\.number)
         }
         let bytes = upload.status == .completed ? upload.sizeBytes : received.reduce(0) { $0 + plan.bytes(ofPart: $1) }

@@ -179,7 +179,7 @@ struct VideoRoutes {
         let id = try RouteParams.uuid(context, "id")
         let found = caller.role == .worker ? try await findForWorker(id, request) : try await find(id, caller)
         guard let local = store as? LocalObjectStore else {
-            let url = try store.readLocation(key: found.storageKey, validFor: Self.redirectSeconds)
+            let url = try store.clientReadLocation(key: found.storageKey, validFor: Self.redirectSeconds)
             return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
         }
         let path = local.path(forKey: found.storageKey)

@@ -41,4 +41,14 @@ public protocol ObjectStore: Sendable {
     /// Where FFmpeg opens the object: a local path, or a URL that reads it without further
     /// credentials for `seconds` (an S3 presigned GET). Computed locally, without a request.
     func readLocation(key: String, validFor seconds: Int) throws -> String
+
+    /// The same for a client outside (a redirect of `GET /v1/videos/{id}/content`): a bucket's
+    /// URL at the address clients reach it by.
+    func clientReadLocation(key: String, validFor seconds: Int) throws -> String
+}
+
+extension ObjectStore {
+    public func clientReadLocation(key: String, validFor seconds: Int) throws -> String {
+        try readLocation(key: key, validFor: seconds)
+    }
 }

@@ -10,6 +10,9 @@ public enum StorageSettings: Sendable, Equatable {
     public enum Env {
         public static let backend = "REELWORK_STORAGE"
         public static let endpoint = "REELWORK_S3_ENDPOINT"
+        /// The store as clients reach it, when that is not `endpoint` (an address inside a cluster
+        /// or a compose network): the URLs clients are handed (upload parts, content redirects) use it.
+        public static let publicEndpoint = "REELWORK_S3_PUBLIC_ENDPOINT"
         public static let bucket = "REELWORK_S3_BUCKET"
         public static let region = "REELWORK_S3_REGION"
         public static let pathStyle = "REELWORK_S3_PATH_STYLE"
@@ -39,12 +42,15 @@ public struct S3Settings: Sendable, Equatable {
     public var pathStyle: Bool
     public var accessKeyID: String
     public var secretAccessKey: String
+    /// `scheme://host[:port]` of the store as clients reach it; nil: `endpoint`.
+    public var publicEndpoint: URL?
 
     public static let defaultRegion = "us-east-1"
 
     public init(endpoint: URL, bucket: String, region: String = defaultRegion, pathStyle: Bool,
-                accessKeyID: String, secretAccessKey: String) {
+                accessKeyID: String, secretAccessKey: String, publicEndpoint: URL? = nil) {
         self.endpoint = endpoint
+        self.publicEndpoint = publicEndpoint
         self.bucket = bucket
         self.region = region
         self.pathStyle = pathStyle
@@ -74,7 +80,9 @@ public struct S3Settings: Sendable, Equatable {
         }
         let pathStyle = try ReelworkConfig.flag(Env.pathStyle, env[Env.pathStyle])
         let (keyID, secret) = try credentials(env)
-        return S3Settings(endpoint: endpoint, bucket: bucket, region: region, pathStyle: pathStyle, accessKeyID: keyID, secretAccessKey: secret)
+        let publicEndpoint = try env[Env.publicEndpoint].flatMap { $0.isEmpty ? nil : try Self.endpoint($0, variable: Env.publicEndpoint) }
+        return S3Settings(endpoint: endpoint, bucket: bucket, region: region, pathStyle: pathStyle, accessKeyID: keyID, secretAccessKey: secret,
+                          publicEndpoint: publicEndpoint)
     }
 
     /// From the credentials file when one is named, else from the two AWS variables.
@@ -104,12 +112,12 @@ public struct S3Settings: Sendable, Equatable {
     }
 
     /// An http or https URL with a host and nothing after it but an optional `/`.
-    static func endpoint(_ text: String) throws -> URL {
+    static func endpoint(_ text: String, variable: String = Env.endpoint) throws -> URL {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = parts.host, !host.isEmpty, parts.user == nil, parts.query == nil, parts.fragment == nil,
               parts.path.isEmpty || parts.path == "/", let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text) else {
             throw ReelworkError.configuration(
-                "\(Env.endpoint)='\(text.prefix(120))' must be an http or https URL of the store with no path, e.g. https://s3.eu-west-1.amazonaws.com")
+                "\(variable)='\(text.prefix(120))' must be an http or https URL of the store with no path, e.g. https://s3.eu-west-1.amazonaws.com")
         }
         return url
     }

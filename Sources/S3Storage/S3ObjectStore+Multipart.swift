@@ -45,7 +45,7 @@ extension S3ObjectStore {
             throw ObjectStoreError(.invalid, "part \(number) is outside 1...\(Self.maximumParts)")
         }
         let query = "partNumber=\(number)&uploadId=\(SignatureV4.encode(uploadId))"
-        return signer.presignedURL(method: "PUT", url: url(forKey: key, query: query), seconds: seconds, date: now()).absoluteString
+        return signer.presignedURL(method: "PUT", url: url(forKey: key, query: query, forClients: true), seconds: seconds, date: now()).absoluteString
     }
 
     /// The parts the store holds for the upload, in order (every page of the listing).
@@ -162,7 +162,7 @@ extension S3ObjectStore: PartUploads {
         guard let uploadId else {
             try ObjectKey.check(key)
             guard number == 1 else { throw ObjectStoreError(.invalid, "the upload to \(key) is one part; there is no part \(number)") }
-            return signer.presignedURL(method: "PUT", url: url(forKey: key), seconds: seconds, date: now()).absoluteString
+            return signer.presignedURL(method: "PUT", url: url(forKey: key, forClients: true), seconds: seconds, date: now()).absoluteString
         }
         return try presignedPartURL(key: key, uploadId: uploadId, number: number, seconds: seconds)
     }

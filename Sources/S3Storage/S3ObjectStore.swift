@@ -113,12 +113,20 @@ public struct S3ObjectStore: ObjectStore {
         return signer.presignedURL(method: "GET", url: url(forKey: key), seconds: seconds, date: now()).absoluteString
     }
 
+    public func clientReadLocation(key: String, validFor seconds: Int) throws -> String {
+        try ObjectKey.check(key)
+        return signer.presignedURL(method: "GET", url: url(forKey: key, forClients: true), seconds: seconds, date: now()).absoluteString
+    }
+
     // MARK: - Requests
 
     /// `endpoint/bucket/key` (path style) or `bucket.endpoint/key`; the bucket itself when `key` is
     /// nil; with `query` (already encoded) after a `?`.
-    func url(forKey key: String?, query: String? = nil) -> URL {
-        var parts = URLComponents(url: settings.endpoint, resolvingAgainstBaseURL: false)!
+    /// The URL of `key` (nil: the bucket) at the store's endpoint, or with `forClients` at the
+    /// endpoint clients reach (`REELWORK_S3_PUBLIC_ENDPOINT`); a presigned URL signs its host.
+    func url(forKey key: String?, query: String? = nil, forClients: Bool = false) -> URL {
+        let endpoint = forClients ? settings.publicEndpoint ?? settings.endpoint : settings.endpoint
+        var parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         var path = ""
         if settings.pathStyle {
             path = "/\(settings.bucket)"

@@ -252,7 +252,13 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
     var server: S3TestServer!
     let bucket = "reelwork-uploads"
 
-    override var stackSettings: [String: String] { server.environment(bucket: bucket) }
+    /// Clients reach the store by another name than the coordinator does (as from outside a cluster):
+    /// every part URL must carry it, and its signature must hold there.
+    override var stackSettings: [String: String] {
+        server.environment(bucket: bucket).merging(["REELWORK_S3_PUBLIC_ENDPOINT": publicEndpoint]) { $1 }
+    }
+
+    var publicEndpoint: String { "http://localhost:\(server.port)" }
 
     override func setUpWithError() throws {
         server = try S3TestServer(buckets: [bucket])
@@ -295,13 +301,33 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
         XCTAssertEqual(try awaitSync { try await client.upload(upload.id) }.status, .expired)
     }
 
+    /// With the store down, an upload of one part still starts (nothing is asked of the store until
+    /// its part goes there), a larger one is refused with the reason and nothing recorded, and
+    /// asking after an upload says the store failed.
+    func test_WithTheStoreDownNothingIsHalfRecorded() throws {
+        let client = try stack.client()
+        let hash = String(repeating: "5", count: 64)
+        server.kill()
+        defer { try? server.start() }
+        let small = try awaitSync { try await client.createUpload(CreateUploadRequest(filename: "small.mp4", sizeBytes: 1000, sha256: hash)) }
+        XCTAssertEqual(small.status, .open)
+        XCTAssertEqual(small.partsReceived, [])
+        let large = apiError { _ = try awaitSync { try await client.createUpload(CreateUploadRequest(filename: "large.mp4", sizeBytes: 20 << 20, sha256: hash)) } }
+        XCTAssertEqual(large?.status, 503)
+        XCTAssertEqual(large?.code, "storage_unavailable")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM uploads").rows[0].int("n"), 1, "the refused upload left no row")
+        let asked = apiError { _ = try awaitSync { try await client.upload(small.id) } }
+        XCTAssertEqual(asked?.status, 503)
+        XCTAssertTrue(asked?.message.contains("cannot reach the bucket") == true, asked?.message ?? "")
+    }
+
     /// The part URLs point at the store and carry its signature; the coordinator's own part route refuses.
     func test_PartsGoStraightToTheBucket() throws {
         let client = try stack.client()
         let upload = try awaitSync { try await client.createUpload(CreateUploadRequest(filename: "c.mp4", sizeBytes: 20 << 20,
                                                                                        sha256: String(repeating: "1", count: 64))) }
         let target = try awaitSync { try await client.uploadPartTargets(upload.id, numbers: [2]) }.parts[0]
-        XCTAssertTrue(target.url.hasPrefix(server.endpoint + "/" + bucket + "/uploads/"), target.url)
+        XCTAssertTrue(target.url.hasPrefix(publicEndpoint + "/" + bucket + "/uploads/"), target.url)
         XCTAssertTrue(target.url.contains("X-Amz-Signature="), target.url)
         XCTAssertEqual(target.offset, UploadPlan.minimumPartBytes)
         let (_, status, _) = try stack.request("PUT", "/v1/uploads/\(upload.id.uuidString.lowercased())/parts/1", key: stack.operatorKey,

@@ -21,6 +21,11 @@ final class StorageSettingsTests: XCTestCase {
         XCTAssertEqual(settings.region, "us-east-1")
         XCTAssertTrue(settings.pathStyle)
         XCTAssertEqual(settings.accessKeyID, "key")
+        XCTAssertNil(settings.publicEndpoint, "clients reach the store where the coordinator does, unless told otherwise")
+        guard case .s3(let outside) = try StorageSettings.fromEnvironment(s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "https://files.example.org/"]) { $1 }) else {
+            return XCTFail("not s3")
+        }
+        XCTAssertEqual(outside.publicEndpoint?.absoluteString, "https://files.example.org")
     }
 
     func test_EachBadValueIsNamed() {
@@ -30,6 +35,7 @@ final class StorageSettingsTests: XCTestCase {
             (s3.filter { $0.key != "REELWORK_S3_ENDPOINT" }, "REELWORK_S3_ENDPOINT is required"),
             (s3.merging(["REELWORK_S3_ENDPOINT": "127.0.0.1:9000"]) { $1 }, "REELWORK_S3_ENDPOINT='127.0.0.1:9000' must be an http or https URL"),
             (s3.merging(["REELWORK_S3_ENDPOINT": "https://s3.example.org/prefix"]) { $1 }, "must be an http or https URL of the store with no path"),
+            (s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "files.example.org"]) { $1 }, "REELWORK_S3_PUBLIC_ENDPOINT='files.example.org' must be an http or https URL"),
             (s3.merging(["REELWORK_S3_BUCKET": "My_Bucket"]) { $1 }, "REELWORK_S3_BUCKET='My_Bucket' is not a bucket name"),
             (s3.merging(["REELWORK_S3_BUCKET": "ab"]) { $1 }, "is not a bucket name"),
             (s3.merging(["REELWORK_S3_REGION": "EU West"]) { $1 }, "REELWORK_S3_REGION='EU West' is not a region name"),
