@@ -15,8 +15,9 @@
 #          with its own storage directory, the coordinator's files hidden under an empty tmpfs (a
 #          mount namespace of their own) and a hostname of their own (a UTS namespace)
 #   s3     with RW_MULTIHOST_STORAGE=s3 only: rclone's S3 server (scripts/setup-s3-server.sh) on
-#          s3:9000, bucket `reelwork`; the coordinator puts uploads there and the workers read them
-#          there by presigned URLs (its folder hidden from them like the coordinator's)
+#          s3:9000, bucket `reelwork`; `reelwork submit` on cli sends its uploads' parts there by
+#          presigned URLs, and the workers read them there the same way (its folder hidden from
+#          them like the coordinator's)
 #
 # Clocks: w3's clock runs an hour behind and w4's an hour ahead (Debian's libfaketime, preloaded
 # into the worker process: FAKETIME=-1h / +1h; a time namespace cannot do it, it shifts only the
@@ -62,8 +63,12 @@
 #   - with RW_MULTIHOST_STORAGE=s3, after the kill: two more tennis clips are submitted and the S3
 #     server stopped; an upload then is refused (503 storage_unavailable, nothing recorded), a
 #     worker says `[store unreachable]` and the jobs are handed back (no failure counted), the
-#     server comes back and they succeed; the coordinator's content route was never asked and the
-#     store's link carried at least every tennis clip's bytes;
+#     server comes back and they succeed; a submit during the outage stops at its part saying
+#     the store failed, and run again completes the same upload; an upload whose parts are not
+#     its declared SHA-256 is refused at completion (422 hash_mismatch, nothing recorded); the
+#     coordinator's content route was never asked, it received no byte of the submits (only the
+#     upload sent to POST /v1/videos during the outage), and the store's link carried at least
+#     every tennis clip's bytes;
 #   - one clock: the skewed workers' own clocks were shifted (their live events, stamped by the
 #     worker, are an hour off PostgreSQL's start of the same attempt), yet both finished jobs and
 #     no attempt of theirs was reaped while it ran (no stall but the killed one's; no job stalled
