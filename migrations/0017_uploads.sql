@@ -22,3 +22,5 @@ CREATE TABLE uploads (
 
 -- The sweep's question: which unfinished uploads are past their time.
 CREATE INDEX uploads_unfinished ON uploads (expires_at) WHERE status IN ('open', 'completing');
+-- And the quota's: how many a club has open.
+CREATE INDEX uploads_club_unfinished ON uploads (club) WHERE status IN ('open', 'completing');

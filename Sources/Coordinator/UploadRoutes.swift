@@ -53,6 +53,14 @@ struct UploadRoutes {
         guard VideoRoutes.isSHA256Hex(body.sha256) else {
             throw APIError(.badRequest, "invalid_request", "'sha256' is not a SHA-256 hash (64 lowercase hex digits)")
         }
+        // A soft cap (two requests at once may both pass it): it bounds what one club keeps open.
+        let cap = backends.config.clubLimits.openUploadsPerClub
+        let open = try await backends.sql { try UploadRepository($0).unfinishedCount(club: club) }
+        guard open < cap else {
+            throw APIError(.tooManyRequests, "quota_exceeded",
+                           "club \(club) has \(open) uploads open, the most it may (\(ClubLimits.Env.openUploadsPerClub)): complete or abandon some "
+                               + "(DELETE /v1/uploads/{id}), or let them expire")
+        }
         let id = UUID()
         let key = ObjectKey.upload(id: id)
         let plan = UploadPlan(sizeBytes: body.sizeBytes)

@@ -15,6 +15,10 @@ public struct ClubLimits: Sendable, Equatable {
     /// `REELWORK_MAX_CONCURRENT_UPLOADS`); more get 503 with `Retry-After`. One club's slow uploads
     /// cannot take every slot.
     public var uploadsPerClub = 4
+    /// Uploads in parts a club may have open (started, not completed, abandoned or expired); more
+    /// get 429 `quota_exceeded`. Each holds parts in the store until it ends: one club's runaway
+    /// client cannot fill the store or the table.
+    public var openUploadsPerClub = 200
     /// Stills of videos (`/dashboard/jobs/{id}/frame.png`) one key may have decoded per second on one
     /// coordinator (a burst of twice that); pictures already in the cache do not count. More get 429.
     /// Protects the coordinator's CPU from a page that asks for every moment of a video.
@@ -27,6 +31,7 @@ public struct ClubLimits: Sendable, Equatable {
         public static let requestsPerSecondPerKey = "REELWORK_RATE_LIMIT_PER_SECOND"
         public static let requestsPerSecondPerAddress = "REELWORK_RATE_LIMIT_PER_ADDRESS"
         public static let uploadsPerClub = "REELWORK_MAX_UPLOADS_PER_CLUB"
+        public static let openUploadsPerClub = "REELWORK_MAX_OPEN_UPLOADS_PER_CLUB"
         public static let stillsPerSecondPerKey = "REELWORK_DASHBOARD_STILLS_PER_SECOND"
     }
 
@@ -44,6 +49,7 @@ public struct ClubLimits: Sendable, Equatable {
         try whole(Env.requestsPerSecondPerKey, &limits.requestsPerSecondPerKey)
         try whole(Env.requestsPerSecondPerAddress, &limits.requestsPerSecondPerAddress)
         try whole(Env.uploadsPerClub, &limits.uploadsPerClub)
+        try whole(Env.openUploadsPerClub, &limits.openUploadsPerClub)
         try whole(Env.stillsPerSecondPerKey, &limits.stillsPerSecondPerKey)
         return limits
     }

@@ -65,6 +65,8 @@ public struct UploadRepository {
         static let expired = """
             SELECT * FROM uploads WHERE status IN \(UploadStatus.unfinished.sql) AND expires_at < now() ORDER BY expires_at LIMIT $1
             """
+        /// How many uploads club $1 has open.
+        static let unfinishedOfClub = "SELECT count(*) AS n FROM uploads WHERE club = $1 AND status IN \(UploadStatus.unfinished.sql)"
         /// The state of the uploads staged at the keys $1 (an SQL array's text).
         static let statesByKey = "SELECT staging_key, status FROM uploads WHERE staging_key = ANY($1::text[])"
     }
@@ -87,6 +89,10 @@ public struct UploadRepository {
     /// Records that upload `id`, being completed, became video `videoId`.
     public func complete(_ id: UUID, videoId: UUID) throws -> UploadRecord? {
         try db.query(SQL.complete, [id, videoId]).rows.first.map(Self.record)
+    }
+
+    public func unfinishedCount(club: String) throws -> Int {
+        try db.query(SQL.unfinishedOfClub, [club]).rows[0].int("n")
     }
 
     public func expired(limit: Int) throws -> [UploadRecord] {

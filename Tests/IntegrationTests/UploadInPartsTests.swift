@@ -335,3 +335,28 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
         XCTAssertEqual(status, 409)
     }
 }
+
+/// A club may keep only so many uploads open: one runaway client cannot fill the store or the
+/// table for the others.
+final class OpenUploadsQuotaTests: InProcessTestCase {
+    override var stackSettings: [String: String] { ["REELWORK_MAX_OPEN_UPLOADS_PER_CLUB": "3"] }
+
+    func test_AClubAtItsOpenUploadsIsRefusedUntilOneEnds() throws {
+        let alpha = try stack.client(key: try stack.createKey(["--club", "alpha"]))
+        let beta = try stack.client(key: try stack.createKey(["--club", "beta"]))
+        let declared = CreateUploadRequest(filename: "a.mp4", sizeBytes: 1000, sha256: String(repeating: "3", count: 64))
+        let open = try (0..<3).map { _ in try awaitSync { try await alpha.createUpload(declared) } }
+        do {
+            _ = try awaitSync { try await alpha.createUpload(declared) }
+            XCTFail("a fourth open upload was started")
+        } catch ClientError.api(let status, let code, let message) {
+            XCTAssertEqual(status, 429)
+            XCTAssertEqual(code, "quota_exceeded")
+            XCTAssertTrue(message.contains("club alpha has 3 uploads open") && message.contains("REELWORK_MAX_OPEN_UPLOADS_PER_CLUB"), message)
+        }
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM uploads").rows[0].int("n"), 3, "the refused one left no row")
+        XCTAssertEqual(try awaitSync { try await beta.createUpload(declared) }.status, .open, "another club is not held back")
+        try awaitSync { try await alpha.abortUpload(open[0].id) }
+        XCTAssertEqual(try awaitSync { try await alpha.createUpload(declared) }.status, .open, "an abandoned upload frees its place")
+    }
+}

@@ -45,5 +45,6 @@ final class StateSchemaTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try predicate("jobs_failed"), raw([JobStatus.failed]))
         XCTAssertEqual(try predicate("webhook_deliveries_due"), raw([WebhookDeliveryStatus.pending]))
         XCTAssertEqual(try predicate("uploads_unfinished"), raw(UploadStatus.unfinished))
+        XCTAssertEqual(try predicate("uploads_club_unfinished"), raw(UploadStatus.unfinished))
     }
 }
