@@ -78,23 +78,23 @@ extension CoordinatorClient {
     /// An upload whose parts the store lost on the way is started again, once.
     /// `progress(bytes held by the store, file size)`; `resumed(parts already held, parts)` once.
     public func uploadInParts(file: URL, sha256: String, sizeBytes: Int64, club: String?, resume: UUID?,
-                              retryDelays: [Duration] = [.seconds(1), .seconds(3)],
+                              retryDelays: [Duration] = CoordinatorClient.retryDelays, completionPoll: Duration = .seconds(2),
                               started: @Sendable (UploadView) throws -> Void = { _ in },
                               resumed: @Sendable (Int, Int) -> Void = { _, _ in },
                               onRetry: @escaping @Sendable (String) -> Void = { _ in },
                               progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
         do {
             return try await sendInParts(file: file, sha256: sha256, sizeBytes: sizeBytes, club: club, resume: resume, retryDelays: retryDelays,
-                                         started: started, resumed: resumed, onRetry: onRetry, progress: progress)
+                                         completionPoll: completionPoll, started: started, resumed: resumed, onRetry: onRetry, progress: progress)
         } catch let error as ClientError where error.meansUploadGone {
             onRetry("\(error); starting its upload again")
             return try await sendInParts(file: file, sha256: sha256, sizeBytes: sizeBytes, club: club, resume: nil, retryDelays: retryDelays,
-                                         started: started, resumed: resumed, onRetry: onRetry, progress: progress)
+                                         completionPoll: completionPoll, started: started, resumed: resumed, onRetry: onRetry, progress: progress)
         }
     }
 
     private func sendInParts(file: URL, sha256: String, sizeBytes: Int64, club: String?, resume: UUID?, retryDelays: [Duration],
-                             started: @Sendable (UploadView) throws -> Void, resumed: @Sendable (Int, Int) -> Void,
+                             completionPoll: Duration, started: @Sendable (UploadView) throws -> Void, resumed: @Sendable (Int, Int) -> Void,
                              onRetry: @escaping @Sendable (String) -> Void,
                              progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> VideoView {
         var upload: UploadView?
@@ -137,7 +137,25 @@ extension CoordinatorClient {
                 progress(sent, plan.sizeBytes)
             }
         }
-        return try await Self.resending(after: retryDelays, onRetry: onRetry) { try await completeUpload(upload.id) }
+        return try await complete(upload.id, retryDelays: retryDelays, poll: completionPoll, onRetry: onRetry)
+    }
+
+    /// Completes the upload. An answer that another request is completing it (an earlier try whose
+    /// answer was lost, with a store slow to copy) is waited out: asked again every `poll` until it
+    /// is done (the video), open again (completed by this request) or ended (its reason), for at
+    /// most ten minutes.
+    private func complete(_ id: UUID, retryDelays: [Duration], poll: Duration, onRetry: @escaping @Sendable (String) -> Void) async throws -> VideoView {
+        let deadline = ContinuousClock.now + .seconds(600)
+        var said = false
+        while true {
+            do {
+                return try await Self.resending(after: retryDelays, onRetry: onRetry) { try await completeUpload(id) }
+            } catch ClientError.api(409, "upload_completing", let message) where ContinuousClock.now < deadline {
+                if !said { onRetry("\(message); waiting for it") }
+                said = true
+                try await Task.sleep(for: poll)
+            }
+        }
     }
 
     static let partURLsAtOnce = 8

@@ -21,9 +21,11 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     }
 
     /// No answer, or one that says to try again shortly: sending the same request again may succeed.
+    /// A store's own 500 counts too (S3 says to retry its InternalError); the coordinator's does not.
     public var isWorthResending: Bool {
         switch self {
         case .unreachable: return true
+        case .api(500, "store_refused", _): return true
         case .api(let status, _, _): return [502, 503, 504].contains(status)
         case .badResponse: return false
         }
@@ -62,7 +64,7 @@ public final class CoordinatorClient: Sendable {
     /// again after each of `retryDelays`, and `onRetry` hears why: an upload is idempotent (the same
     /// bytes are the same video of the club), and a store that drops one request in a crowd answers
     /// the next. Any other answer is final.
-    public func uploadVideo(file: URL, club: String? = nil, retryDelays: [Duration] = [.seconds(1), .seconds(3)],
+    public func uploadVideo(file: URL, club: String? = nil, retryDelays: [Duration] = CoordinatorClient.retryDelays,
                             onRetry: @escaping @Sendable (String) -> Void = { _ in },
                             progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> VideoView {
         var query = ["filename": file.lastPathComponent]
@@ -80,6 +82,10 @@ public final class CoordinatorClient: Sendable {
             return try decode(VideoView.self, data: data, status: status)
         }
     }
+
+    /// The waits before sending a request again that got no answer or a "try again shortly": four
+    /// tries over some 14 s, as the AWS SDKs' standard mode does for a store.
+    public static let retryDelays: [Duration] = [.seconds(1), .seconds(3), .seconds(10)]
 
     /// Runs `body`; while it fails in a way worth resending (`ClientError.isWorthResending`), runs
     /// it again after each of `delays`, telling `onRetry` why. The last failure is thrown.

@@ -84,4 +84,42 @@ final class UploadRetryTests: XCTestCase {
             XCTAssertEqual(sent.count.withLock { $0 }, 1, "HTTP \(status) is an answer: sent once")
         }
     }
+
+    func test_AStoresOwnInternalErrorIsWorthResendingTheCoordinatorsIsNot() {
+        XCTAssertTrue(ClientError.api(status: 500, code: "store_refused", message: "InternalError").isWorthResending)
+        XCTAssertFalse(ClientError.api(status: 500, code: "internal", message: "a bug").isWorthResending)
+        XCTAssertFalse(ClientError.api(status: 403, code: "store_refused", message: "AccessDenied").isWorthResending)
+    }
+
+    /// A complete answered "being completed" (an earlier try, whose answer was lost, is still at
+    /// it) is asked again until the upload is done, and the video comes back.
+    func test_ACompleteBeingCompletedElsewhereIsWaitedOut() async throws {
+        let upload = UploadView(id: UUID(), club: "c", status: .open, filename: "clip.mp4", sizeBytes: 18, sha256: String(repeating: "a", count: 64),
+                                partBytes: UploadPlan.minimumPartBytes, partCount: 1, partsReceived: [], bytesReceived: 0,
+                                expiresAt: Date().addingTimeInterval(3600), videoId: nil, error: nil)
+        let completes = Sent()
+        let client = try CoordinatorClient(baseURL: "http://127.0.0.1:1", apiKey: "k") { request in
+            let path = request.url?.path ?? ""
+            let encode = { (value: any Encodable) in try ReelworkJSON.encoder.encode(value) }
+            switch (request.httpMethod ?? "", path) {
+            case ("POST", "/v1/uploads"): return (try encode(upload), 201)
+            case ("POST", let p) where p.hasSuffix("/parts"):
+                let target = UploadPartTarget(number: 1, url: "/v1/uploads/\(upload.id.uuidString.lowercased())/parts/1", offset: 0, bytes: 18,
+                                              expiresAt: upload.expiresAt)
+                return (try encode(UploadPartsResult(parts: [target])), 200)
+            case ("PUT", _): return (Data(), 204)
+            case ("POST", let p) where p.hasSuffix("/complete"):
+                let count = completes.count.withLock { count in count += 1; return count }
+                if count < 3 { return (try encode(APIErrorBody(code: "upload_completing", message: "being completed")), 409) }
+                return (try Self.stored.get().1, 200)
+            default: return (try encode(APIErrorBody(code: "not_found", message: "\(path)")), 404)
+            }
+        }
+        let heard = Mutex<[String]>([])
+        let video = try await client.uploadInParts(file: file, sha256: upload.sha256, sizeBytes: 18, club: nil, resume: nil,
+                                                   retryDelays: [], completionPoll: .zero, onRetry: { why in heard.withLock { $0.append(why) } })
+        XCTAssertEqual(video.originalName, "clip.mp4")
+        XCTAssertEqual(completes.count.withLock { $0 }, 3, "asked until it was done")
+        XCTAssertEqual(heard.withLock { $0 }, ["being completed; waiting for it"], "said once")
+    }
 }
