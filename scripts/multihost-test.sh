@@ -480,7 +480,8 @@ if [[ $STORAGE == s3 ]]; then
     # Club mh-b paused while they are submitted, so that no worker reads them before the store stops.
     queue_club() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" queue "$1" --club mh-b >>"$RUN/logs/queue.out" 2>&1 || die "queue $1 --club mh-b failed"; }
     queue_club pause
-    submit "$KEY_B" "$RUN/clips-c" "multihost outage" >"$RUN/jobs-c"
+    submit "$KEY_B" "$RUN/clips-c" "multihost outage" >"$RUN/jobs-c" ||
+        die "reelwork submit of the outage's clips failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
     (( $(wc -l <"$RUN/jobs-c") == CLIPS_C )) || die "submitted $(wc -l <"$RUN/jobs-c") outage jobs, expected $CLIPS_C"
     stop_pid "${PID_OF[s3]}" rclone 5
     PID_OF[s3]=
