@@ -23,6 +23,7 @@ final class ClubIsolationTests: XCTestCase {
     var alphaBatch: BatchView!
     var alphaWebhook: WebhookEndpointRecord!
     var alphaDelivery = ""
+    var alphaUpload: UploadView!
 
     override func setUpWithError() throws {
         // Alpha's endpoint is a closed local port: its deliveries exist (and fail), which is all the walk needs.
@@ -38,6 +39,8 @@ final class ClubIsolationTests: XCTestCase {
             .webhook
         let clip = try stack.makeTinyClip()
         alphaVideo = try awaitSync { try await alpha.uploadVideo(file: clip) }
+        alphaUpload = try awaitSync { try await alpha.createUpload(CreateUploadRequest(filename: "open.mp4", sizeBytes: self.alphaVideo.sizeBytes,
+                                                                                      sha256: self.alphaVideo.contentHash)) }
         alphaJob = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",
                                                                                options: .object(["noop": .object([:])]))) }
         alphaFailedJob = try awaitSync { try await alpha.createJob(CreateJobRequest(
@@ -72,6 +75,8 @@ final class ClubIsolationTests: XCTestCase {
         case "batches": return alphaBatch.id.uuidString.lowercased()
         case "webhooks": return alphaWebhook.id.uuidString.lowercased()
         case "deliveries": return alphaDelivery
+        case "uploads": return alphaUpload.id.uuidString.lowercased()
+        case "parts": return "1"
         // Operator-only routes (a club key gets 403 before any lookup): alpha's club, a made-up worker.
         case "clubs": return "alpha"
         case "workers": return "worker-\(UUID().uuidString.prefix(8))"
@@ -111,7 +116,8 @@ final class ClubIsolationTests: XCTestCase {
     /// Alpha's ids, which must not appear in anything beta is answered unless beta sent them itself
     /// (an error may repeat the id it was asked for, exactly as it does for a missing one).
     func alphaIds(notIn request: String) -> [String] {
-        ([alphaVideo.id, alphaJob.id, alphaFailedJob.id, alphaBatch.id, alphaWebhook.id].map { $0.uuidString.lowercased() } + [alphaDelivery.lowercased()])
+        ([alphaVideo.id, alphaJob.id, alphaFailedJob.id, alphaBatch.id, alphaWebhook.id, alphaUpload.id].map { $0.uuidString.lowercased() }
+            + [alphaDelivery.lowercased()])
             .filter { !request.lowercased().contains($0) }
     }
 

@@ -47,7 +47,7 @@ def k8s(root):
     docs = {}
     for path in sorted((root / "deploy" / "k8s").glob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text()):
-            if doc:
+            if doc and doc.get("kind") != "Kustomization":
                 docs[(doc["kind"], doc["metadata"]["name"])] = doc
 
     def container(kind, name):
