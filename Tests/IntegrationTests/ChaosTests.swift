@@ -187,7 +187,11 @@ final class ChaosTests: QueueStackTestCase {
 
     func test_200JobsWhileWorkersAreKilledAndRestarted_eachEndsOnceAndCapsHold() throws {
         stack.shutdown()
-        stack = try TestStack(settings: TestStack.fastQueue.merging(["REELWORK_GLOBAL_CAP": "5", "REELWORK_CLUB_CAP": "3"]) { $1 })
+        // A job requeued after a kill goes first in line, so the next victim may well be running it
+        // again: by chance one job met four kills in one CI run and failed on the stall limit (3),
+        // which the queue's own tests cover (JobQueueTests, MetricsEndpointTests), not this one. Here every job must end once, succeeded.
+        stack = try TestStack(settings: TestStack.fastQueue.merging(["REELWORK_GLOBAL_CAP": "5", "REELWORK_CLUB_CAP": "3",
+                                                                     "REELWORK_MAX_STALLS": "100"]) { $1 })
         try stack.startCoordinator()
         video = try stack.uploadTinyClip()
         var workers = try (0..<3).map { _ in try stack.startWorker(slots: 2) }
