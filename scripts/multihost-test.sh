@@ -345,11 +345,17 @@ submit() {   # KEY DIR LABEL [options file] ; prints job ids
     shift 3
     on cli env REELWORK_API_KEY="$key" "$BIN" submit "$dir" --recursive --sport tennis --label "$label" "$@" 2>>"$RUN/logs/submit.log"
 }
+# Why a submit failed: what it said of each file (each retry too) and the coordinator's last
+# errors, for the failure message (CI keeps no logs).
+submit_trouble() {
+    { grep -E 'failed|again|waiting|Error' "$RUN/logs/submit.log" | tail -n 8
+      grep -E 'error|warning' "$RUN/logs/coord.log" | tail -n 4; } | tr '\n' ' '
+}
 submit "$KEY_A" "$RUN/clips-a" "multihost mh-a" --options "$RUN/noop.json" >"$RUN/jobs-a" ||
-    die "reelwork submit for club mh-a failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
+    die "reelwork submit for club mh-a failed: $(submit_trouble)"
 event "club mh-a submitted a batch of $(wc -l <"$RUN/jobs-a") clips (noop, ${NOOP_SECONDS} s each)"
 submit "$KEY_B" "$RUN/clips-b" "multihost mh-b" >"$RUN/jobs-b" ||
-    die "reelwork submit for club mh-b failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
+    die "reelwork submit for club mh-b failed: $(submit_trouble)"
 event "club mh-b submitted a batch of $(wc -l <"$RUN/jobs-b") tennis clips (real decode, the video read $([[ $STORAGE == s3 ]] && echo "from the bucket" || echo "over HTTP from the coordinator"))"
 cat "$RUN/jobs-a" "$RUN/jobs-b" >"$RUN/jobs"
 TOTAL=$(wc -l <"$RUN/jobs")
@@ -481,7 +487,7 @@ if [[ $STORAGE == s3 ]]; then
     queue_club() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" queue "$1" --club mh-b >>"$RUN/logs/queue.out" 2>&1 || die "queue $1 --club mh-b failed"; }
     queue_club pause
     submit "$KEY_B" "$RUN/clips-c" "multihost outage" >"$RUN/jobs-c" ||
-        die "reelwork submit of the outage's clips failed: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
+        die "reelwork submit of the outage's clips failed: $(submit_trouble)"
     (( $(wc -l <"$RUN/jobs-c") == CLIPS_C )) || die "submitted $(wc -l <"$RUN/jobs-c") outage jobs, expected $CLIPS_C"
     stop_pid "${PID_OF[s3]}" rclone 5
     PID_OF[s3]=
@@ -517,7 +523,7 @@ if [[ $STORAGE == s3 ]]; then
     cat "$RUN/jobs-c" >>"$RUN/jobs"
     TOTAL=$(( TOTAL + CLIPS_C ))
     submit "$KEY_B" "$RUN/clips-d" "multihost during the outage" >"$RUN/jobs-d" ||
-        die "the submit cut off by the outage failed again: $(tail -n 2 "$RUN/logs/submit.log" | tr '\n' ' ')"
+        die "the submit cut off by the outage failed again: $(submit_trouble)"
     [[ $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'd-00.mp4'") == "$OUTAGE_UPLOAD completed" ]] ||
         fail "the submit run again did not complete the same upload: $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'd-00.mp4'")"
     event "the same submit, run again, completed upload ${OUTAGE_UPLOAD:0:8}"

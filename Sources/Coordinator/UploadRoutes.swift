@@ -156,27 +156,34 @@ struct UploadRoutes {
         }
         try requireOpen(upload)
         let plan = upload.plan
-        let parts = try await receivedParts(upload)
-        try Self.checkComplete(parts, plan: plan)
+        let held = try await heldParts(upload)
+        try Self.checkComplete(held.parts, plan: plan)
         guard let completing = try await backends.sql({ try UploadRepository($0).move(upload.id, from: .open, to: .completing) }) else {
             throw APIError(.conflict, "upload_completing", "upload \(upload.id.uuidString.lowercased()) is being completed by another request; ask for it shortly")
         }
         do {
-            try await store.joinParts(key: completing.stagingKey, uploadId: completing.storeUploadId,
-                                      parts: parts.filter { $0.number <= plan.partCount })
-        } catch let error as ObjectStoreError {
-            _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .open) }
-            throw storageUnavailable(error, "joining the parts")
-        }
-        do {
+            do {
+                if !held.joined {
+                    try await store.joinParts(key: completing.stagingKey, uploadId: completing.storeUploadId,
+                                              parts: held.parts.filter { $0.number <= plan.partCount })
+                }
+            } catch let error as ObjectStoreError {
+                throw storageUnavailable(error, "joining the parts")
+            }
             let (video, created) = try await checkAndRecord(completing)
             return try JSONResponse.make(video, status: created ? .created : .ok)
-        } catch let refusal as APIError {
+        } catch let refusal as APIError where refusal.status == .unprocessableContent {
             // The joined bytes are not what was declared, or not a video we take: nothing is recorded
             // and nothing stays in the store; the client starts a new upload.
             try? await store.dropParts(key: completing.stagingKey, uploadId: nil)
             _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .rejected, error: refusal.message) }
             throw refusal
+        } catch {
+            // The store or the database failed on the way (a read-back that timed out, a copy the
+            // store refused): the parts stay and the upload opens again, so the client's next
+            // complete finishes it. Rejecting it here would lose a good upload to a passing fault.
+            _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .open) }
+            throw error
         }
     }
 
@@ -206,7 +213,7 @@ struct UploadRoutes {
             let guards = MediaGuards(maxPixels: backends.config.limits.maxPixels)
             let maxBytes = upload.sizeBytes
             do {
-                try await NIOThreadPool.singleton.runIfActive { try MediaCopy.copy(location, to: copy.path, maxBytes: maxBytes, guards: guards) }
+                _ = try await NIOThreadPool.singleton.runIfActive { try MediaCopy.copy(location, to: copy.path, maxBytes: maxBytes, guards: guards) }
             } catch let error as MediaError where error.kind == .invalidInput {
                 throw APIError(.unprocessableContent, "size_mismatch", "the parts joined are larger than the declared \(upload.sizeBytes) bytes")
             } catch {
@@ -228,7 +235,6 @@ struct UploadRoutes {
         do {
             placed = try await store.move(from: upload.stagingKey, to: key)
         } catch let error as ObjectStoreError {
-            _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .open) }
             throw storageUnavailable(error, "storing the video")
         }
         let video = NewVideo(club: upload.club, contentHash: hash, sizeBytes: size, storageKey: key, originalName: upload.originalName, facts: facts)
@@ -246,6 +252,9 @@ struct UploadRoutes {
             if placed, (try? await backends.sql({ try VideoRepository($0).isReferenced(storageKey: key) })) == false {
                 try? await store.remove(key: key)
             }
+            // Its bytes left the staging key, so another complete could not find them: the upload
+            // ends as expired (410 to the next request), and a client starts it again.
+            _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .expired, error: "the video could not be recorded") }
             throw APIError(.serviceUnavailable, "storage_unavailable", "the video could not be recorded (\(error)); upload it again")
         }
     }
@@ -284,7 +293,7 @@ struct UploadRoutes {
         let plan = upload.plan
         var received = partsHeld ?? []
         if partsHeld == nil, upload.status == .open {
-            received = try await receivedParts(upload).filter { $0.number <= plan.partCount && $0.bytes == plan.bytes(ofPart: $0.number) }.map(\.number)
+            received = try await heldParts(upload).parts.filter { $0.number <= plan.partCount && $0.bytes == plan.bytes(ofPart: $0.number) }.map(\.number)
         }
         let bytes = upload.status == .completed ? upload.sizeBytes : received.reduce(0) { $0 + plan.bytes(ofPart: $1) }
         return UploadView(id: upload.id, club: upload.club, status: upload.status, filename: upload.originalName, sizeBytes: upload.sizeBytes,
@@ -292,11 +301,18 @@ struct UploadRoutes {
                           bytesReceived: bytes, expiresAt: upload.expiresAt, videoId: upload.videoId, error: upload.error)
     }
 
-    /// The parts the store holds for an open upload. A store that holds no such upload any more
-    /// (its parts dropped: a store keeping them in memory restarted) ends it as expired, 410.
-    func receivedParts(_ upload: UploadRecord) async throws -> [ReceivedPart] {
+    /// The parts the store holds for an open upload, or every part once they are `joined`: a
+    /// complete that failed after joining them (a copy the store refused, a read-back that timed
+    /// out) left the joined object at the staging key, and the parts are gone from the store.
+    /// A store that holds no such upload any more (its parts dropped: a store keeping them in
+    /// memory restarted) ends it as expired, 410.
+    func heldParts(_ upload: UploadRecord) async throws -> (parts: [ReceivedPart], joined: Bool) {
         do {
-            return try await store.receivedParts(key: upload.stagingKey, uploadId: upload.storeUploadId)
+            if try await store.size(of: upload.stagingKey) == upload.sizeBytes {
+                let plan = upload.plan
+                return ((1...plan.partCount).map { ReceivedPart(number: $0, bytes: plan.bytes(ofPart: $0)) }, true)
+            }
+            return (try await store.receivedParts(key: upload.stagingKey, uploadId: upload.storeUploadId), false)
         } catch let error as ObjectStoreError where error.reason == .missingUpload {
             let why = "the \(store.location) no longer holds its parts"
             _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .open, to: .expired, error: why) }

@@ -185,7 +185,11 @@ extension S3ObjectStore: PartUploads {
     }
 
     public func dropParts(key: String, uploadId: String?) async throws {
-        if let uploadId { try await abortMultipartUpload(key: key, uploadId: uploadId) }
+        do {
+            if let uploadId { try await abortMultipartUpload(key: key, uploadId: uploadId) }
+        } catch let error as ObjectStoreError where error.reason == .missingUpload {
+            // Its parts were joined already (a complete that failed afterwards): the object remains.
+        }
         try await remove(key: key)
     }
 

@@ -32,7 +32,7 @@ final class SubmitUploadResumeTests: XCTestCase {
         let first = try stack.spawn(arguments, name: "submit-1", extraEnvironment: state)
         // Once part 1 is held, the coordinator freezes (the client's next part hangs) and the client dies.
         let uploads = stack.storageDir.appendingPathComponent("uploads")
-        let partOneHeld = try stack.waitUntil(timeout: 60) {
+        let partOneHeld = stack.waitUntil(timeout: 60) {
             let folders = (try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? []
             return folders.contains { FileManager.default.fileExists(atPath: uploads.appendingPathComponent("\($0)/1").path) }
         }

@@ -116,6 +116,40 @@ class UploadInPartsTests: InProcessTestCase {
         XCTAssertEqual(multipart, 0, "no multipart upload for one part")
     }
 
+    /// Where the store keeps `key` on disk (the storage folder; a bucket's folder in the S3 server).
+    func storedFile(ofKey key: String) -> URL {
+        stack.storageDir.appendingPathComponent(key)
+    }
+
+    /// A store that fails while a complete stores the video (a file stands where the video's
+    /// folder must go), after the parts were joined, costs that complete only: 503, the upload
+    /// stays open with its parts (joined now), and the next complete records it. Rejecting it
+    /// would have dropped a good upload on a passing fault; reopening it without its joined bytes
+    /// would have answered the next complete that no part arrived.
+    func test_AStoreFailureWhileCompletingKeepsTheUploadOpenForTheNextComplete() throws {
+        let (clip, size, hash) = try makeLargeClip()
+        let client = try stack.client()
+        let upload = try create(clip, size: size, sha256: hash, client: client)
+        try send([1, 2, 3], of: upload, file: clip, client: client)
+        let inTheWay = storedFile(ofKey: ObjectKey.video(sha256: hash)).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: inTheWay.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("in the way".utf8).write(to: inTheWay)
+
+        let failed = apiError { _ = try awaitSync { try await client.completeUpload(upload.id) } }
+        XCTAssertEqual(failed?.status, 503)
+        XCTAssertEqual(failed?.code, "storage_unavailable")
+        let after = try awaitSync { try await client.upload(upload.id) }
+        XCTAssertEqual(after.status, .open)
+        XCTAssertEqual(after.partsReceived, [1, 2, 3], "its parts are still held, joined")
+        XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM videos").rows[0].int("n"), 0)
+
+        try FileManager.default.removeItem(at: inTheWay)
+        let video = try awaitSync { try await client.completeUpload(upload.id) }
+        XCTAssertEqual(video.contentHash, hash)
+        XCTAssertEqual(try awaitSync { try await client.upload(upload.id) }.status, .completed)
+        XCTAssertEqual(try leftovers(), [])
+    }
+
     /// The parts a store holds outlive the coordinator: a client resumes with the parts missing.
     func test_AnUploadResumesFromItsLastPartAfterTheCoordinatorRestarts() throws {
         let clip = try makeLargeClip()
@@ -259,6 +293,10 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
     }
 
     var publicEndpoint: String { "http://localhost:\(server.port)" }
+
+    override func storedFile(ofKey key: String) -> URL {
+        server.root.appendingPathComponent(bucket).appendingPathComponent(key)
+    }
 
     override func setUpWithError() throws {
         server = try S3TestServer(buckets: [bucket])
