@@ -23,6 +23,38 @@ public struct APIKeyRepository {
         self.db = db
     }
 
+    enum SQL {
+        /// A key: $1 id, $2 shown prefix, $3 hex SHA-256 of its text, $4 role, $5 club id, $6 label.
+        static let insert = """
+            INSERT INTO api_keys (id, prefix, secret_hash, role, club_id, label)
+            VALUES ($1, $2, decode($3, 'hex'), $4, $5, $6)
+            RETURNING *
+            """
+        static let list = """
+            SELECT k.*, c.name AS club_name FROM api_keys k LEFT JOIN clubs c ON c.id = k.club_id
+            ORDER BY k.created_at, k.id
+            """
+        /// Revokes key $1 (its first revocation time stays).
+        static let revoke = """
+            WITH revoked AS (
+                UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING *)
+            SELECT revoked.*, c.name AS club_name FROM revoked LEFT JOIN clubs c ON c.id = revoked.club_id
+            """
+        /// The live key with hex SHA-256 $1, as it was; its last use set to now if older than $2 seconds.
+        static let lookup = """
+            WITH found AS (SELECT * FROM api_keys WHERE secret_hash = decode($1, 'hex') AND revoked_at IS NULL),
+                 touched AS (UPDATE api_keys SET last_used_at = now()
+                             WHERE id IN (SELECT id FROM found)
+                               AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2)))
+            SELECT found.*, c.name AS club_name FROM found LEFT JOIN clubs c ON c.id = found.club_id
+            """
+        /// Club $2's id, the club created with id $1 if it is new.
+        static let ensureClub = """
+            WITH inserted AS (INSERT INTO clubs (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id)
+            SELECT id FROM inserted UNION ALL SELECT id FROM clubs WHERE name = $2
+            """
+    }
+
     /// Creates a key of `role`. A club key needs `club` (the club row is created on its first
     /// key); operator and worker keys must not name one.
     /// - Throws: `ReelworkError.invalidRequest` for a missing, unexpected or malformed club name.
@@ -32,21 +64,14 @@ public struct APIKeyRepository {
         let key = APIKey.generate(role: role)
         return try db.transaction { db in
             let clubId = try clubName.map { try ensureClub($0, on: db) }
-            let row = try db.query("""
-                INSERT INTO api_keys (id, prefix, secret_hash, role, club_id, label)
-                VALUES ($1, $2, decode($3, 'hex'), $4, $5, $6)
-                RETURNING *
-                """, [UUID(), key.displayPrefix, Self.hashHex(key), role.rawValue, clubId, label]).rows[0]
+            let row = try db.query(SQL.insert, [UUID(), key.displayPrefix, Self.hashHex(key), role.rawValue, clubId, label]).rows[0]
             return CreatedAPIKey(record: try Self.record(row, club: clubName), key: key)
         }
     }
 
     /// Every key, revoked ones included, oldest first.
     public func list() throws -> [APIKeyRecord] {
-        try db.query("""
-            SELECT k.*, c.name AS club_name FROM api_keys k LEFT JOIN clubs c ON c.id = k.club_id
-            ORDER BY k.created_at, k.id
-            """).rows.map { try Self.record($0, club: $0["club_name"]) }
+        try db.query(SQL.list).rows.map { try Self.record($0, club: $0["club_name"]) }
     }
 
     /// Revokes the key: it stops working at once. Revoking a revoked key changes nothing (its
@@ -54,11 +79,7 @@ public struct APIKeyRepository {
     /// - Throws: `ReelworkError.notFound` when no key has this id.
     @discardableResult
     public func revoke(id: UUID) throws -> APIKeyRecord {
-        let rows = try db.query("""
-            WITH revoked AS (
-                UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING *)
-            SELECT revoked.*, c.name AS club_name FROM revoked LEFT JOIN clubs c ON c.id = revoked.club_id
-            """, [id]).rows
+        let rows = try db.query(SQL.revoke, [id]).rows
         guard let row = rows.first else {
             throw ReelworkError.notFound("no API key has id \(id.uuidString.lowercased()); `reelwork keys list` shows the ids")
         }
@@ -72,13 +93,7 @@ public struct APIKeyRepository {
     public func lookup(presented: String) throws -> APIKeyRecord? {
         let key = try APIKey.parse(presented)
         // The row is read before the touch, so the returned last use is the previous one.
-        let rows = try db.query("""
-            WITH found AS (SELECT * FROM api_keys WHERE secret_hash = decode($1, 'hex') AND revoked_at IS NULL),
-                 touched AS (UPDATE api_keys SET last_used_at = now()
-                             WHERE id IN (SELECT id FROM found)
-                               AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2)))
-            SELECT found.*, c.name AS club_name FROM found LEFT JOIN clubs c ON c.id = found.club_id
-            """, [Self.hashHex(key), Self.lastUsedResolutionSeconds]).rows
+        let rows = try db.query(SQL.lookup, [Self.hashHex(key), Self.lastUsedResolutionSeconds]).rows
         return try rows.first.map { try Self.record($0, club: $0["club_name"]) }
     }
 
@@ -119,10 +134,7 @@ public struct APIKeyRepository {
     /// The club's id, creating the club on first use. Two processes creating the same club at
     /// once both end with the one row (the unique name decides).
     private func ensureClub(_ name: String, on db: PGConnection) throws -> UUID {
-        let rows = try db.query("""
-            WITH inserted AS (INSERT INTO clubs (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id)
-            SELECT id FROM inserted UNION ALL SELECT id FROM clubs WHERE name = $2
-            """, [UUID(), name]).rows
+        let rows = try db.query(SQL.ensureClub, [UUID(), name]).rows
         guard let row = rows.first else {
             throw ReelworkError.conflict("club \(name) could not be created or found; try again")
         }

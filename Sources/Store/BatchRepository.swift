@@ -42,18 +42,66 @@ public struct BatchRepository {
         self.db = db
     }
 
-    /// Records a batch, or returns the club's batch with the same dedupe key (`created` false).
-    public func create(_ batch: NewBatch) throws -> (batch: BatchView, created: Bool) {
-        let inserted = try db.query("""
+    /// The fixed statements, named, each with its parameters. (A batch's summary is built around
+    /// its source, in `summary(of:frames:)`.)
+    enum SQL {
+        /// A new batch of club $2 unless it has one with dedupe key $6: $1 id, $3 sport, $4 options, $5 label.
+        static let insert = """
             INSERT INTO batches (id, club, sport, options, label, dedupe_key) VALUES ($1, $2, $3, $4::jsonb, $5, $6)
             ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
             RETURNING id
-            """, [UUID(), batch.club, batch.sport.rawValue, batch.options.jsonString(), batch.label, batch.dedupeKey]).rows
+            """
+        /// Club $1's batch with dedupe key $2.
+        static let findByDedupeKey = "SELECT id FROM batches WHERE club = $1 AND dedupe_key = $2"
+        /// Batch $1 (the summary's source `b`), if it is club $2's (NULL: any club's).
+        static let whereFound = " WHERE b.id = $1 AND ($2::text IS NULL OR b.club = $2)"
+        /// A page of club $1's batches (NULL: every club's), newest first, after batch $2, $3 rows,
+        /// ids between $4 and $5: the summary's source.
+        static let page = """
+            (SELECT * FROM batches
+             WHERE ($1::text IS NULL OR club = $1)
+               AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
+               AND ($4::uuid IS NULL OR id BETWEEN $4 AND $5)
+             ORDER BY created_at DESC, id DESC LIMIT $3) b
+            """
+        static let pageOrder = " ORDER BY b.created_at DESC, b.id DESC"
+        /// Club $1's videos among the comma-separated ids $2.
+        static let videoHashes = "SELECT id, content_hash FROM videos WHERE club = $1 AND id = ANY(string_to_array($2, ',')::uuid[])"
+        /// The jobs of batch $6 (club $1, sport $2, options $3, attempts $4, priority $5, label $8) for
+        /// the specs $7 (a JSON array of `BatchJobSpec`) that have none yet.
+        static let insertJobs = """
+            INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
+            SELECT gen_random_uuid(), t."videoId", $1, $2, $3::jsonb, \(JobStatus.queued.sql), $4, $5, t."dedupeKey", $6,
+                   coalesce(t."fileName", (SELECT original_name FROM videos WHERE id = t."videoId")), $8
+            FROM jsonb_to_recordset($7::jsonb) AS t("videoId" uuid, "dedupeKey" text, "fileName" text)
+            ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+            RETURNING id, club, priority, attempt, batch_id
+            """
+        /// Club $1's jobs with the comma-separated dedupe keys $2.
+        static let jobsByDedupeKey = "SELECT id, dedupe_key FROM jobs WHERE club = $1 AND dedupe_key = ANY(string_to_array($2, ','))"
+        /// Cancels batch $1's waiting jobs, cancelled by $2, with their webhook events.
+        static let cancelWaiting = """
+            WITH changed AS (
+                UPDATE jobs SET status = \(JobStatus.cancelled.sql), finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
+                WHERE batch_id = $1 AND status IN \(JobStatus.waiting.sql) RETURNING *
+            )\(WebhookOutbox.jobEvents(from: "changed"))
+            SELECT id, sport FROM changed
+            """
+        /// Asks batch $1's running jobs to stop, by $2.
+        static let requestCancelRunning = """
+            UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $2
+            WHERE batch_id = $1 AND status = \(JobStatus.running.sql) RETURNING id
+            """
+    }
+
+    /// Records a batch, or returns the club's batch with the same dedupe key (`created` false).
+    public func create(_ batch: NewBatch) throws -> (batch: BatchView, created: Bool) {
+        let inserted = try db.query(SQL.insert, [UUID(), batch.club, batch.sport.rawValue, batch.options.jsonString(), batch.label, batch.dedupeKey]).rows
         let id: UUID
         if let row = inserted.first {
             id = try row.uuid("id")
         } else {
-            guard let row = try db.query("SELECT id FROM batches WHERE club = $1 AND dedupe_key = $2", [batch.club, batch.dedupeKey]).rows.first else {
+            guard let row = try db.query(SQL.findByDedupeKey, [batch.club, batch.dedupeKey]).rows.first else {
                 throw ReelworkError.conflict("a batch with the same key vanished while this one was created; try again")
             }
             id = try row.uuid("id")
@@ -66,7 +114,7 @@ public struct BatchRepository {
 
     /// The batch with its counts, if `club` may see it (nil: any club's).
     public func find(id: UUID, club: String?) throws -> BatchView? {
-        try db.query(Self.summary(of: "batches b") + " WHERE b.id = $1 AND ($2::text IS NULL OR b.club = $2)", [id, club]).rows.first.map(Self.view)
+        try db.query(Self.summary(of: "batches b") + SQL.whereFound, [id, club]).rows.first.map(Self.view)
     }
 
     /// A page of batches, newest first; `cursor` is the last batch of the previous page. Without
@@ -75,13 +123,7 @@ public struct BatchRepository {
     /// `idPrefix`: only batches whose id starts so (the CLI's short ids).
     public func list(club: String?, limit: Int, cursor: UUID?, idPrefix: IDPrefix? = nil, frames: Bool = true) throws -> BatchPage {
         // The page's batches are chosen first, so only they are summed.
-        let rows = try db.query(Self.summary(of: """
-            (SELECT * FROM batches
-             WHERE ($1::text IS NULL OR club = $1)
-               AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM batches WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
-               AND ($4::uuid IS NULL OR id BETWEEN $4 AND $5)
-             ORDER BY created_at DESC, id DESC LIMIT $3) b
-            """, frames: frames) + " ORDER BY b.created_at DESC, b.id DESC", [club, cursor, limit + 1, idPrefix?.lowest, idPrefix?.highest]).rows
+        let rows = try db.query(Self.summary(of: SQL.page, frames: frames) + SQL.pageOrder, [club, cursor, limit + 1, idPrefix?.lowest, idPrefix?.highest]).rows
         let batches = try rows.prefix(limit).map(Self.view)
         return BatchPage(batches: batches, nextCursor: rows.count > limit ? batches.last?.id.uuidString.lowercased() : nil)
     }
@@ -89,9 +131,7 @@ public struct BatchRepository {
     /// The club's own videos among `ids`, as id → content hash (one query).
     public func videoHashes(_ ids: [UUID], club: String) throws -> [UUID: String] {
         var found: [UUID: String] = [:]
-        for row in try db.query("""
-            SELECT id, content_hash FROM videos WHERE club = $1 AND id = ANY(string_to_array($2, ',')::uuid[])
-            """, [club, ids.map(\.pgText).joined(separator: ",")]).rows {
+        for row in try db.query(SQL.videoHashes, [club, ids.map(\.pgText).joined(separator: ",")]).rows {
             found[try row.uuid("id")] = try row.string("content_hash")
         }
         return found
@@ -108,14 +148,7 @@ public struct BatchRepository {
             let keys = specs.map(\.dedupeKey).joined(separator: ",")
             // The specs travel as one JSON array: a file name may hold any character but a control one.
             let rows = String(decoding: try JSONEncoder().encode(specs), as: UTF8.self)
-            let created = try db.query("""
-                INSERT INTO jobs (id, video_id, club, sport, options, status, max_attempts, priority, dedupe_key, batch_id, file_name, label)
-                SELECT gen_random_uuid(), t."videoId", $1, $2, $3::jsonb, \(JobStatus.queued.sql), $4, $5, t."dedupeKey", $6,
-                       coalesce(t."fileName", (SELECT original_name FROM videos WHERE id = t."videoId")), $8
-                FROM jsonb_to_recordset($7::jsonb) AS t("videoId" uuid, "dedupeKey" text, "fileName" text)
-                ON CONFLICT (club, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-                RETURNING id, club, priority, attempt, batch_id
-                """, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id, rows, batch.label])
+            let created = try db.query(SQL.insertJobs, [batch.club, batch.sport, batch.options.jsonString(), maxAttempts, priority, batch.id, rows, batch.label])
                 .rows.map(JobRepository.entry)
             if !created.isEmpty {
                 try jobs.checkQuota(club: batch.club, maxWaiting: maxWaiting, adding: created.count)
@@ -123,8 +156,7 @@ public struct BatchRepository {
                 try BatchCompletion.reopen([batch.id], on: db)
             }
             var idByKey: [String: UUID] = [:]
-            for row in try db.query("SELECT id, dedupe_key FROM jobs WHERE club = $1 AND dedupe_key = ANY(string_to_array($2, ','))",
-                                    [batch.club, keys]).rows {
+            for row in try db.query(SQL.jobsByDedupeKey, [batch.club, keys]).rows {
                 idByKey[try row.string("dedupe_key")] = try row.uuid("id")
             }
             let ids = try specs.map { spec in
@@ -141,17 +173,8 @@ public struct BatchRepository {
     /// stop. Returns the ids of the waiting ones (Redis must forget them) and of the running ones.
     public func cancel(batchId: UUID, by: String = Cancel.byOperator) throws -> (cancelled: [UUID], requested: [UUID]) {
         let (cancelled, sports, requested) = try db.transaction { db in
-            let rows = try db.query("""
-                WITH changed AS (
-                    UPDATE jobs SET status = \(JobStatus.cancelled.sql), finished_at = now(), updated_at = now(), next_attempt_at = NULL, \(Cancel.waitingSet("$2"))
-                    WHERE batch_id = $1 AND status IN \(JobStatus.waiting.sql) RETURNING *
-                )\(WebhookOutbox.jobEvents(from: "changed"))
-                SELECT id, sport FROM changed
-                """, [batchId, by]).rows
-            let requested = try db.query("""
-                UPDATE jobs SET cancel_requested = true, updated_at = now(), cancelled_by = $2
-                WHERE batch_id = $1 AND status = \(JobStatus.running.sql) RETURNING id
-                """, [batchId, by]).rows.map { try $0.uuid("id") }
+            let rows = try db.query(SQL.cancelWaiting, [batchId, by]).rows
+            let requested = try db.query(SQL.requestCancelRunning, [batchId, by]).rows.map { try $0.uuid("id") }
             return (try rows.map { try $0.uuid("id") }, try rows.map { try $0.string("sport") }, requested)
         }
         // Counted once the transaction has committed.

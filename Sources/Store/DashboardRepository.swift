@@ -67,7 +67,7 @@ public struct DashboardRepository {
     /// indexes: `rowsReadPerMatchListed`). For every match: row by row when the indexes would list more than
     /// `textScanLimit`. Both ways give the same jobs; this only chooses the faster.
     func textMatch(_ pattern: String, rowsWanted: Int?) throws -> JobSearch.TextMatch {
-        let jobs = try db.query("SELECT reltuples::float8 AS jobs FROM pg_class WHERE oid = 'jobs'::regclass").rows[0].double("jobs")
+        let jobs = try db.query(SQL.estimatedJobs).rows[0].double("jobs")
         // Never analysed (a new database): few rows, where either way is quick.
         guard jobs > 0 else { return .eachRow }
         let share = try estimatedRows("jobs WHERE file_name ILIKE $1", pattern) / jobs
@@ -201,22 +201,7 @@ public struct DashboardRepository {
         // groups are counted from the index alone; then one job of each group is read for the
         // message's text (two messages with one MD5 would have to be made so on purpose, and would
         // only share a row here: retrying a group matches the text itself).
-        try db.query("""
-            WITH g AS (
-                SELECT club, last_error_kind, last_error_md5 AS message_md5, count(*) AS n, max(finished_at) AS last_at FROM jobs
-                WHERE status = \(JobStatus.failed.sql) AND ($1::text IS NULL OR club = $1)
-                GROUP BY club, last_error_kind, last_error_md5 ORDER BY n DESC, last_at DESC LIMIT $2
-            )
-            SELECT g.club, g.last_error_kind, g.n, g.last_at,
-                   CASE WHEN g.message_md5 IS NULL THEN NULL
-                        WHEN g.last_error_kind IS NULL THEN
-                            (SELECT last_error FROM jobs WHERE status = \(JobStatus.failed.sql) AND club = g.club AND last_error_kind IS NULL
-                                                           AND last_error_md5 = g.message_md5 LIMIT 1)
-                        ELSE (SELECT last_error FROM jobs WHERE status = \(JobStatus.failed.sql) AND club = g.club AND last_error_kind = g.last_error_kind
-                                                           AND last_error_md5 = g.message_md5 LIMIT 1)
-                   END AS last_error
-            FROM g ORDER BY g.n DESC, g.last_at DESC
-            """, [club, limit]).rows.map {
+        try db.query(SQL.failureGroups, [club, limit]).rows.map {
             FailureGroup(club: try $0.string("club"), errorKind: $0["last_error_kind"], message: $0["last_error"], count: try $0.int("n"),
                          lastFailedAt: $0.optionalDate("last_at"))
         }
@@ -225,12 +210,7 @@ public struct DashboardRepository {
     /// Requeues the failed jobs of one group (club, kind and message exactly; a nil kind or message matches NULL).
     public func retryGroup(club: String, errorKind: String?, message: String?) throws -> [QueueEntry] {
         try db.transaction { db in
-            let rows = try db.query("""
-                UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
-                                finished_at = NULL, next_attempt_at = NULL
-                WHERE status = \(JobStatus.failed.sql) AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
-                RETURNING id, club, priority, attempt, batch_id
-                """, [club, errorKind, message]).rows
+            let rows = try db.query(SQL.retryGroup, [club, errorKind, message]).rows
             try BatchCompletion.reopen(Set(rows.compactMap { $0.optionalUUID("batch_id") }), on: db)
             return try rows.map(JobRepository.entry)
         }
@@ -239,9 +219,7 @@ public struct DashboardRepository {
     /// Failed jobs per club (the overview's column).
     public func failedByClub(club: String?) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for row in try db.query("""
-            SELECT club, count(*) AS n FROM jobs WHERE status = \(JobStatus.failed.sql) AND ($1::text IS NULL OR club = $1) GROUP BY club
-            """, [club]).rows {
+        for row in try db.query(SQL.failedByClub, [club]).rows {
             counts[try row.string("club")] = try row.int("n")
         }
         return counts
@@ -249,22 +227,13 @@ public struct DashboardRepository {
 
     /// Every club with a key (a club key: its own).
     public func clubNames(club: String?) throws -> [String] {
-        try db.query("SELECT name FROM clubs WHERE ($1::text IS NULL OR name = $1) ORDER BY name", [club]).rows.map { try $0.string("name") }
+        try db.query(SQL.clubNames, [club]).rows.map { try $0.string("name") }
     }
 
     /// Jobs that ended in each of the last `minutes` minutes (succeeded, and failed), oldest first,
     /// with empty minutes present.
     public func throughput(club: String?, minutes: Int) throws -> [ThroughputMinute] {
-        try db.query("""
-            SELECT m.minute, count(j.id) FILTER (WHERE j.status = \(JobStatus.succeeded.sql)) AS succeeded,
-                   count(j.id) FILTER (WHERE j.status = \(JobStatus.failed.sql)) AS failed
-            FROM generate_series(date_trunc('minute', now()) - make_interval(mins => $2 - 1), date_trunc('minute', now()),
-                                 interval '1 minute') AS m(minute)
-            LEFT JOIN jobs j ON j.finished_at >= m.minute AND j.finished_at < m.minute + interval '1 minute'
-                            AND j.finished_at >= date_trunc('minute', now()) - make_interval(mins => $2 - 1)
-                            AND j.status IN \([JobStatus.succeeded, .failed].sql) AND ($1::text IS NULL OR j.club = $1)
-            GROUP BY m.minute ORDER BY m.minute
-            """, [club, minutes]).rows.map {
+        try db.query(SQL.throughput, [club, minutes]).rows.map {
             ThroughputMinute(minute: try $0.date("minute"), succeeded: try $0.int("succeeded"), failed: try $0.int("failed"))
         }
     }

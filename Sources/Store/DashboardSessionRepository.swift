@@ -19,17 +19,30 @@ public struct DashboardSessionRepository {
         self.db = db
     }
 
-    /// Opens a session for `keyId`; returns the cookie's value (shown to the browser only) and the session.
-    public func open(keyId: UUID, lifetime: TimeInterval) throws -> (cookie: String, session: DashboardSession) {
-        let cookie = Self.randomToken()
-        let csrf = Self.randomToken()
-        let rows = try db.query("""
+    enum SQL {
+        /// A session of key $2 with hex SHA-256 $1 of its cookie, form token $3, for $4 seconds.
+        static let open = """
             WITH opened AS (
                 INSERT INTO dashboard_sessions (token_hash, key_id, csrf_token, expires_at)
                 VALUES (decode($1, 'hex'), $2, $3, now() + make_interval(secs => $4)) RETURNING *)
             SELECT k.*, c.name AS club_name, opened.csrf_token, opened.expires_at AS session_expires_at
             FROM opened JOIN api_keys k ON k.id = opened.key_id LEFT JOIN clubs c ON c.id = k.club_id
-            """, [Self.hashHex(cookie), keyId, csrf, lifetime]).rows
+            """
+        /// The live session whose cookie has hex SHA-256 $1, of an unrevoked key.
+        static let find = """
+            SELECT k.*, c.name AS club_name, s.csrf_token, s.expires_at AS session_expires_at
+            FROM dashboard_sessions s JOIN api_keys k ON k.id = s.key_id LEFT JOIN clubs c ON c.id = k.club_id
+            WHERE s.token_hash = decode($1, 'hex') AND s.expires_at > now() AND k.revoked_at IS NULL
+            """
+        /// Ends the session with cookie hash $1, and every expired one.
+        static let close = "DELETE FROM dashboard_sessions WHERE token_hash = decode($1, 'hex') OR expires_at < now()"
+    }
+
+    /// Opens a session for `keyId`; returns the cookie's value (shown to the browser only) and the session.
+    public func open(keyId: UUID, lifetime: TimeInterval) throws -> (cookie: String, session: DashboardSession) {
+        let cookie = Self.randomToken()
+        let csrf = Self.randomToken()
+        let rows = try db.query(SQL.open, [Self.hashHex(cookie), keyId, csrf, lifetime]).rows
         guard let row = rows.first else { throw ReelworkError.notFound("no API key has id \(keyId.uuidString.lowercased())") }
         return (cookie, try Self.session(row))
     }
@@ -37,17 +50,12 @@ public struct DashboardSessionRepository {
     /// The live session behind a cookie, or nil (unknown, expired, or its key revoked).
     public func find(cookie: String) throws -> DashboardSession? {
         guard Self.isWellFormed(cookie) else { return nil }
-        return try db.query("""
-            SELECT k.*, c.name AS club_name, s.csrf_token, s.expires_at AS session_expires_at
-            FROM dashboard_sessions s JOIN api_keys k ON k.id = s.key_id LEFT JOIN clubs c ON c.id = k.club_id
-            WHERE s.token_hash = decode($1, 'hex') AND s.expires_at > now() AND k.revoked_at IS NULL
-            """, [Self.hashHex(cookie)]).rows.first.map(Self.session)
+        return try db.query(SQL.find, [Self.hashHex(cookie)]).rows.first.map(Self.session)
     }
 
     /// Ends the session (signing out); also sweeps sessions that expired.
     public func close(cookie: String) throws {
-        try db.query("DELETE FROM dashboard_sessions WHERE token_hash = decode($1, 'hex') OR expires_at < now()",
-                     [Self.hashHex(cookie)])
+        try db.query(SQL.close, [Self.hashHex(cookie)])
     }
 
     static func session(_ row: PGRow) throws -> DashboardSession {

@@ -22,8 +22,7 @@ extension JobRepository {
     public func eventSubjects(_ ids: [UUID]) throws -> [UUID: JobEventSubject] {
         guard !ids.isEmpty else { return [:] }
         var subjects: [UUID: JobEventSubject] = [:]
-        for row in try db.query("SELECT id, club, batch_id, sport, attempt FROM jobs WHERE id = ANY($1::uuid[])",
-                                ["{" + ids.map { $0.uuidString.lowercased() }.joined(separator: ",") + "}"]).rows {
+        for row in try db.query(SQL.eventSubjects, ["{" + ids.map { $0.uuidString.lowercased() }.joined(separator: ",") + "}"]).rows {
             let id = try row.uuid("id")
             subjects[id] = JobEventSubject(jobId: id, club: try row.string("club"), batchId: row.optionalUUID("batch_id"),
                                            sport: try row.string("sport"), attempt: try row.int("attempt"))

@@ -28,6 +28,9 @@ extension JobRepository {
         /// Job $1, if it is club $2's (NULL: any club's).
         static let find = "SELECT * FROM jobs WHERE id = $1 AND ($2::text IS NULL OR club = $2)"
 
+        /// What live events say of the jobs in the uuid array $1.
+        static let eventSubjects = "SELECT id, club, batch_id, sport, attempt FROM jobs WHERE id = ANY($1::uuid[])"
+
         /// Job $1's stages of every attempt, and its attempts.
         static let stages = "SELECT * FROM job_stages WHERE job_id = $1 ORDER BY attempt, position"
         static let attempts = "SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt"

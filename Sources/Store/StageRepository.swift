@@ -39,27 +39,46 @@ public struct StageRepository {
         self.db = db
     }
 
-    private static let fence = "EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = \(JobStatus.running.sql))"
-
-    /// Creates one row per planned stage, so watchers see the whole plan from the start: `pending`,
-    /// except `running`, which has started already.
-    public func plan(jobId: UUID, attempt: Int, stages: [StageName], running: StageEvent? = nil) throws {
-        try db.query("""
+    /// The fixed statements, named; each is fenced on run ($1 job id, $2 attempt).
+    enum SQL {
+        /// True while job $1 is running at attempt $2.
+        static let fence = "EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = \(JobStatus.running.sql))"
+        /// One row per stage of the JSON array of names $3, stage $4 running with $5 frames planned.
+        static let plan = """
             INSERT INTO job_stages (job_id, attempt, name, position, status, started_at, frames_planned, progress)
             SELECT $1::uuid, $2::int, p.name, p.position::int - 1,
                    CASE WHEN p.name = $4 THEN \(StageStatus.running.sql) ELSE \(StageStatus.pending.sql) END,
                    CASE WHEN p.name = $4 THEN now() END,
                    CASE WHEN p.name = $4 THEN $5::int END, 0
             FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS p(name, position)
-            WHERE \(Self.fence)
+            WHERE \(fence)
             ON CONFLICT (job_id, attempt, name) DO NOTHING
-            """, [jobId, attempt, try Self.json(stages.map(\.rawValue)), running?.name.rawValue, running?.framesPlanned])
+            """
+        /// Applies the JSON array of `StageEvent`s $3.
+        static let record = "UPDATE job_stages s SET \(StageRepository.applyEvents("$3")) AND \(fence)"
+        /// Stage $3's progress: $4 frames done of $5 (NULL: as planned), fraction $6.
+        static let progress = """
+            UPDATE job_stages SET frames_done = $4, frames_planned = COALESCE($5, frames_planned), progress = $6
+            WHERE job_id = $1 AND attempt = $2 AND name = $3 AND \(fence)
+            """
+        /// The stages not finished, skipped with reason $3.
+        static let skipRemaining = """
+            UPDATE job_stages SET status = \(StageStatus.skipped.sql), error = $3
+            WHERE job_id = $1 AND attempt = $2 AND status IN \(StageStatus.unfinished.sql) AND \(fence)
+            RETURNING name, position
+            """
+    }
+
+    /// Creates one row per planned stage, so watchers see the whole plan from the start: `pending`,
+    /// except `running`, which has started already.
+    public func plan(jobId: UUID, attempt: Int, stages: [StageName], running: StageEvent? = nil) throws {
+        try db.query(SQL.plan, [jobId, attempt, try Self.json(stages.map(\.rawValue)), running?.name.rawValue, running?.framesPlanned])
     }
 
     /// Applies `events` (each to a different stage) in one statement.
     public func record(jobId: UUID, attempt: Int, _ events: [StageEvent]) throws {
         guard !events.isEmpty else { return }
-        try db.query("UPDATE job_stages s SET \(Self.applyEvents("$3")) AND \(Self.fence)", [jobId, attempt, try Self.json(events)])
+        try db.query(SQL.record, [jobId, attempt, try Self.json(events)])
     }
 
     /// The body of an UPDATE of `job_stages s` that applies the JSON array of `StageEvent`s in
@@ -81,10 +100,7 @@ public struct StageRepository {
 
     public func progress(jobId: UUID, attempt: Int, stage: StageName, framesDone: Int, framesPlanned: Int?) throws {
         let fraction = framesPlanned.map { $0 > 0 ? min(1, Double(framesDone) / Double($0)) : 0 } ?? 0
-        try db.query("""
-            UPDATE job_stages SET frames_done = $4, frames_planned = COALESCE($5, frames_planned), progress = $6
-            WHERE job_id = $1 AND attempt = $2 AND name = $3 AND \(Self.fence)
-            """, [jobId, attempt, stage.rawValue, framesDone, framesPlanned, fraction])
+        try db.query(SQL.progress, [jobId, attempt, stage.rawValue, framesDone, framesPlanned, fraction])
     }
 
     static func json(_ value: some Encodable) throws -> String {
@@ -95,11 +111,7 @@ public struct StageRepository {
     /// Returns the stages it marked, in plan order (for their live events).
     @discardableResult
     public func skipRemaining(jobId: UUID, attempt: Int, reason: String) throws -> [String] {
-        try db.query("""
-            UPDATE job_stages SET status = \(StageStatus.skipped.sql), error = $3
-            WHERE job_id = $1 AND attempt = $2 AND status IN \(StageStatus.unfinished.sql) AND \(Self.fence)
-            RETURNING name, position
-            """, [jobId, attempt, reason]).rows
+        try db.query(SQL.skipRemaining, [jobId, attempt, reason]).rows
             .sorted { ($0.optionalInt("position") ?? 0) < ($1.optionalInt("position") ?? 0) }
             .map { try $0.string("name") }
     }

@@ -42,15 +42,13 @@ public struct WebhookRepository {
         let secret = WebhookSecret.generate()
         return try db.transaction { tx in
             // Orders concurrent creations for one club, so the limit cannot be passed by racing.
-            try tx.query("SELECT pg_advisory_xact_lock(hashtext('reelwork.webhook_endpoints'), hashtext($1))", [clubName])
-            let count = try tx.query("SELECT count(*) AS n FROM webhook_endpoints WHERE club = $1", [clubName]).rows[0].int("n")
+            try tx.query(SQL.lockEndpoints, [clubName])
+            let count = try tx.query(SQL.countEndpoints, [clubName]).rows[0].int("n")
             guard count < Self.maxEndpointsPerClub else {
                 throw ReelworkError.conflict(
                     "club \(clubName) already has \(count) webhook endpoints, the most allowed; delete one before adding another")
             }
-            let row = try tx.query("""
-                INSERT INTO webhook_endpoints (id, club, url, events, secret) VALUES ($1, $2, $3, $4::text[], $5) RETURNING *
-                """, [UUID(), clubName, url, Self.textArray(unique.map(\.rawValue)), secret.text]).rows[0]
+            let row = try tx.query(SQL.insertEndpoint, [UUID(), clubName, url, Self.textArray(unique.map(\.rawValue)), secret.text]).rows[0]
             return CreatedWebhookEndpoint(endpoint: try Self.endpoint(row), secret: secret)
         }
     }
@@ -60,12 +58,7 @@ public struct WebhookRepository {
     /// Route: `GET /v1/webhooks?limit=&cursor=`.
     public func list(club: String?, limit: Int = 50, cursor: UUID? = nil) throws -> WebhookEndpointPage {
         let limit = max(1, limit)
-        let rows = try db.query("""
-            SELECT * FROM webhook_endpoints
-            WHERE ($1::text IS NULL OR club = $1)
-              AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_endpoints WHERE id = $2 AND ($1::text IS NULL OR club = $1)))
-            ORDER BY created_at DESC, id DESC LIMIT $3
-            """, [club, cursor, limit + 1]).rows
+        let rows = try db.query(SQL.page, [club, cursor, limit + 1]).rows
         let endpoints = try rows.prefix(limit).map(Self.endpoint)
         return WebhookEndpointPage(webhooks: endpoints, nextCursor: rows.count > limit ? endpoints.last?.id.pgText : nil)
     }
@@ -73,7 +66,7 @@ public struct WebhookRepository {
     /// The endpoint, or nil when there is none with this id in `club`.
     /// Route: `GET /v1/webhooks/{id}`.
     public func find(id: UUID, club: String?) throws -> WebhookEndpointRecord? {
-        try db.query("SELECT * FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR club = $2)", [id, club]).rows.first
+        try db.query(SQL.find, [id, club]).rows.first
             .map(Self.endpoint)
     }
 
@@ -82,7 +75,7 @@ public struct WebhookRepository {
     /// Route: `DELETE /v1/webhooks/{id}` → 204.
     /// - Throws: `ReelworkError.notFound` when there is no such endpoint in `club`.
     public func delete(id: UUID, club: String?) throws {
-        let deleted = try db.query("DELETE FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR club = $2)", [id, club])
+        let deleted = try db.query(SQL.delete, [id, club])
         if deleted.affectedRows == 0 { throw Self.noEndpoint(id) }
     }
 
@@ -93,12 +86,7 @@ public struct WebhookRepository {
     /// - Throws: `ReelworkError.notFound` when there is no such endpoint in `club`.
     public func rotate(id: UUID, club: String?, grace: TimeInterval) throws -> CreatedWebhookEndpoint {
         let secret = WebhookSecret.generate()
-        let rows = try db.query("""
-            UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $3),
-                                         secret = $4
-            WHERE id = $1 AND ($2::text IS NULL OR club = $2)
-            RETURNING *
-            """, [id, club, max(0, grace), secret.text]).rows
+        let rows = try db.query(SQL.rotate, [id, club, max(0, grace), secret.text]).rows
         guard let row = rows.first else { throw Self.noEndpoint(id) }
         return CreatedWebhookEndpoint(endpoint: try Self.endpoint(row), secret: secret)
     }
@@ -112,16 +100,9 @@ public struct WebhookRepository {
     @discardableResult
     public func disable(id: UUID, club: String?, reason: String) throws -> WebhookEndpointRecord {
         try db.transaction { tx in
-            let rows = try tx.query("""
-                UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, now()), disabled_reason = COALESCE(disabled_reason, $3)
-                WHERE id = $1 AND ($2::text IS NULL OR club = $2)
-                RETURNING *
-                """, [id, club, reason]).rows
+            let rows = try tx.query(SQL.disable, [id, club, reason]).rows
             guard let row = rows.first else { throw Self.noEndpoint(id) }
-            try tx.query("""
-                UPDATE webhook_deliveries SET status = \(WebhookDeliveryStatus.failed.sql), next_attempt_at = NULL, lease_token = NULL, finished_at = now()
-                WHERE endpoint_id = $1 AND status = \(WebhookDeliveryStatus.pending.sql) AND (lease_token IS NULL OR next_attempt_at <= now())
-                """, [id])
+            try tx.query(SQL.failPending, [id])
             return try Self.endpoint(row)
         }
     }
@@ -146,26 +127,7 @@ public struct WebhookRepository {
     /// claiming at this moment are skipped, not waited for). Due deliveries of disabled endpoints are
     /// closed as `failed` instead. One statement, so a claim is all or nothing.
     public func claimDue(limit: Int, lease: TimeInterval) throws -> [ClaimedWebhookDelivery] {
-        try db.query("""
-            WITH stopped AS (
-                SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE d.status = \(WebhookDeliveryStatus.pending.sql) AND d.next_attempt_at <= now() AND e.disabled_at IS NOT NULL
-                FOR UPDATE OF d SKIP LOCKED
-            ), closed AS (
-                UPDATE webhook_deliveries d SET status = \(WebhookDeliveryStatus.failed.sql), next_attempt_at = NULL, lease_token = NULL, finished_at = now()
-                FROM stopped WHERE d.id = stopped.id
-            ), due AS (
-                SELECT d.id, e.url, e.secret,
-                       CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
-                FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE d.status = \(WebhookDeliveryStatus.pending.sql) AND d.next_attempt_at <= now() AND e.disabled_at IS NULL
-                ORDER BY d.next_attempt_at LIMIT $1
-                FOR UPDATE OF d SKIP LOCKED
-            )
-            UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2), lease_token = gen_random_uuid()
-            FROM due WHERE d.id = due.id
-            RETURNING d.*, due.url, due.secret, due.previous_secret
-            """, [max(0, limit), max(0, lease)]).rows
+        try db.query(SQL.claimDue, [max(0, limit), max(0, lease)]).rows
             .map { row in
                 ClaimedWebhookDelivery(id: try row.string("id"), endpointId: try row.uuid("endpoint_id"), url: try row.string("url"),
                                        eventType: try Self.eventType(row), data: try Self.json(row, "data"),
@@ -190,17 +152,7 @@ public struct WebhookRepository {
         case .disableEndpoint: (.failed, nil)
         }
         return try db.transaction { tx in
-            let recorded = try tx.query("""
-                WITH leased AS (
-                    UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, schedule_position = schedule_position + 1,
-                           next_attempt_at = CASE WHEN $3 = \(WebhookDeliveryStatus.pending.sql) THEN now() + make_interval(secs => $4) END,
-                           finished_at = CASE WHEN $3 = \(WebhookDeliveryStatus.pending.sql) THEN NULL ELSE now() END, lease_token = NULL
-                    WHERE id = $1 AND lease_token = $2
-                    RETURNING id, attempts
-                )
-                INSERT INTO webhook_attempts (delivery_id, attempt, status_code, latency_ms, error, attempted_at)
-                SELECT id, attempts, $5, $6, $7, $8 FROM leased
-                """, [claim.id, claim.leaseToken, status.rawValue, wait ?? 0, result.outcome.statusCode, result.latencyMs,
+            let recorded = try tx.query(SQL.record, [claim.id, claim.leaseToken, status.rawValue, wait ?? 0, result.outcome.statusCode, result.latencyMs,
                       result.outcome.error.map { String($0.prefix(1_000)) }, result.sentAt])
             guard recorded.affectedRows == 1 else { return false }
             if case .disableEndpoint(let reason) = decision {
@@ -222,12 +174,7 @@ public struct WebhookRepository {
             throw ReelworkError.invalidRequest("limit must be a whole number from 1 to \(Self.maxPageSize)")
         }
         guard try find(id: endpoint, club: club) != nil else { throw Self.noEndpoint(endpoint) }
-        let rows = try db.query("""
-            SELECT * FROM webhook_deliveries
-            WHERE endpoint_id = $1
-              AND ($2::text IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = $2 AND endpoint_id = $1))
-            ORDER BY created_at DESC, id DESC LIMIT $3
-            """, [endpoint, cursor, limit + 1]).rows
+        let rows = try db.query(SQL.deliveries, [endpoint, cursor, limit + 1]).rows
         let page = try withAttempts(Array(rows.prefix(limit)))
         return WebhookDeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
     }
@@ -244,12 +191,7 @@ public struct WebhookRepository {
     @discardableResult
     public func redeliver(endpoint: UUID, delivery: String, club: String?, now: Bool = false) throws -> WebhookDeliveryRecord {
         try db.transaction { tx in
-            let rows = try tx.query("""
-                SELECT d.status, e.disabled_at, e.disabled_reason
-                FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-                WHERE d.id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR e.club = $3)
-                FOR UPDATE OF d
-                """, [delivery, endpoint, club]).rows
+            let rows = try tx.query(SQL.lockDelivery, [delivery, endpoint, club]).rows
             guard let found = rows.first else {
                 throw ReelworkError.notFound("webhook endpoint \(endpoint.uuidString.lowercased()) has no delivery \(delivery)")
             }
@@ -261,14 +203,10 @@ public struct WebhookRepository {
                     throw ReelworkError.conflict("delivery \(delivery) is still pending: its next attempt is already scheduled "
                         + "(send it now with ?now=true, `reelwork webhooks redeliver … --now`)")
                 }
-                try tx.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1 AND lease_token IS NULL", [delivery])
-                return try WebhookRepository(tx).withAttempts(try tx.query("SELECT * FROM webhook_deliveries WHERE id = $1", [delivery]).rows)[0]
+                try tx.query(SQL.sendNow, [delivery])
+                return try WebhookRepository(tx).withAttempts(try tx.query(SQL.findDelivery, [delivery]).rows)[0]
             }
-            let reset = try tx.query("""
-                UPDATE webhook_deliveries SET status = \(WebhookDeliveryStatus.pending.sql), next_attempt_at = now(), schedule_position = 0, finished_at = NULL,
-                                              lease_token = NULL
-                WHERE id = $1 RETURNING *
-                """, [delivery]).rows
+            let reset = try tx.query(SQL.resetDelivery, [delivery]).rows
             return try WebhookRepository(tx).withAttempts(reset)[0]
         }
     }
@@ -279,9 +217,7 @@ public struct WebhookRepository {
     private func withAttempts(_ rows: [PGRow]) throws -> [WebhookDeliveryRecord] {
         guard !rows.isEmpty else { return [] }
         let ids = try rows.map { try $0.string("id") }
-        let attempts = Dictionary(grouping: try db.query("""
-            SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt
-            """, [Self.textArray(ids)]).rows, by: { $0["delivery_id"] ?? "" })
+        let attempts = Dictionary(grouping: try db.query(SQL.attempts, [Self.textArray(ids)]).rows, by: { $0["delivery_id"] ?? "" })
         return try rows.map { row in
             let id = try row.string("id")
             return WebhookDeliveryRecord(
