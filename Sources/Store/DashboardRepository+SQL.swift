@@ -25,8 +25,7 @@ extension DashboardRepository {
             """
         /// Requeues club $1's failed jobs of error kind $2 and message $3 (NULL matches NULL) with fresh budgets.
         static let retryGroup = """
-            UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
-                            finished_at = NULL, next_attempt_at = NULL
+            UPDATE jobs SET \(JobRepository.SQL.retrySet)
             WHERE status = \(JobStatus.failed.sql) AND club = $1 AND last_error_kind IS NOT DISTINCT FROM $2 AND last_error IS NOT DISTINCT FROM $3
             RETURNING id, club, priority, attempt, batch_id
             """

@@ -158,8 +158,7 @@ public struct DashboardRepository {
         conditions.append("j.status IN \(Self.retryable.sql)")
         return try db.transaction { db in
             let rows = try db.query("""
-                UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL, updated_at = now(),
-                                finished_at = NULL, next_attempt_at = NULL
+                UPDATE jobs SET \(JobRepository.SQL.retrySet)
                 WHERE id IN (SELECT j.id FROM jobs j \(Self.whereClause(conditions)))
                 RETURNING id, club, priority, attempt, batch_id
                 """, params).rows

@@ -35,10 +35,16 @@ extension JobRepository {
         static let stages = "SELECT * FROM job_stages WHERE job_id = $1 ORDER BY attempt, position"
         static let attempts = "SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt"
 
+        /// The SET items of a retry: the job queued again with fresh budgets and no cancel asked for
+        /// (the API's retry, the dashboard's bulk and group retries).
+        static let retrySet = """
+            status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL,
+            updated_at = now(), finished_at = NULL, next_attempt_at = NULL
+            """
+
         /// Queues retryable job $1 (club $2's, NULL: any) again with fresh budgets and options $3 (NULL: its own).
         static let requeueForRetry = """
-            UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL,
-                            updated_at = now(), finished_at = NULL, next_attempt_at = NULL, options = COALESCE($3::jsonb, options)
+            UPDATE jobs SET \(retrySet), options = COALESCE($3::jsonb, options)
             WHERE id = $1 AND status IN \(JobStatus.retryable.sql) AND ($2::text IS NULL OR club = $2)
             RETURNING id, club, priority, attempt, batch_id
             """
