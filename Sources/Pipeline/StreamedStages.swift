@@ -57,7 +57,7 @@ struct StreamedStages {
         if let pass {
             context.recorder = pass.recorder
             // With an every-frame stage the decoder hands out every frame; the models saw the ones the recorder holds.
-            let sampled = pass.recorder.framesRecorded
+            let sampled = pass.framesHandled
             context.framesDone[.objects] = sampled
             if wantsPoses { context.framesDone[.pose] = sampled }
             context.result["framesSampled"] = .number(Double(sampled))
@@ -99,6 +99,8 @@ struct StreamedStages {
             "landmarkFormat": .string("\(Pose.landmarkCount) BlazePose landmarks × [x, y, visibility], frame pixels"),
             "inferenceThreads": .number(Double(threads)),
             "poseRuns": .number(Double(pass.poseRuns)),
+            "detectorRuns": .number(Double(pass.detectorRuns)),
+            "personDetection": .string(wantsPoses ? vision.personDetection.rawValue : VisionSettings.PersonDetection.everySample.rawValue),
         ])
     }
 
@@ -146,8 +148,8 @@ struct StreamedStages {
                     var detections: FrameDetections?
                     if let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) {
                         try pass!.handle(frame, with: models)
-                        detections = pass!.recorder.lastFrameDetections()
-                        try visionProgress(reporter, pass!.recorder.framesRecorded, planned.sampled)
+                        detections = pass!.detectedLastFrame ? pass!.recorder.lastFrameDetections() : nil
+                        try visionProgress(reporter, pass!.framesHandled, planned.sampled)
                     }
                     do { try consumer.consume(frame.image, time: frame.time, frameIndex: frame.frameIndex, detections: detections) } catch {
                         throw StageError(stage: everyFrameStage, underlying: error)

@@ -20,6 +20,23 @@ public struct VisionSettings: Sendable, Hashable {
     /// At most this many people get landmarks in one frame (the largest boxes): spectators in the
     /// background should not multiply the cost of every frame.
     public var maxPeoplePerFrame = 4
+    /// When the person detector runs on a sampled frame of a clip whose poses are wanted.
+    public var personDetection = PersonDetection.tracked
+    /// With `.tracked`, the detector also runs at least this often (seconds of video), to find
+    /// people who walk in.
+    public var detectorRefreshSeconds = 1.0
+
+    /// How people are found on the sampled frames of a clip whose poses are wanted.
+    public enum PersonDetection: String, Sendable, Hashable, CaseIterable {
+        /// The detector on every sampled frame, each pose cropped around its detection (the mode
+        /// before issue 29, kept so results can be compared).
+        case everySample = "every"
+        /// BlazePose's own way: each followed person's crop comes from their last landmarks; the
+        /// detector runs on the first sample, when nobody is followed, when a followed person is
+        /// lost (the pose model's presence falls, or the landmarks jump further than a body can
+        /// move), and every `detectorRefreshSeconds`.
+        case tracked
+    }
 
     public init() {}
 
@@ -30,6 +47,8 @@ public struct VisionSettings: Sendable, Hashable {
         public static let sampleFPS = "REELWORK_SAMPLE_FPS"
         public static let inferenceThreads = "REELWORK_INFERENCE_THREADS"
         public static let maxPeoplePerFrame = "REELWORK_MAX_PEOPLE_PER_FRAME"
+        public static let personDetection = "REELWORK_PERSON_DETECTION"
+        public static let detectorRefresh = "REELWORK_DETECTOR_REFRESH_S"
     }
 
     /// Reads the environment; a bad value is an error naming the variable.
@@ -54,6 +73,19 @@ public struct VisionSettings: Sendable, Hashable {
         }
         try whole(Env.inferenceThreads, &s.inferenceThreads, min: 0)
         try whole(Env.maxPeoplePerFrame, &s.maxPeoplePerFrame, min: 1)
+        if let mode = env[Env.personDetection], !mode.isEmpty {
+            guard let v = PersonDetection(rawValue: mode) else {
+                let modes = PersonDetection.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
+                throw ReelworkError.configuration("\(Env.personDetection)='\(mode)' must be \(modes)")
+            }
+            s.personDetection = v
+        }
+        if let refresh = env[Env.detectorRefresh], !refresh.isEmpty {
+            guard let v = Double(refresh), v > 0, v <= 3600 else {
+                throw ReelworkError.configuration("\(Env.detectorRefresh)='\(refresh)' must be a number of seconds > 0 and ≤ 3600")
+            }
+            s.detectorRefreshSeconds = v
+        }
         return s
     }
 

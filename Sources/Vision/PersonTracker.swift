@@ -53,6 +53,18 @@ public struct PersonTracker: Sendable {
             self.size = max(box.width, box.height)
         }
 
+        /// The person was seen at `box` this frame.
+        mutating func take(_ box: BoundingBox) {
+            let gap = Double(missed + 1)
+            let moveX = (box.centerX - self.box.centerX) / gap, moveY = (box.centerY - self.box.centerY) / gap
+            // Smoothed so one jittery box does not throw the next expectation off.
+            velocityX = 0.5 * velocityX + 0.5 * moveX
+            velocityY = 0.5 * velocityY + 0.5 * moveY
+            self.box = box
+            size = 0.7 * size + 0.3 * max(box.width, box.height)
+            missed = 0
+        }
+
         /// Where the person is expected `frames` sampled frames after the last detection.
         func predicted(_ frames: Int) -> BoundingBox {
             box.offsetBy(dx: velocityX * Double(frames), dy: velocityY * Double(frames))
@@ -106,16 +118,8 @@ public struct PersonTracker: Sendable {
         var survivors: [Track] = []
         for (t, var track) in tracks.enumerated() {
             if let d = matchedDetection[t] {
-                let box = people[d].box
-                let gap = Double(track.missed + 1)
-                let moveX = (box.centerX - track.box.centerX) / gap, moveY = (box.centerY - track.box.centerY) / gap
-                // Smoothed so one jittery box does not throw the next expectation off.
-                track.velocityX = 0.5 * track.velocityX + 0.5 * moveX
-                track.velocityY = 0.5 * track.velocityY + 0.5 * moveY
-                track.box = box
-                track.size = 0.7 * track.size + 0.3 * max(box.width, box.height)
-                track.missed = 0
-                result.append(TrackedPerson(trackId: track.id, box: box, detection: people[d], missedFrames: 0))
+                track.take(people[d].box)
+                result.append(TrackedPerson(trackId: track.id, box: track.box, detection: people[d], missedFrames: 0))
             } else {
                 track.missed += 1
                 guard track.missed <= settings.maxMissedFrames else { continue }
@@ -132,6 +136,23 @@ public struct PersonTracker: Sendable {
         }
         tracks = survivors
         return result.sorted { $0.trackId < $1.trackId }
+    }
+
+    /// Advances one sampled frame on which no detector ran: the tracks in `boxes` (by track id) were
+    /// followed by their landmarks to those boxes, the others coast as through a missed detection.
+    /// Keeps each track's box and motion current, so the next detection matches the same ids.
+    public mutating func follow(_ boxes: [Int: BoundingBox]) {
+        var survivors: [Track] = []
+        for var track in tracks {
+            if let box = boxes[track.id] {
+                track.take(box)
+            } else {
+                track.missed += 1
+                guard track.missed <= settings.maxMissedFrames else { continue }
+            }
+            survivors.append(track)
+        }
+        tracks = survivors
     }
 
     /// Tracks alive now.

@@ -37,11 +37,27 @@ public struct Pose: Sendable, Equatable {
     public var crop: PoseCrop
     /// `landmarkCount` landmarks, in `landmarkNames` order.
     public var landmarks: [Landmark]
+    /// Where to crop this person in the next frame; nil when the model gives no alignment points.
+    public var alignment: PoseAlignment?
 
-    public init(score: Double, crop: PoseCrop, landmarks: [Landmark]) {
+    public init(score: Double, crop: PoseCrop, landmarks: [Landmark], alignment: PoseAlignment? = nil) {
         self.score = score
         self.crop = crop
         self.landmarks = landmarks
+        self.alignment = alignment
+    }
+
+    /// The box around the landmarks with finite coordinates: where the person is when no detector
+    /// ran (their tracked box); nil when there are none.
+    public var landmarkBox: BoundingBox? {
+        let points = landmarks.filter { $0.x.isFinite && $0.y.isFinite }
+        guard let first = points.first else { return nil }
+        var box = BoundingBox(x1: first.x, y1: first.y, x2: first.x, y2: first.y)
+        for p in points.dropFirst() {
+            box.x1 = min(box.x1, p.x); box.y1 = min(box.y1, p.y)
+            box.x2 = max(box.x2, p.x); box.y2 = max(box.y2, p.y)
+        }
+        return box
     }
 
     public func landmark(_ name: String) -> Landmark? {

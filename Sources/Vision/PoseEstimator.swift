@@ -50,7 +50,13 @@ public final class PoseEstimator {
 
     /// The pose of the person in `box` of `image`; nil when the box is empty.
     public func estimate(_ image: RGBImage, personBox box: BoundingBox) throws -> Pose? {
-        guard let crop = prepare(image, personBox: box) else { return nil }
+        guard let crop = PoseCrop(around: box) else { return nil }
+        return try estimate(image, crop: crop)
+    }
+
+    /// The pose of the person in `crop` of `image` (a crop from their last pose's alignment points).
+    public func estimate(_ image: RGBImage, crop: PoseCrop) throws -> Pose {
+        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: input.elements, size: inputSize, layout: .interleaved)
         try run()
         return pose(in: crop)
     }
@@ -97,7 +103,15 @@ public final class PoseEstimator {
             return Landmark(x: crop.left + value(0) * k, y: crop.top + value(1) * k, z: value(2) * k,
                             visibility: Self.sigmoid(value(3)), presence: Self.sigmoid(value(4)))
         }
-        return Pose(score: Double(presence[0]), crop: crop, landmarks: points)
+        // BlazePose's outputs 33 and 34 (after the body's 33) are its alignment points.
+        var alignment: PoseAlignment?
+        if landmarks.elements.count >= (Pose.landmarkCount + 2) * 5 {
+            func value(_ i: Int, _ a: Int) -> Double { Double(landmarks.elements[i * 5 + a]) }
+            let c = Pose.landmarkCount
+            alignment = PoseAlignment(centreX: crop.left + value(c, 0) * k, centreY: crop.top + value(c, 1) * k,
+                                      scaleX: crop.left + value(c + 1, 0) * k, scaleY: crop.top + value(c + 1, 1) * k)
+        }
+        return Pose(score: Double(presence[0]), crop: crop, landmarks: points, alignment: alignment)
     }
 
     private static func sigmoid(_ v: Double) -> Double { 1 / (1 + exp(-v)) }

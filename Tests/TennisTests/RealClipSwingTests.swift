@@ -42,7 +42,9 @@ final class RealClipSwingTests: XCTestCase {
         let track = try XCTUnwrap(tracks.max { $0.count < $1.count }, "no pose tracks: \(String(describing: result["poses"]))")
         XCTAssertGreaterThanOrEqual(track.count, 30, "the person is tracked through most of the 36 sampled frames")
         let objects = VisionResult.objects(result)
-        XCTAssertEqual(objects.count, 36)
+        // The detector's frames: the first, one a second, and any where the person was lost.
+        XCTAssertEqual(objects.count, Int(result["vision"]?["detectorRuns"]?.number ?? -1))
+        XCTAssertTrue((4..<36).contains(objects.count), "the detector ran on \(objects.count) of 36 samples")
 
         let options = try TennisOptions.parse(.emptyObject)
         let swings = SwingDetector.detect(track: track, objects: objects, options: options)

@@ -41,19 +41,31 @@ final class MovingPersonTests: XCTestCase {
     }
 
     func testOnePersonCrossingTheFrameIsOneTrackWithLandmarksMovingWithThem() throws {
+        let path = try clip()
+        for mode in VisionSettings.PersonDetection.allCases {
+            try checkOnePersonCrossing(path, mode: mode)
+        }
+    }
+
+    private func checkOnePersonCrossing(_ path: String, mode: VisionSettings.PersonDetection) throws {
         let reporter = RecordingReporter()
-        let pipeline = AnalysisPipeline(sport: .tennis, vision: Paths.settings, models: VisionModelPool())
-        let output = try pipeline.run(location: try clip(), reporter: reporter)
+        var settings = Paths.settings
+        settings.personDetection = mode
+        let pipeline = AnalysisPipeline(sport: .tennis, vision: settings, models: VisionModelPool())
+        let output = try pipeline.run(location: path, reporter: reporter)
         let result = output.document.result
         let sampled = 10 * Self.seconds
 
-        // Every sampled frame is in the detections, with its time, and has the person.
+        // The frames the detector saw are in the detections, with their times, and have the person:
+        // every sampled frame, or (people followed by their landmarks) the first and one a second.
         guard case .array(let frames)? = result["detections"] else { return XCTFail("no detections: \(result)") }
-        XCTAssertEqual(frames.count, sampled)
-        for (k, frame) in frames.enumerated() {
-            XCTAssertEqual(frame["t"], .number(Double(k) / 10))
+        let detectorTimes: [Double] = mode == .everySample ? (0..<sampled).map { Double($0) / 10 } : [0, 1, 2]
+        XCTAssertEqual(frames.map { $0["t"] }, detectorTimes.map { .number($0) }, "\(mode)")
+        XCTAssertEqual(result["vision"]?["detectorRuns"], .number(Double(detectorTimes.count)), "\(mode)")
+        XCTAssertEqual(result["vision"]?["personDetection"], .string(mode.rawValue))
+        for frame in frames {
             guard case .array(let boxes)? = frame["boxes"] else { return XCTFail("no boxes in \(frame)") }
-            XCTAssertTrue(boxes.contains { numbers($0).first == 0 }, "a person at t = \(Double(k) / 10)")
+            XCTAssertTrue(boxes.contains { numbers($0).first == 0 }, "a person at t = \(String(describing: frame["t"]))")
         }
 
         // One track, in (nearly) every frame.

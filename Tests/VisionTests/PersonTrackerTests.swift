@@ -28,6 +28,24 @@ final class PersonTrackerTests: XCTestCase {
         }
     }
 
+    /// Between detections the tracks are moved by their landmark boxes (`follow`): a player who walks
+    /// far while no detector runs is still matched to their own id when it runs again, and a track
+    /// not followed coasts and ends as after missed detections.
+    func testTracksFollowedBetweenDetectionsKeepTheirIds() {
+        var tracker = PersonTracker()
+        XCTAssertEqual(tracker.update(with: [person(50), person(600)]).map(\.trackId), [1, 2])
+        // Ten samples without the detector: player 1 walks 40 px a sample (400 px in all, further
+        // than the tracker would reach from where it last saw them); player 2 is not followed.
+        for step in 1...10 {
+            tracker.follow([1: BoundingBox(x1: 50 + 40 * Double(step), y1: 100, x2: 110 + 40 * Double(step), y2: 260)])
+        }
+        let tracked = tracker.update(with: [person(490)])
+        XCTAssertEqual(tracked.first { $0.detection != nil }?.trackId, 1, "the detection is the walker's, not a new track")
+        XCTAssertEqual(tracked.first { $0.trackId == 2 }?.missedFrames, 11, "the unfollowed track coasted")
+        for _ in 0..<5 { tracker.follow([1: BoundingBox(x1: 490, y1: 100, x2: 550, y2: 260)]) }
+        XCTAssertEqual(tracker.liveTrackCount, 1, "after more than maxMissedFrames the unfollowed track ended")
+    }
+
     func testAMissedDetectionCoastsThenTheTrackContinues() {
         var tracker = PersonTracker()
         _ = tracker.update(with: [person(100)])

@@ -12,6 +12,8 @@ final class VisionSettingsTests: XCTestCase {
         XCTAssertEqual(defaults.poseModel, "models/pose_landmark_full.onnx")
         XCTAssertEqual(defaults.sampleFPS, 10)
         XCTAssertEqual(defaults.inferenceThreads, 0)
+        XCTAssertEqual(defaults.personDetection, .tracked)
+        XCTAssertEqual(defaults.detectorRefreshSeconds, 1)
         XCTAssertEqual(VisionSettings.Env.ortLibrary, OnnxRuntime.libraryPathVariable)
         XCTAssertEqual(try ReelworkConfig.fromEnvironment([:]).vision, defaults)
     }
@@ -20,13 +22,18 @@ final class VisionSettingsTests: XCTestCase {
         let set = try VisionSettings.fromEnvironment([
             "REELWORK_ORT_LIBRARY": "/opt/ort/libonnxruntime.so", "REELWORK_DETECTOR_MODEL": "/m/yolo11n.onnx",
             "REELWORK_POSE_MODEL": "/m/pose.onnx", "REELWORK_SAMPLE_FPS": "5", "REELWORK_INFERENCE_THREADS": "3",
+            "REELWORK_PERSON_DETECTION": "every", "REELWORK_DETECTOR_REFRESH_S": "0.5",
         ])
+        XCTAssertEqual(set.personDetection, .everySample)
+        XCTAssertEqual(set.detectorRefreshSeconds, 0.5)
         XCTAssertEqual(set.ortLibrary, "/opt/ort/libonnxruntime.so")
         XCTAssertEqual(set.detectorModel, "/m/yolo11n.onnx")
         XCTAssertEqual(set.poseModel, "/m/pose.onnx")
         XCTAssertEqual(set.sampleFPS, 5)
         XCTAssertEqual(set.inferenceThreads, 3)
-        for (name, value) in [("REELWORK_SAMPLE_FPS", "0"), ("REELWORK_SAMPLE_FPS", "fast"), ("REELWORK_INFERENCE_THREADS", "-1")] {
+        for (name, value) in [("REELWORK_SAMPLE_FPS", "0"), ("REELWORK_SAMPLE_FPS", "fast"), ("REELWORK_INFERENCE_THREADS", "-1"),
+                              ("REELWORK_PERSON_DETECTION", "sometimes"), ("REELWORK_DETECTOR_REFRESH_S", "0"),
+                              ("REELWORK_DETECTOR_REFRESH_S", "nan"), ("REELWORK_DETECTOR_REFRESH_S", "1e9")] {
             XCTAssertThrowsError(try VisionSettings.fromEnvironment([name: value])) { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
             }

@@ -5,10 +5,10 @@
 //       W untimed runs, then R timed runs one after the other; prints JSON with median_ms.
 //   vision-bench stages FILE [--threads N] [--decode-threads T] [--sample-fps F]
 //       The stage overhead: the streamed decode+objects+pose pass against decode-only time plus
-//       inference-only time (the same number of detector and pose runs, on prepared inputs).
+//       inference-only time (the same numbers of detector and pose runs as the pass, on prepared inputs).
 //   vision-bench analyze FILE [--threads N] [--decode-threads T] [--sample-fps F]
 //       The whole analysis (AnalysisPipeline, as `reelwork analyze` runs it): wall seconds,
-//       realtime factor, peak RSS.
+//       realtime factor, peak RSS, detector and pose runs (REELWORK_PERSON_DETECTION picks the mode).
 //   vision-bench decode FILE [--decode-threads T] [--sample-fps F] [--decode-every-frame]
 //       The decode side of the analysis alone: the sampled decode (frames converted to RGB at the
 //       sampling rate, no models): wall and CPU seconds, frames decoded and left undecoded.
@@ -216,17 +216,17 @@ enum StageOverhead {
         let output = try pipeline.run(location: file, reporter: reporter)
         let streamed = (reporter.finished[.pose]! - reporter.started[.decode]!).seconds
         let result = output.document.result
-        guard case .number(let sampledCount)? = result["framesSampled"], case .number(let poseRuns)? = result["vision"]?["poseRuns"] else {
+        guard case .number(let detectorRuns)? = result["vision"]?["detectorRuns"], case .number(let poseRuns)? = result["vision"]?["poseRuns"] else {
             fail("no vision result")
         }
-        let frames = Int(sampledCount), poses = Int(poseRuns)
+        let frames = Int(detectorRuns), poses = Int(poseRuns)
 
         // 2. Decode alone (every frame, quality samples, no RGB conversion).
         let decodeStart = clock.now
         _ = try VideoDecoder(location: file, options: decodeOptions).decodeAll { _ in }
         let decodeOnly = (clock.now - decodeStart).seconds
 
-        // 3. Inference alone: as many detector runs as sampled frames and pose runs as poses, on
+        // 3. Inference alone: as many detector and pose runs as the pass made, on
         //    inputs prepared from the clip's first frame (run time does not depend on the pixels).
         let models = try pool.checkout(vision, threads: arguments.threads)
         var box = BoundingBox(x1: 0, y1: 0, x2: 100, y2: 300)
@@ -287,6 +287,9 @@ enum WholeAnalysis {
         printJSON(["file": arguments.target, "threads": arguments.threads, "video_seconds": duration, "wall_seconds": seconds,
                    "realtime_factor": duration / seconds, "result_bytes": json.count, "peak_rss_mib": peakRSSMiB(),
                    "cpu_seconds": cpuSeconds(),
+                   "person_detection": vision.personDetection.rawValue,
+                   "detector_runs": output.document.result["vision"]?["detectorRuns"]?.number ?? 0,
+                   "pose_runs": output.document.result["vision"]?["poseRuns"]?.number ?? 0,
                    "found_fnv1a": String(fingerprint, radix: 16)])
     }
 }
