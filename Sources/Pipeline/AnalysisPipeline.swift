@@ -151,8 +151,7 @@ public struct AnalysisPipeline {
     /// docs/benchmarks/throughput.md, "Throughput per machine" (`loadtest/throughput-sweep.sh`).
     func inferenceThreads(withPoses: Bool) -> (perSession: Int, poseOnItsOwnThread: Bool) {
         let total = vision.resolvedInferenceThreads(concurrentJobs: concurrentJobs)
-        // Followed people need each frame's pose before the next frame's crop: poses in line then.
-        guard withPoses, vision.personDetection == .everySample, total >= 2 else { return (total, false) }
+        guard withPoses, total >= 2 else { return (total, false) }
         return (concurrentJobs > 1 ? max(1, total / 2) : total, true)
     }
 

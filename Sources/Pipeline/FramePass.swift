@@ -5,6 +5,14 @@ import Vision
 /// What happens to each sampled frame: detection (or following people by their landmarks), tracking,
 /// pose; results into the recorder.
 ///
+/// Two ways to find people (`VisionSettings.PersonDetection`):
+/// - `.everySample`: the detector on every frame, each tracked person's crop around their box.
+/// - `.tracked` (MediaPipe's way): each followed person's crop comes from their last pose's
+///   alignment points; the detector runs on the first sample, after a sample where someone was
+///   lost, while a track is not followed, and every `detectorRefreshSeconds`. A frame's poses are
+///   judged when the next frame arrives (`settlePending`), so with a pose thread the pose of one
+///   sample is estimated while the next one decodes; a person lost on a sample has no pose there.
+///
 /// Holds no reference to the models (they are passed to each call), so the models can be released
 /// as soon as the last frame is done, before the result document is built.
 struct FramePass {
@@ -27,6 +35,10 @@ struct FramePass {
     /// People followed from sample to sample by their landmarks, by track id.
     private var followed: [Int: Followed] = [:]
     private var lastDetectionTime: Double?
+    /// The last settled frame lost someone: the detector looks at the next one.
+    private var lostSomeone = false
+    /// The poses asked for on the last frame, judged when the next one arrives.
+    private var pending: PendingFrame?
 
     init(detector: ObjectDetector, vision: VisionSettings, wantsPoses: Bool) {
         self.vision = vision
@@ -37,102 +49,54 @@ struct FramePass {
         personClass = coco ? COCOClass.person : nil
     }
 
-    /// Whether poses follow people from their last landmarks (each crop needs the previous
-    /// frame's pose, so poses are then estimated in line, not on their own thread).
-    var followsPeople: Bool { wantsPoses && vision.personDetection == .tracked && poseWorker == nil }
+    /// Whether poses follow people from their last landmarks.
+    private var followsPeople: Bool { wantsPoses && vision.personDetection == .tracked }
 
     mutating func handle(_ frame: SampledFrame, with models: VisionModels) throws {
         framesHandled += 1
-        var known: [Int: Pose] = [:]
-        if followsPeople, !followed.isEmpty {
-            let (found, lost) = try followAll(frame, with: models)
+        guard followsPeople else { return try handleWithDetector(frame, with: models) }
+        try settlePending()
+        let detect = followed.isEmpty || lostSomeone || detectionDue(at: frame.time)
             // A track the tracker still holds but nobody follows (hidden behind another player a
-            // moment ago) is looked for by the detector on every sample until it is found again
-            // or its track ends.
-            let missing = found.count < min(tracker.liveTrackCount, vision.maxPeoplePerFrame)
-            if !lost, !missing, !detectionDue(at: frame.time) {
-                detectedLastFrame = false
-                var boxes: [Int: BoundingBox] = [:]
-                for (id, pose) in found {
-                    let box = pose.landmarkBox ?? followed[id]!.pose.landmarkBox!
-                    boxes[id] = box
-                    keep(pose, trackId: id, box: box, detected: false, at: frame.time)
-                }
-                tracker.follow(boxes)
-                followed = Dictionary(uniqueKeysWithValues: found.map { id, pose in (id, Followed(pose, at: frame.time, after: followed[id])) })
-                return
+            // moment ago) is looked for on every sample until it is found again or its track ends.
+            || followed.count < min(tracker.liveTrackCount, vision.maxPeoplePerFrame)
+        var requests: [PoseRequest] = []
+        if detect {
+            let detections = try runDetector(on: frame, with: models)
+            for person in Self.mostProminent(tracker.update(with: people(in: detections)), limit: vision.maxPeoplePerFrame) {
+                // A person followed until now keeps their landmark crop; a new one is cropped around their box.
+                let from = followed[person.trackId]
+                guard let crop = from?.crop(at: frame.time) ?? PoseCrop(around: person.box) else { continue }
+                requests.append(PoseRequest(trackId: person.trackId, box: person.box, detected: person.detection != nil,
+                                            crop: crop, from: from))
             }
-            // The detector's turn, or someone was lost: the detector looks at this frame, and the
-            // people still found keep the poses just estimated.
-            known = found
+        } else {
+            detectedLastFrame = false
+            for id in followed.keys.sorted() {
+                guard let from = followed[id], let crop = from.crop(at: frame.time) else { continue }
+                requests.append(PoseRequest(trackId: id, box: nil, detected: false, crop: crop, from: from))
+            }
         }
-        try detect(frame, with: models, known: known)
+        pending = PendingFrame(time: frame.time, detected: detect, requests: requests,
+                               poses: try estimate(requests, in: frame, at: frame.time, with: models))
     }
 
-    /// The detector's turn: the first sample, and every `detectorRefreshSeconds` after its last run.
-    private func detectionDue(at time: Double) -> Bool {
-        guard let last = lastDetectionTime else { return true }
-        return time - last >= vision.detectorRefreshSeconds - 1e-9
+    /// Collects what the pose worker estimated (and judges the last followed frame); call once,
+    /// after the last frame.
+    mutating func finishPoses() throws {
+        try settlePending()
+        guard let worker = poseWorker else { return }
+        poseWorker = nil
+        do { record(try worker.finish()) } catch { throw StageError(stage: .pose, underlying: error) }
     }
 
-    /// Each followed person's pose in a crop from their last alignment points; `lost` when anyone's
-    /// presence fell or their landmarks jumped.
-    private mutating func followAll(_ frame: SampledFrame, with models: VisionModels) throws -> (found: [Int: Pose], lost: Bool) {
-        var found: [Int: Pose] = [:]
-        var lost = false
-        for id in followed.keys.sorted() {
-            if let pose = try follow(id, in: frame, with: models) { found[id] = pose } else { lost = true }
-        }
-        // Two crops that found the same body (one person walked in front of the other): neither
-        // pose can be trusted to be whose it was, so both are left to the detector and the tracker.
-        for (a, b) in Self.sameBody(found) {
-            found[a] = nil
-            found[b] = nil
-            lost = true
-        }
-        return (found, lost)
-    }
+    // MARK: the detector on every sample
 
-    /// The pose of followed person `id` in `frame`, or nil when they are no longer where their last
-    /// landmarks say.
-    private mutating func follow(_ id: Int, in frame: SampledFrame, with models: VisionModels) throws -> Pose? {
-        guard let last = followed[id], let alignment = last.pose.alignment, let crop = last.crop(at: frame.time) else { return nil }
-        let pose: Pose
-        do {
-            pose = try models.pose.estimate(frame.image, crop: crop)
-            poseRuns += 1
-        } catch {
-            throw StageError(stage: .pose, underlying: error)
-        }
-        guard pose.score >= Self.presenceThreshold, let next = pose.alignment, pose.landmarkBox != nil,
-              alignment.isPlausible(next: next, after: frame.time - last.time) else { return nil }
-        return pose
-    }
-
-    private mutating func detect(_ frame: SampledFrame, with models: VisionModels, known: [Int: Pose]) throws {
-        let detections: [Detection]
-        do {
-            detections = try models.detector.detect(frame.image)
-        } catch {
-            throw StageError(stage: .objects, underlying: error)
-        }
-        detectorRuns += 1
-        lastDetectionTime = frame.time
-        detectedLastFrame = true
-        recorder.record(detections, at: frame.time)
+    private mutating func handleWithDetector(_ frame: SampledFrame, with models: VisionModels) throws {
+        let detections = try runDetector(on: frame, with: models)
         guard wantsPoses else { return }
-
-        let people = personClass.map { person in detections.filter { $0.classId == person } } ?? []
-        let tracked = tracker.update(with: people)
-        var stillFollowed: [Int: Followed] = [:]
+        let tracked = tracker.update(with: people(in: detections))
         for person in Self.mostProminent(tracked, limit: vision.maxPeoplePerFrame) {
-            let detected = person.detection != nil
-            // A person followed until now keeps their landmark crop while it still finds them.
-            if let pose = known[person.trackId] {
-                keep(pose, trackId: person.trackId, box: person.box, detected: detected, at: frame.time)
-                stillFollowed[person.trackId] = Followed(pose, at: frame.time, after: followed[person.trackId])
-                continue
-            }
             if let worker = poseWorker {
                 var tensor = worker.tensor()
                 guard let crop = models.pose.prepare(frame.image, personBox: person.box, into: &tensor) else {
@@ -141,7 +105,7 @@ struct FramePass {
                 }
                 do {
                     try worker.submit(PoseWorker.Job(time: frame.time, trackId: person.trackId, box: person.box,
-                                                     detected: detected, crop: crop, tensor: tensor))
+                                                     detected: person.detection != nil, crop: crop, tensor: tensor))
                 } catch {
                     throw StageError(stage: .pose, underlying: error)
                 }
@@ -155,26 +119,119 @@ struct FramePass {
                 throw StageError(stage: .pose, underlying: error)
             }
             guard let pose else { continue }
-            keep(pose, trackId: person.trackId, box: person.box, detected: detected, at: frame.time)
-            if followsPeople, pose.score >= Self.presenceThreshold, pose.alignment != nil, pose.landmarkBox != nil {
-                stillFollowed[person.trackId] = Followed(pose, at: frame.time, after: nil)
-            }
+            keep(pose, trackId: person.trackId, box: person.box, detected: person.detection != nil, at: frame.time)
         }
-        if followsPeople { followed = stillFollowed }
         // Poses the thread has finished go into the compact recorder now, not at the end.
         if let worker = poseWorker { record(worker.drain()) }
-    }
-
-    /// Collects what the pose worker estimated; call once, after the last frame.
-    mutating func finishPoses() throws {
-        guard let worker = poseWorker else { return }
-        poseWorker = nil
-        do { record(try worker.finish()) } catch { throw StageError(stage: .pose, underlying: error) }
     }
 
     private mutating func record(_ estimates: [PoseWorker.Estimate]) {
         poseRuns += estimates.count
         for e in estimates { keep(e.pose, trackId: e.trackId, box: e.box, detected: e.detected, at: e.time) }
+    }
+
+    // MARK: people followed by their landmarks
+
+    /// One person's crop asked for on a frame: `from` is set when it came from their last pose.
+    private struct PoseRequest {
+        var trackId: Int
+        /// The tracker's box on a frame the detector saw; nil on one it did not.
+        var box: BoundingBox?
+        var detected: Bool
+        var crop: PoseCrop
+        var from: Followed?
+    }
+
+    private struct PendingFrame {
+        var time: Double
+        var detected: Bool
+        var requests: [PoseRequest]
+        /// Estimated in line; empty while the pose thread has them.
+        var poses: [Int: Pose]
+    }
+
+    /// Estimates the requested crops in line, or hands them to the pose thread (then returns none).
+    private mutating func estimate(_ requests: [PoseRequest], in frame: SampledFrame, at time: Double,
+                                   with models: VisionModels) throws -> [Int: Pose] {
+        var poses: [Int: Pose] = [:]
+        do {
+            for request in requests {
+                if let worker = poseWorker {
+                    var tensor = worker.tensor()
+                    guard models.pose.prepare(frame.image, crop: request.crop, into: &tensor) else {
+                        worker.recycle(tensor)
+                        continue
+                    }
+                    try worker.submit(PoseWorker.Job(time: time, trackId: request.trackId, box: request.box ?? request.crop.box,
+                                                     detected: request.detected, crop: request.crop, tensor: tensor))
+                } else {
+                    poses[request.trackId] = try models.pose.estimate(frame.image, crop: request.crop)
+                    poseRuns += 1
+                }
+            }
+        } catch {
+            throw StageError(stage: .pose, underlying: error)
+        }
+        return poses
+    }
+
+    /// Judges the last frame's poses: a followed person is still there when the pose model's
+    /// presence holds, their landmarks moved as a body can and no other followed crop found the
+    /// same body; anyone else lost. Records what holds and moves the tracker on a frame the
+    /// detector did not see.
+    private mutating func settlePending() throws {
+        guard let frame = pending else { return }
+        pending = nil
+        var poses = frame.poses
+        if let worker = poseWorker {
+            let estimates: [PoseWorker.Estimate]
+            do { estimates = try worker.waitForAll() } catch { throw StageError(stage: .pose, underlying: error) }
+            poseRuns += estimates.count
+            for e in estimates { poses[e.trackId] = e.pose }
+        }
+        var kept: [Int: Pose] = [:], stillFollowed: [Int: Pose] = [:]
+        var lost = false
+        for request in frame.requests {
+            guard let pose = poses[request.trackId] else { continue }
+            if let from = request.from {
+                if pose.score >= Self.presenceThreshold, pose.landmarkBox != nil, let last = from.pose.alignment,
+                   let next = pose.alignment, last.isPlausible(next: next, after: frame.time - from.time) {
+                    stillFollowed[request.trackId] = pose
+                } else {
+                    lost = true
+                }
+            } else if let box = request.box {
+                // Cropped around a box: kept as in the every-sample mode, followed when the model sees them.
+                keep(pose, trackId: request.trackId, box: box, detected: request.detected, at: frame.time)
+                if pose.score >= Self.presenceThreshold, pose.alignment != nil, pose.landmarkBox != nil { kept[request.trackId] = pose }
+            }
+        }
+        // Two crops that found the same body (one person walked in front of the other): which of
+        // them it is cannot be told from the pose (keeping the one nearer its prediction swapped
+        // identities on the bench's walkers), so both are left to the detector and the tracker.
+        for (a, b) in Self.sameBody(stillFollowed) {
+            stillFollowed[a] = nil
+            stillFollowed[b] = nil
+            lost = true
+        }
+        var boxes: [Int: BoundingBox] = [:]
+        for request in frame.requests {
+            guard let pose = stillFollowed[request.trackId], let box = request.box ?? pose.landmarkBox else { continue }
+            boxes[request.trackId] = box
+            keep(pose, trackId: request.trackId, box: box, detected: request.detected, at: frame.time)
+        }
+        if !frame.detected { tracker.follow(boxes) }
+        var next: [Int: Followed] = [:]
+        for (id, pose) in stillFollowed { next[id] = Followed(pose, at: frame.time, after: followed[id]) }
+        for (id, pose) in kept { next[id] = Followed(pose, at: frame.time, after: nil) }
+        followed = next
+        lostSomeone = lost
+    }
+
+    /// The detector's turn: the first sample, and every `detectorRefreshSeconds` after its last run.
+    private func detectionDue(at time: Double) -> Bool {
+        guard let last = lastDetectionTime else { return true }
+        return time - last >= vision.detectorRefreshSeconds - 1e-9
     }
 
     /// A person followed by their landmarks: their last pose, when it was found, and how fast its
@@ -224,6 +281,26 @@ struct FramePass {
     /// Two people's hips closer than this share of a body radius are one body to the pose model
     /// (two players standing side by side are a body's width, about 0.5 radii, apart or more).
     static let sameBodyDistance = 0.35
+
+    // MARK: shared
+
+    private mutating func runDetector(on frame: SampledFrame, with models: VisionModels) throws -> [Detection] {
+        let detections: [Detection]
+        do {
+            detections = try models.detector.detect(frame.image)
+        } catch {
+            throw StageError(stage: .objects, underlying: error)
+        }
+        detectorRuns += 1
+        lastDetectionTime = frame.time
+        detectedLastFrame = true
+        recorder.record(detections, at: frame.time)
+        return detections
+    }
+
+    private func people(in detections: [Detection]) -> [Detection] {
+        personClass.map { person in detections.filter { $0.classId == person } } ?? []
+    }
 
     /// MediaPipe's rule: the pose model's presence below this means nobody is in the crop.
     static let presenceThreshold = 0.5

@@ -38,6 +38,8 @@ final class PoseWorker: @unchecked Sendable {
     private var waiting: [Job] = []
     private var spareTensors: [[Float]] = []
     private var estimates: [Estimate] = []
+    /// A job taken off `waiting` whose estimate is not in `estimates` yet.
+    private var busy = false
     private var failure: (any Error)?
     private var closed = false
     private var stopped = false
@@ -83,6 +85,18 @@ final class PoseWorker: @unchecked Sendable {
         return done
     }
 
+    /// Waits until every crop submitted so far is estimated and returns the estimates not drained
+    /// yet, in submission order, or the first error. The worker stays open for more.
+    func waitForAll() throws -> [Estimate] {
+        condition.lock()
+        defer { condition.unlock() }
+        while (!waiting.isEmpty || busy) && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        let done = estimates
+        estimates.removeAll(keepingCapacity: true)
+        return done
+    }
+
     /// Waits for every queued crop and returns the estimates not drained yet, in submission order,
     /// or the first error.
     func finish() throws -> [Estimate] {
@@ -113,6 +127,7 @@ final class PoseWorker: @unchecked Sendable {
             while waiting.isEmpty && !closed { condition.wait() }
             guard !waiting.isEmpty else { break }
             let job = waiting.removeFirst()
+            busy = true
             condition.broadcast()
             condition.unlock()
             do {
@@ -120,9 +135,12 @@ final class PoseWorker: @unchecked Sendable {
                 condition.lock()
                 estimates.append(Estimate(time: job.time, trackId: job.trackId, box: job.box, detected: job.detected, pose: pose))
                 spareTensors.append(job.tensor)
+                busy = false
+                condition.broadcast()
                 condition.unlock()
             } catch {
                 condition.lock()
+                busy = false
                 failure = error
                 waiting.removeAll()
                 break

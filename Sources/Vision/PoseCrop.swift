@@ -32,4 +32,7 @@ public struct PoseCrop: Sendable, Equatable {
         guard side.isFinite, side > 1, alignment.centreX.isFinite, alignment.centreY.isFinite else { return nil }
         self.init(left: alignment.centreX - side / 2, top: alignment.centreY - side / 2, side: side)
     }
+
+    /// The crop's square as a box.
+    public var box: BoundingBox { BoundingBox(x1: left, y1: top, x2: left + side, y2: top + side) }
 }

@@ -80,9 +80,15 @@ public final class PoseEstimator {
     /// of the session's input, so another thread may run the model meanwhile; nil when the box is
     /// empty. Uses this estimator's resampler: one preparing caller at a time.
     public func prepare(_ image: RGBImage, personBox box: BoundingBox, into values: inout [Float]) -> PoseCrop? {
-        guard let crop = PoseCrop(around: box), values.count == inputElementCount else { return nil }
-        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: &values, size: inputSize, layout: .interleaved)
+        guard let crop = PoseCrop(around: box), prepare(image, crop: crop, into: &values) else { return nil }
         return crop
+    }
+
+    /// Writes `crop` of `image` into `values` (as above); false when `values` has the wrong size.
+    public func prepare(_ image: RGBImage, crop: PoseCrop, into values: inout [Float]) -> Bool {
+        guard values.count == inputElementCount else { return false }
+        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: &values, size: inputSize, layout: .interleaved)
+        return true
     }
 
     /// Floats in one input tensor (`inputSize`² × 3).
