@@ -78,7 +78,7 @@ struct FramePass {
             }
         }
         pending = PendingFrame(time: frame.time, detected: detect, requests: requests,
-                               poses: try estimate(requests, in: frame, at: frame.time, with: models))
+                               poses: try estimate(requests, in: frame, with: models))
     }
 
     /// Collects what the pose worker estimated (and judges the last followed frame); call once,
@@ -151,8 +151,7 @@ struct FramePass {
     }
 
     /// Estimates the requested crops in line, or hands them to the pose thread (then returns none).
-    private mutating func estimate(_ requests: [PoseRequest], in frame: SampledFrame, at time: Double,
-                                   with models: VisionModels) throws -> [Int: Pose] {
+    private mutating func estimate(_ requests: [PoseRequest], in frame: SampledFrame, with models: VisionModels) throws -> [Int: Pose] {
         var poses: [Int: Pose] = [:]
         do {
             for request in requests {
@@ -162,7 +161,7 @@ struct FramePass {
                         worker.recycle(tensor)
                         continue
                     }
-                    try worker.submit(PoseWorker.Job(time: time, trackId: request.trackId, box: request.box ?? request.crop.box,
+                    try worker.submit(PoseWorker.Job(time: frame.time, trackId: request.trackId, box: request.box ?? request.crop.box,
                                                      detected: request.detected, crop: request.crop, tensor: tensor))
                 } else {
                     poses[request.trackId] = try models.pose.estimate(frame.image, crop: request.crop)
@@ -271,8 +270,7 @@ struct FramePass {
         for (i, a) in ids.enumerated() {
             for b in ids[(i + 1)...] {
                 guard let p = poses[a]?.alignment, let q = poses[b]?.alignment else { continue }
-                let dx = p.centreX - q.centreX, dy = p.centreY - q.centreY
-                if (dx * dx + dy * dy).squareRoot() < sameBodyDistance * max(p.bodyRadius, q.bodyRadius) { pairs.append((a, b)) }
+                if p.centreDistance(to: q) < sameBodyDistance * max(p.bodyRadius, q.bodyRadius) { pairs.append((a, b)) }
             }
         }
         return pairs

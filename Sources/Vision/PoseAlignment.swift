@@ -18,6 +18,11 @@ public struct PoseAlignment: Sendable, Equatable {
         ((scaleX - centreX) * (scaleX - centreX) + (scaleY - centreY) * (scaleY - centreY)).squareRoot()
     }
 
+    /// Pixels between this hips' centre and `other`'s.
+    public func centreDistance(to other: PoseAlignment) -> Double {
+        ((other.centreX - centreX) * (other.centreX - centreX) + (other.centreY - centreY) * (other.centreY - centreY)).squareRoot()
+    }
+
     /// The fastest a body's centre moves, in body radii per second: a sprinter's 10 m/s over a
     /// radius of about 0.9 m is 11; tennis players stay under 7.
     public static let maxCentreSpeed = 11.0
@@ -35,8 +40,6 @@ public struct PoseAlignment: Sendable, Equatable {
         let radius = bodyRadius, nextRadius = next.bodyRadius
         guard radius.isFinite, nextRadius.isFinite, radius > 1, nextRadius > 1,
               nextRadius / radius <= Self.maxScaleChange, radius / nextRadius <= Self.maxScaleChange else { return false }
-        let dx = next.centreX - centreX, dy = next.centreY - centreY
-        let step = (dx * dx + dy * dy).squareRoot()
-        return step <= radius * max(Self.minJump, Self.maxCentreSpeed * max(0, seconds))
+        return centreDistance(to: next) <= radius * max(Self.minJump, Self.maxCentreSpeed * max(0, seconds))
     }
 }

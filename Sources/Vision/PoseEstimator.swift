@@ -56,7 +56,7 @@ public final class PoseEstimator {
 
     /// The pose of the person in `crop` of `image` (a crop from their last pose's alignment points).
     public func estimate(_ image: RGBImage, crop: PoseCrop) throws -> Pose {
-        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: input.elements, size: inputSize, layout: .interleaved)
+        prepare(image, crop: crop)
         try run()
         return pose(in: crop)
     }
@@ -72,8 +72,13 @@ public final class PoseEstimator {
     /// it apart) and returns it; nil when the box is empty.
     public func prepare(_ image: RGBImage, personBox box: BoundingBox) -> PoseCrop? {
         guard let crop = PoseCrop(around: box) else { return nil }
-        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: input.elements, size: inputSize, layout: .interleaved)
+        prepare(image, crop: crop)
         return crop
+    }
+
+    /// Writes `crop` of `image` into the input buffer.
+    private func prepare(_ image: RGBImage, crop: PoseCrop) {
+        resampler.crop(image, left: crop.left, top: crop.top, side: crop.side, into: input.elements, size: inputSize, layout: .interleaved)
     }
 
     /// Writes the crop around `box` into `values` (a tensor of `inputElementCount` floats) instead
