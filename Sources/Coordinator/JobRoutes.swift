@@ -21,7 +21,7 @@ struct JobRoutes {
         api.post("/v1/jobs", .clubData) { request, _, caller in try await create(request, caller) }
         api.get("/v1/jobs", .clubData) { request, _, caller in try await list(request, caller) }
         api.get("/v1/jobs/:id", .clubData) { _, context, caller in
-            try JSONResponse.make(try await markingPaused([try await job(RouteParams.uuid(context, "id"), caller)])[0])
+            try JSONResponse.make(await markingPaused([try await job(RouteParams.uuid(context, "id"), caller)])[0])
         }
         api.post("/v1/jobs/:id/retry", .clubData) { request, context, caller in
             let id = try RouteParams.uuid(context, "id")
@@ -348,7 +348,7 @@ struct JobRoutes {
         await backends.publish(entries.map { JobEvent(type: .jobQueued, jobId: $0.jobId, batchId: $0.batchId, club: $0.club, attempt: $0.attempt) })
         let queue = backends.queue
         let jobs = entries.map { JobQueue.Entry(id: $0.jobId, club: $0.club, priority: Priority(rawValue: $0.priority) ?? .normal, attempt: $0.attempt) }
-        try await backends.redis { try queue.enqueue(jobs, on: $0) }
+        _ = try await backends.redis { try queue.enqueue(jobs, on: $0) }
     }
 
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as

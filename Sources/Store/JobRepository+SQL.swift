@@ -36,7 +36,7 @@ extension JobRepository {
         static let attempts = "SELECT * FROM job_attempts WHERE job_id = $1 ORDER BY attempt"
 
         /// The SET items of a retry: the job queued again with fresh budgets and no cancel asked for
-        /// (the API's retry, the dashboard's bulk and group retries).
+        /// (the API's retry, `reelwork jobs retry-failed`, the dashboard's bulk and group retries).
         static let retrySet = """
             status = \(JobStatus.queued.sql), failures = 0, stalls = 0, cancel_requested = false, cancelled_by = NULL,
             updated_at = now(), finished_at = NULL, next_attempt_at = NULL
@@ -59,8 +59,9 @@ extension JobRepository {
 
         static let countFailed = "SELECT count(*) AS n FROM jobs WHERE \(failedMatching)"
 
+        /// Queues the failed jobs `failedMatching` takes again, as `requeueForRetry` does one.
         static let requeueFailed = """
-            UPDATE jobs SET status = \(JobStatus.queued.sql), failures = 0, stalls = 0, updated_at = now(), finished_at = NULL, next_attempt_at = NULL
+            UPDATE jobs SET \(retrySet)
             WHERE \(failedMatching)
             RETURNING id, club, priority, attempt, batch_id
             """
