@@ -24,7 +24,7 @@ enum BodyTravel {
         guard let travel = Statistics.median(hipSpeeds), travel >= SwingTuning.travelShare * speed else { return false }
         let wrist = BodyLandmark.side(hand).wrist
         guard let relative = TrackKinematics.velocity(at: peak, samples: samples, of: { $0.points[wrist] - hips($0) }) else { return false }
-        return relative.length / samples[peak].torso < SwingTuning.travelRelativeShare * SwingTuning.peakThreshold
+        return relative.length / samples[peak].torso < SwingTuning.travelRelativeShare * SwingTuning.peakThreshold(span: samples[peak].span)
     }
 
     private static func hips(_ sample: TrackKinematics.Sample) -> PixelPoint {

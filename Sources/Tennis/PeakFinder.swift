@@ -1,19 +1,25 @@
 /// Wrist-speed peaks that can be swings.
 enum PeakFinder {
-    /// Indices of samples whose speed is a local maximum within their segment, at least
-    /// `threshold`, and at least `minSeparation` seconds from any higher peak (the higher one wins;
-    /// on equal speeds the earlier). In time order.
-    static func peaks(in samples: [TrackKinematics.Sample], threshold: Double, minSeparation: Double) -> [Int] {
+    /// How far a sample's speed is over the threshold for the time it was differenced over
+    /// (`SwingTuning.peakThreshold(span:)`): 1 at the threshold; nil without a speed.
+    static func strength(_ sample: TrackKinematics.Sample) -> Double? {
+        sample.speed.map { $0 / SwingTuning.peakThreshold(span: sample.span) }
+    }
+
+    /// Indices of samples whose strength is a local maximum within their segment, at least 1, and
+    /// at least `minSeparation` seconds from any stronger peak (the stronger one wins; on equal
+    /// strengths the earlier). In time order.
+    static func peaks(in samples: [TrackKinematics.Sample], minSeparation: Double) -> [Int] {
         var local: [Int] = []
         for (i, sample) in samples.enumerated() {
-            guard let speed = sample.speed, speed >= threshold else { continue }
+            guard let value = strength(sample), value >= 1 else { continue }
             // On a plateau only its last sample counts, so a flat top is one peak.
-            let previous = i > 0 && samples[i - 1].segment == sample.segment ? samples[i - 1].speed : nil
-            let next = i + 1 < samples.count && samples[i + 1].segment == sample.segment ? samples[i + 1].speed : nil
-            if speed >= (previous ?? 0), speed > (next ?? 0) { local.append(i) }
+            let previous = i > 0 && samples[i - 1].segment == sample.segment ? strength(samples[i - 1]) : nil
+            let next = i + 1 < samples.count && samples[i + 1].segment == sample.segment ? strength(samples[i + 1]) : nil
+            if value >= (previous ?? 0), value > (next ?? 0) { local.append(i) }
         }
         let strongestFirst = local.sorted { a, b in
-            let (sa, sb) = (samples[a].speed ?? 0, samples[b].speed ?? 0)
+            let (sa, sb) = (strength(samples[a]) ?? 0, strength(samples[b]) ?? 0)
             return sa != sb ? sa > sb : a < b
         }
         var kept: [Int] = []

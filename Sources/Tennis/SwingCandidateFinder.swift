@@ -3,7 +3,7 @@ enum SwingCandidateFinder {
     static func find(track: [PoseFrame], objects: [ObjectFrame], options: TennisOptions) -> [SwingCandidate] {
         let kinematics = TrackKinematics(track: track, hand: options.dominantHand)
         let samples = kinematics.samples
-        let peaks = PeakFinder.peaks(in: samples, threshold: SwingTuning.peakThreshold, minSeparation: SwingTuning.minPeakSeparation)
+        let peaks = PeakFinder.peaks(in: samples, minSeparation: SwingTuning.minPeakSeparation)
             .filter { !BodyTravel.isTravel(peak: $0, samples: samples, hand: options.dominantHand) }
         return peaks.enumerated().map { k, peak in
             let phases = SwingPhases.around(
@@ -25,7 +25,7 @@ enum SwingCandidateFinder {
                                       recovery: samples[phases.recovery].time)
             return SwingCandidate(type: type, startTime: times.preparation, endTime: times.recovery, keyFrameTimes: times,
                                   contactSource: phases.contactFromObjects ? .racketBall : .wristPeak,
-                                  peakTime: samples[peak].time, peakSpeed: peakSpeed,
+                                  peakTime: samples[peak].time, peakSpeed: peakSpeed, peakThreshold: SwingTuning.peakThreshold(span: samples[peak].span),
                                   prominence: peakSpeed > 0 ? min(1, max(0, 1 - edgeSpeed / peakSpeed)) : 0)
         }
     }

@@ -85,8 +85,8 @@ enum SwingMeasurer {
                                           after: after < SwingTuning.reviewEdgeAfter ? after : nil))
             }
         }
-        if candidate.peakSpeed < SwingTuning.reviewNearThreshold * SwingTuning.peakThreshold {
-            review.append(.nearThreshold(speed: candidate.peakSpeed))
+        if candidate.peakSpeed < SwingTuning.reviewNearThreshold * candidate.peakThreshold {
+            review.append(.nearThreshold(speed: candidate.peakSpeed, threshold: candidate.peakThreshold))
         }
         return (review, missing)
     }

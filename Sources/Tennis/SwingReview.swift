@@ -30,9 +30,9 @@ extension SwingReview {
 
     /// The wrist's peak speed is close to the swing threshold: it may be a practice swing or a
     /// quick movement that is not a stroke.
-    static func nearThreshold(speed: Double) -> SwingReview {
+    static func nearThreshold(speed: Double, threshold: Double) -> SwingReview {
         SwingReview(code: "nearSwingThreshold",
-                    message: String(format: "the wrist's peak speed (%.1f torso lengths/s) is close to the swing threshold (%.0f)",
-                                    speed, SwingTuning.peakThreshold))
+                    message: String(format: "the wrist's peak speed (%.1f torso lengths/s) is close to the swing threshold (%.1f)",
+                                    speed, threshold))
     }
 }

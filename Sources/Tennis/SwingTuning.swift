@@ -7,6 +7,19 @@ public enum SwingTuning {
     /// 3 torso/s), shuffling between shots and pose jitter (< 1 torso/s) stay well below 6.
     /// Limitation: a sprinting player (4–5 m/s) can reach it too, since speed is not relative to the body.
     public static let peakThreshold = 6.0
+    /// The threshold a speed differenced over `span` seconds must reach. Across a gap in the
+    /// wrist's confident frames (motion blur at the fastest moment, a run of frames without a
+    /// pose) the difference is the average over the whole gap, and a stroke's wrist is fast for
+    /// only about `referenceSpan` (`peakThreshold` is set for a difference over that long: two
+    /// intervals at 10 samples a second), so its average over a longer gap is lower by about the
+    /// gap's share: the threshold falls as `referenceSpan / span`, never below
+    /// `minBridgedThresholdShare` of `peakThreshold` (walking arms, jitter stay below that).
+    public static func peakThreshold(span: Double) -> Double {
+        guard span > referenceSpan else { return peakThreshold }
+        return peakThreshold * max(minBridgedThresholdShare, referenceSpan / span)
+    }
+    public static let referenceSpan = 0.2
+    public static let minBridgedThresholdShare = 0.5
     /// Peaks closer than this are one swing (the higher peak is kept): a rally's strokes are ≥ 1 s
     /// apart, while one stroke can show two peaks (take-back and forward swing, or a jittery peak).
     public static let minPeakSeparation = 0.6
@@ -50,8 +63,10 @@ public enum SwingTuning {
     /// frame-to-frame jitter over about three frames (neighbours weigh 0.54, the next ones 0.09).
     public static let smoothingSigma = 0.03
     /// Consecutive confident frames further apart than this (or 2.5 sampling intervals, if longer)
-    /// are not differenced: the wrist's path across a long gap is unknown.
-    public static let maxGap = 0.25
+    /// are not differenced: across a longer gap a stroke could have come and gone, or the person
+    /// been someone else. Up to it, a stroke whose fastest part fell into the gap is still seen,
+    /// at the lower threshold `peakThreshold(span:)` gives for a difference that long.
+    public static let maxGap = 0.4
     /// The torso length used to normalise is the median over confident frames within ± this many
     /// seconds: one bad frame cannot change it, yet a player walking to the net (growing in the
     /// image) is still measured in their own torso lengths.

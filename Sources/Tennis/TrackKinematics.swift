@@ -22,6 +22,9 @@ struct TrackKinematics {
         var torso: Double
         /// The dominant wrist's speed, torso lengths per second; nil in a one-frame segment.
         var speed: Double?
+        /// Seconds between the two frames `speed` was differenced over: two sampling intervals,
+        /// or more where unsure or missing frames lie between them (`SwingTuning.peakThreshold(span:)`).
+        var span: Double = 0
     }
 
     let hand: Hand
@@ -106,12 +109,12 @@ struct TrackKinematics {
                 let before = i > range.lowerBound ? i - 1 : i
                 let after = i + 1 < range.upperBound ? i + 1 : i
                 var speed: Double?
+                let span = times[after] - times[before]
                 if after > before, torso[i] > 1 {
-                    let pixelsPerSecond = points[after][wrist].distance(to: points[before][wrist]) / (times[after] - times[before])
-                    speed = pixelsPerSecond / torso[i]
+                    speed = points[after][wrist].distance(to: points[before][wrist]) / span / torso[i]
                 }
                 samples.append(Sample(time: times[i], segment: segment, points: points[i],
-                                      visibility: frames[i].landmarks.map(\.visibility), torso: torso[i], speed: speed))
+                                      visibility: frames[i].landmarks.map(\.visibility), torso: torso[i], speed: speed, span: span))
             }
         }
         return samples
