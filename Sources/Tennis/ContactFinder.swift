@@ -4,12 +4,20 @@ enum ContactFinder {
     /// if that pair is within `maxContactDistanceInRacketSizes` racket sizes (a ball further away
     /// is passing by, not being hit). Object frames match samples by time (within half a sampling
     /// interval). Ties go to the earlier frame.
+    ///
+    /// A closest approach is a minimum over time, so it needs the detector's eyes on (nearly) every
+    /// sample of the window: with people followed by their landmarks the detector sees about one
+    /// sample a second, and a ball held by the racket before a serve, on the one frame it saw, would
+    /// pass for the hit. Below `SwingTuning.minObjectCoverage` of the window's samples, nil.
     static func contact(in window: ClosedRange<Int>, samples: [TrackKinematics.Sample], objects: [ObjectFrame],
                         interval: Double) -> Int? {
         guard let first = samples[safe: window.lowerBound], let last = samples[safe: window.upperBound] else { return nil }
         let tolerance = interval / 2
+        let inWindow = objects.filter { $0.time >= first.time - tolerance && $0.time <= last.time + tolerance }
+        let seen = window.filter { i in inWindow.contains { abs($0.time - samples[i].time) <= tolerance } }.count
+        guard Double(seen) >= SwingTuning.minObjectCoverage * Double(window.count) else { return nil }
         var best: (distance: Double, sample: Int)?
-        for frame in objects where frame.time >= first.time - tolerance && frame.time <= last.time + tolerance {
+        for frame in inWindow {
             guard let distance = closestPair(frame) else { continue }
             // The confident sample nearest this frame, if it is the same moment.
             guard let sample = window.min(by: { abs(samples[$0].time - frame.time) < abs(samples[$1].time - frame.time) }),

@@ -75,6 +75,9 @@ public enum SwingTuning {
     /// distance (in racket box sizes) still counted as a hit rather than a ball passing by.
     public static let minObjectConfidence = 0.2
     public static let maxContactDistanceInRacketSizes = 1.5
+    /// Racket–ball contact only where the detector saw at least this share of the swing window's
+    /// samples (`ContactFinder`): one frame in a window says nothing of when the ball was closest.
+    public static let minObjectCoverage = 0.8
     /// Torso length (shoulder midpoint to hip midpoint) as a share of standing height: shoulder
     /// height 0.818 H minus hip height 0.530 H (Drillis & Contini 1966 segment proportions, as
     /// reproduced in Winter, "Biomechanics and Motor Control of Human Movement", fig. 4.1).

@@ -214,6 +214,20 @@ final class SwingDetectorTests: XCTestCase {
         XCTAssertEqual(elsewhere.contactSource, .wristPeak)
     }
 
+    /// With people followed by their landmarks the detector sees about one sample a second: a ball
+    /// by the racket on the one frame of the window it saw is not the closest approach.
+    func testObjectsSeenOnFewOfTheWindowsSamplesDoNotDecideContact() throws {
+        let player = SyntheticPlayer(stroke: Strokes.forehand(peak: peak))
+        let hit = 1.2  // before the wrist's fastest sampled frame (1.5), inside the window
+        let all = objects(player, duration: 3, hit: hit)
+        let dense = try XCTUnwrap(detect(player, objects: all).first)
+        XCTAssertEqual(dense.keyFrameTimes.contact, hit, accuracy: 1e-9, "seen on every sample: the closest approach")
+        let onceASecond = all.filter { frame in [0.2, hit, 2.2].contains { abs(frame.time - $0) < 1e-9 } }
+        let sparse = try XCTUnwrap(detect(player, objects: onceASecond).first)
+        XCTAssertEqual(sparse.contactSource, .wristPeak)
+        XCTAssertEqual(sparse.keyFrameTimes.contact, 1.5, accuracy: 1e-9)
+    }
+
     func testIdenticalInputGivesIdenticalOutput() {
         var player = SyntheticPlayer(stroke: Strokes.forehand(peak: 1.2))
         player.moves.append(WristMove(time: 2.4, tau: 0.08, du: 2.2, dv: -0.2))
