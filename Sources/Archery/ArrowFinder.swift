@@ -202,18 +202,43 @@ enum ArrowFinder {
         }.map { impact -> ArrowImpact in
             // A shaft's impact is where the shaft ends, which may lie inside another group or past a
             // zone of the shaft's own colour.
-            guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
-            let head = image.workingPoint(impact.pixelX, impact.pixelY), tail = image.workingPoint(tx, ty)
-            let end = foreign.shaftEnd(head: head, tail: tail, tolerance: max(1, arrowRadiusPx), maximumGap: 2 * band * radiusPx + 2,
-                                       maximumLength: maximumLength * radiusPx, contrast: contrast)
-            var moved = impact
-            (moved.pixelX, moved.pixelY) = image.sourcePoint(end.x, end.y)
-            return moved
+            func followed(_ impact: ArrowImpact) -> ArrowImpact {
+                guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
+                let head = image.workingPoint(impact.pixelX, impact.pixelY), tail = image.workingPoint(tx, ty)
+                let end = foreign.shaftEnd(head: head, tail: tail, tolerance: max(1, arrowRadiusPx), maximumGap: 2 * band * radiusPx + 2,
+                                           maximumLength: maximumLength * radiusPx, contrast: contrast)
+                var moved = impact
+                (moved.pixelX, moved.pixelY) = image.sourcePoint(end.x, end.y)
+                return moved
+            }
+            // A group cut off at the face's edge (the boss behind it read as the face's colour) has
+            // its nock's end there: followed, it leaves the face, and the impact is the other end.
+            let end = followed(impactOnTheFace(impact, face: face.face))
+            let turned = impactOnTheFace(end, face: face.face)
+            return turned == end ? end : followed(turned)
         }
         return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius)
     }
 
     static let collinearGap = 0.12
+
+    /// A shaft with one end on the face and the other past its edge entered the face at the end on
+    /// it: the other is its nock, which stands out towards the camera and, leaning, past the face in
+    /// the picture. The group's shape (`impact(of:)`) cannot tell when the fletching is not seen
+    /// apart from the boss behind it. Ends within `edgeMargin` of the edge decide nothing.
+    static func impactOnTheFace(_ impact: ArrowImpact, face: TargetFace) -> ArrowImpact {
+        guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY,
+              let head = face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY),
+              let tail = face.faceCoordinates(pixelX: tx, pixelY: ty) else { return impact }
+        let headRadius = (head.x * head.x + head.y * head.y).squareRoot(), tailRadius = (tail.x * tail.x + tail.y * tail.y).squareRoot()
+        guard headRadius > 1 + edgeMargin, tailRadius < 1 - edgeMargin else { return impact }
+        var turned = impact
+        (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tx, ty, impact.pixelX, impact.pixelY)
+        turned.endsAlike = false
+        return turned
+    }
+
+    static let edgeMargin = 0.03
 
     /// Pieces of one shaft cut apart where it runs along a ring line (a grey shaft over the band of a
     /// black line on white looks like the line's blur): a piece lying on another's axis, within

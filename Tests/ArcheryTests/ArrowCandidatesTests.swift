@@ -23,6 +23,23 @@ final class ArrowCandidatesTests: XCTestCase {
         XCTAssertEqual(kept, [hole, miss])
     }
 
+    func testAShaftFromTheFaceToPastItsEdgeEnteredAtTheEndOnTheFace() {
+        // Its group's shape took the end past the edge (the nock's) for the impact.
+        var leaning = impact(1.25, -0.2, tail: (0.7, 0.1))
+        leaning.endsAlike = true
+        let turned = ArrowFinder.impactOnTheFace(leaning, face: face)
+        XCTAssertEqual(turned.pixelX, 500 + 300 * 0.7, accuracy: 1e-9)
+        XCTAssertEqual(turned.pixelY, 400 + 300 * 0.1, accuracy: 1e-9)
+        XCTAssertEqual(turned.tailX ?? 0, 500 + 300 * 1.25, accuracy: 1e-9)
+        XCTAssertFalse(turned.endsAlike, "the face said which end it is")
+        // Both ends on the face, both past it (a miss in the boss), an end at the edge itself, a
+        // round group: the shape's choice stands.
+        for kept in [impact(0.9, 0, tail: (0.5, 0)), impact(1.1, 0, tail: (1.4, 0.2)), impact(1.02, 0, tail: (0.6, 0)),
+                     impact(1.2, 0, tail: (0.98, 0)), impact(1.2, 0)] {
+            XCTAssertEqual(ArrowFinder.impactOnTheFace(kept, face: face), kept)
+        }
+    }
+
     func testTwoPiecesOfOneShaftEndToEndAreOneArrow() {
         // The shaft from (0.2, 0) outwards, cut at 0.45: the piece at the impact and the one beyond.
         let head = impact(0.2, 0, confidence: 0.7, tail: (0.45, 0)), beyond = impact(0.5, 0, confidence: 0.9, tail: (0.8, 0.002))
