@@ -7,8 +7,9 @@ import Vision
 ///
 /// The caller prepares each person's crop (it needs the frame's pixels, valid only during the
 /// decode callback) into a tensor from `tensor()`, and `submit`s it; results come back, in
-/// submission order, from `drain()` as they are ready and from `finish()` at the end. At most
-/// `depth` crops wait and the caller drains as it goes, so memory stays flat.
+/// submission order, from `drain()` as they are ready, from `waitForAll()` when the caller needs
+/// a frame's poses before going on (people followed by their landmarks), and from `finish()` at
+/// the end. At most `depth` crops wait and the caller drains as it goes, so memory stays flat.
 final class PoseWorker: @unchecked Sendable {
     // Safe: the queues and flags are touched only with `condition` locked; `estimator` runs on the pose thread.
 

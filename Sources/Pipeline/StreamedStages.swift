@@ -56,7 +56,8 @@ struct StreamedStages {
         context.result["framesDecoded"] = .number(Double(report.framesDecoded))
         if let pass {
             context.recorder = pass.recorder
-            // With an every-frame stage the decoder hands out every frame; the models saw the ones the recorder holds.
+            // With an every-frame stage the decoder hands out every frame; the vision stages handled the sampled ones
+            // (the detector ran on some of them, `result.vision.detectorRuns`).
             let sampled = pass.framesHandled
             context.framesDone[.objects] = sampled
             if wantsPoses { context.framesDone[.pose] = sampled }

@@ -6,7 +6,7 @@ import Vision
 ///
 /// JSON shapes (numbers rounded: times to 1 ms, pixels to 0.1 px, scores to 0.001):
 ///
-///     "detections": [{"t": 0.1, "boxes": [[classId, confidence, x1, y1, x2, y2], …]}, …]   one entry per sampled frame
+///     "detections": [{"t": 0.1, "boxes": [[classId, confidence, x1, y1, x2, y2], …]}, …]   one entry per frame the detector saw
 ///     "poses": [{"trackId": 1, "frames": [{"t": 0.1, "score": 0.99, "box": [x1, y1, x2, y2],
 ///                                         "landmarks": [x, y, visibility, …]}, …]}, …]        33 landmarks × 3 values
 ///
@@ -34,8 +34,6 @@ struct VisionRecorder {
     init(classes: [Int: String]?) {
         self.classes = classes
     }
-
-    var framesRecorded: Int { frames.count }
 
     mutating func record(_ detections: [Detection], at time: Double) {
         let kept = classes.map { wanted in detections.filter { wanted[$0.classId] != nil } } ?? detections

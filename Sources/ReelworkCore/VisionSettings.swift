@@ -32,9 +32,10 @@ public struct VisionSettings: Sendable, Hashable {
         /// before issue 29, kept so results can be compared).
         case everySample = "every"
         /// BlazePose's own way: each followed person's crop comes from their last landmarks; the
-        /// detector runs on the first sample, when nobody is followed, when a followed person is
-        /// lost (the pose model's presence falls, or the landmarks jump further than a body can
-        /// move), and every `detectorRefreshSeconds`.
+        /// detector runs on the first sample, when nobody is followed, on the sample after a
+        /// followed person is lost (the pose model's presence falls, the landmarks jump further
+        /// than a body can move, two followed crops land on one body), while the tracker holds a
+        /// track nobody follows, and every `detectorRefreshSeconds`.
         case tracked
     }
 

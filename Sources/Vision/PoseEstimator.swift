@@ -7,9 +7,10 @@ import ReelworkCore
 /// 33 landmarks in source pixels come out. One ONNX Runtime session with its buffers, reused for
 /// every person and frame.
 ///
-/// Not thread-safe, with one split: `prepare(_:personBox:into:)` touches only the resampler and
-/// `estimate(preprocessed:crop:)` only the session and its buffers, so one thread may prepare crops
-/// while another runs them (the pipeline's pose thread). Everything else: one caller at a time.
+/// Not thread-safe, with one split: `prepare(_:personBox:into:)` and `prepare(_:crop:into:)` touch
+/// only the resampler and `estimate(preprocessed:crop:)` only the session and its buffers, so one
+/// thread may prepare crops while another runs them (the pipeline's pose thread). Everything
+/// else: one caller at a time.
 public final class PoseEstimator {
     public let session: InferenceSession
     /// The crop's side in model pixels (256 for BlazePose full).
