@@ -22,7 +22,8 @@
 #                the store's settings, and every Secret key its pods read
 #   consistency  tools/deploy-check/check_deploy.py: grace periods against the shutdown grace, the
 #                KEDA trigger's Redis key and metric names against the code, Secret keys, docs/CONFIGURATION.md's
-#                settings, the compose and unit rules
+#                settings, the compose and unit rules, and the worker's /metrics turned on in every deploy
+#                file (compose, k8s and its overlay, the systemd unit: a distinct port per instance 0-9)
 #
 # --mutations: also breaks one field of each file in a scratch copy and checks that the check
 # meant to catch it fails (and that the untouched copy passes).
@@ -247,6 +248,11 @@ MUTATIONS=(
     'consistency|k8s/podmonitor.yaml|s/- port: metrics /- port: metric /'
     'consistency|compose/compose.yaml|s/stop_grace_period: 45s/stop_grace_period: 20s/'
     'consistency|systemd/reelwork-worker@.service|s/^Environment=REELWORK_SHUTDOWN_GRACE_SECONDS=30/Environment=REELWORK_SHUTDOWN_GRACE_SECOND=30/'
+    'consistency|systemd/reelwork-worker@.service|/^Environment=REELWORK_WORKER_METRICS_BIND=/d'
+    'consistency|systemd/reelwork-worker@.service|s/^Environment=REELWORK_WORKER_METRICS_BIND=0.0.0.0:946%i/Environment=REELWORK_WORKER_METRICS_BIND=0.0.0.0:9464/'
+    'consistency|compose/compose.yaml|/      REELWORK_WORKER_METRICS_BIND: 0.0.0.0:9464/d'
+    'consistency|k8s/configmap.yaml|/  REELWORK_WORKER_METRICS_BIND: 0.0.0.0:9464/d'
+    'consistency|k8s/worker.yaml|s/{name: metrics, containerPort: 9464, protocol: TCP}/{name: metrics, containerPort: 9465, protocol: TCP}/'
 )
 if [[ $mutations == 1 ]]; then
     mroot=$scratch/mutant

@@ -70,13 +70,14 @@ struct UploadRoutes {
         } catch let error as ObjectStoreError {
             throw storageUnavailable(error, "starting an upload")
         }
-        let expires = Date().addingTimeInterval(Double(backends.config.limits.uploadExpiryHours) * 3600)
-        let record = UploadRecord(id: id, club: club, originalName: body.filename.flatMap { $0.isEmpty ? nil : String($0.prefix(255)) },
-                                  sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,
-                                  storeUploadId: storeUploadId, expiresAt: expires)
+        let record = NewUpload(id: id, club: club, originalName: body.filename.flatMap { $0.isEmpty ? nil : String($0.prefix(255)) },
+                               sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,
+                               storeUploadId: storeUploadId)
+        let hours = backends.config.limits.uploadExpiryHours
+        // The answer's expiresAt is the row's: PostgreSQL's clock, the one the sweep goes by.
         let inserted: UploadRecord
         do {
-            inserted = try await backends.sql { try UploadRepository($0).insert(record) }
+            inserted = try await backends.sql { try UploadRepository($0).insert(record, expiresInHours: hours) }
         } catch {
             try? await store.dropParts(key: key, uploadId: storeUploadId)
             throw error

@@ -24,6 +24,14 @@ struct MediaLocation {
     /// Without a read timeout a stalled server would hang a worker forever.
     static let networkReadTimeoutMicroseconds = 30_000_000
 
+    /// FFmpeg's `reconnect_delay_max`: after a connection breaks mid-body it waits 0 s, then 1, 3,
+    /// 7… before each try, and gives up once the next wait would exceed this. 0 is one try, at
+    /// once. A store that accepts and then says nothing costs two read timeouts per try (the new
+    /// connection's and the old one's): 0 keeps its failure at three read timeouts (90 s), inside
+    /// the stage watchdog's default 120 s; 1 would be five, 3 seven. A store that is down fails the
+    /// try at once. Longer outages are the job retry's (transient, with backoff).
+    static let networkReconnectDelayMaxSeconds = 0
+
     /// The size of a local regular file; nil for URLs, for paths that cannot be stat'ed (the open
     /// call then reports the real problem) and for FIFOs and devices, which have no size of their own.
     var localFileSize: Int64? {
@@ -72,6 +80,13 @@ struct MediaLocation {
         av_dict_set(&options, "protocol_whitelist", isNetwork ? "http,https,tcp,tls" : "file", 0)
         if isNetwork {
             av_dict_set(&options, "rw_timeout", String(Self.networkReadTimeoutMicroseconds), 0)
+            // A connection cut before the body's end is opened again at the byte where it broke (a
+            // Range request; the stores and the coordinator serve ranges), instead of failing a
+            // copy of gigabytes that has most of its bytes. Each break gets its own reconnect.
+            // Not `reconnect_on_network_error`: it retries refused connects too, and nested inside
+            // a reconnect it multiplies the time a stalled store takes to fail.
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "reconnect_delay_max", String(Self.networkReconnectDelayMaxSeconds), 0)
             // CR and LF would end the header early and start another: never from a key, but checked.
             if let authorization, !authorization.contains(where: { $0 == "\r" || $0 == "\n" }) {
                 av_dict_set(&options, "headers", "Authorization: \(authorization)\r\n", 0)
@@ -83,7 +98,7 @@ struct MediaLocation {
 
 extension MediaLocation {
     /// Opens the location's bytes (no demuxing) with what a demuxer would get (the protocol
-    /// whitelist, the read timeout, the credentials, the stop check), gives them to `body`, and
+    /// whitelist, the read timeout, the reconnect, the credentials, the stop check), gives them to `body`, and
     /// closes them. Fails with FFmpeg's code when opening fails.
     func withBytes<T>(guards: MediaGuards, _ body: (UnsafeMutablePointer<AVIOContext>) -> T) -> Result<T, MediaOpenFailure> {
         FFmpegLibrary.prepare()

@@ -35,6 +35,31 @@ public struct UploadRecord: Sendable, Equatable {
     }
 }
 
+/// An upload about to be recorded: what the client declared and where its parts go. It has no
+/// expiry of its own: `UploadRepository.insert` sets one from PostgreSQL's clock.
+public struct NewUpload: Sendable {
+    public var id: UUID
+    public var club: String
+    public var originalName: String?
+    public var sizeBytes: Int64
+    public var contentHash: String
+    public var partBytes: Int64
+    public var stagingKey: String
+    public var storeUploadId: String?
+
+    public init(id: UUID, club: String, originalName: String?, sizeBytes: Int64, contentHash: String, partBytes: Int64, stagingKey: String,
+                storeUploadId: String?) {
+        self.id = id
+        self.club = club
+        self.originalName = originalName
+        self.sizeBytes = sizeBytes
+        self.contentHash = contentHash
+        self.partBytes = partBytes
+        self.stagingKey = stagingKey
+        self.storeUploadId = storeUploadId
+    }
+}
+
 /// Reads and writes the `uploads` table. Every move between states names the state it leaves, so
 /// two coordinators completing (or a sweep expiring) the same upload cannot both win.
 public struct UploadRepository {
@@ -45,9 +70,11 @@ public struct UploadRepository {
     }
 
     enum SQL {
+        /// $9 hours from PostgreSQL's now(), the clock the sweep (`expired`) compares with: a
+        /// coordinator whose clock runs off would otherwise shorten or stretch every upload's life.
         static let insert = """
             INSERT INTO uploads (id, club, original_name, size_bytes, content_hash, part_bytes, staging_key, store_upload_id, expires_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(hours => $9::int)) RETURNING *
             """
         /// $1 id, $2 the club that may see it (NULL: any).
         static let find = "SELECT * FROM uploads WHERE id = $1 AND ($2::text IS NULL OR club = $2)"
@@ -71,9 +98,11 @@ public struct UploadRepository {
         static let statesByKey = "SELECT staging_key, status FROM uploads WHERE staging_key = ANY($1::text[])"
     }
 
-    public func insert(_ upload: UploadRecord) throws -> UploadRecord {
+    /// Records `upload`, open until `hours` after PostgreSQL's now(); returns it as stored, with
+    /// that expiry.
+    public func insert(_ upload: NewUpload, expiresInHours hours: Int) throws -> UploadRecord {
         try Self.record(try db.query(SQL.insert, [upload.id, upload.club, upload.originalName, upload.sizeBytes, upload.contentHash,
-                                                  upload.partBytes, upload.stagingKey, upload.storeUploadId, upload.expiresAt]).rows[0])
+                                                  upload.partBytes, upload.stagingKey, upload.storeUploadId, hours]).rows[0])
     }
 
     /// Upload `id` if `club` may see it (nil: any club's). Another club's is nil, like a missing one.

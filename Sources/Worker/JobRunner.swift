@@ -169,7 +169,8 @@ struct JobRunner {
     }
 
     /// How long a run's presigned read stays good: FFmpeg reconnects to the same URL when a read
-    /// breaks, so it must outlast the longest run; a run stalls long before this (stage timeouts).
+    /// breaks (`reconnect`, MediaLocation.openOptions), so it must outlast the longest run; a run
+    /// stalls long before this (stage timeouts).
     static let videoReadSeconds = 12 * 3600
 
     /// The coordinator's URL of a video's bytes, with the grant of the run that reads it (a worker

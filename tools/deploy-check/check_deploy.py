@@ -9,7 +9,8 @@
 (no PyPI package ships KEDA's CRD), and the Prometheus trigger's query through promql-parser. `podmonitor`: the
 same for the Prometheus Operator's PodMonitor (podmonitor-v1.schema.json, written from its API reference). `consistency`: the rules that tie the deploy files to the
 code and to each other (a grace period shorter than the worker's shutdown grace, a Redis key the
-queue does not use, a Secret key nobody defines, a REELWORK_* name docs/CONFIGURATION.md does not know...).
+queue does not use, a Secret key nobody defines, a REELWORK_* name docs/CONFIGURATION.md does not know,
+a deploy file that leaves the worker's /metrics off...).
 RESOLVED_COMPOSE is `docker-compose config`'s output (anchors, env files and defaults applied).
 Prints one line per problem and exits 1 if there is any.
 """
@@ -334,6 +335,71 @@ def check_systemd(root):
             problem(rel, "each instance needs a stable REELWORK_WORKER_ID built from %i")
 
 
+METRICS_BIND = "REELWORK_WORKER_METRICS_BIND"
+
+
+def bind_port(value):
+    """The port of a host:port setting, or None when it names none (as the worker's HostPort.parse)."""
+    _, sep, port = str(value or "").rpartition(":")
+    return int(port) if sep and port.isdigit() and int(port) <= 65535 else None
+
+
+def k8s_worker_metrics(docs, where):
+    """The worker Deployment among `docs` (a list of manifests) sets REELWORK_WORKER_METRICS_BIND, from
+    its env or the ConfigMaps it reads, and names that port `metrics` (the PodMonitor's endpoint)."""
+    worker = next((d for d in docs if d.get("kind") == "Deployment" and d["metadata"]["name"] == "reelwork-worker"), None)
+    if not worker:
+        return
+    maps = {d["metadata"]["name"]: d.get("data", {}) for d in docs if d.get("kind") == "ConfigMap"}
+    for c in containers(worker)[1]:
+        bind = None
+        for ref in c.get("envFrom", []):
+            bind = maps.get(ref.get("configMapRef", {}).get("name"), {}).get(METRICS_BIND, bind)
+        bind = next((e.get("value") for e in c.get("env", []) if e["name"] == METRICS_BIND), bind)
+        port = bind_port(bind)
+        if port is None:
+            problem(f"{where}: reelwork-worker", f"{METRICS_BIND} is {'not set' if bind is None else repr(bind)}: the workers' /metrics "
+                                                 "would be off (reelwork_jobs_finished_total is counted there)")
+            continue
+        named = [p.get("containerPort") for p in c.get("ports", []) if p.get("name") == "metrics"]
+        if named != [port]:
+            problem(f"{where}: reelwork-worker", f"{METRICS_BIND} listens on {port}, but the container's port named metrics is {named or 'missing'}")
+
+
+def check_worker_metrics(root, resolved_path):
+    """Every deploy file turns the worker's /metrics on: the binary leaves it off (workers share
+    machines), so a deploy file that forgets it leaves reelwork_jobs_finished_total unscraped."""
+    k8s_docs = [d for path in sorted((root / "deploy" / "k8s").glob("*.yaml")) for d in load_all(path)]
+    k8s_worker_metrics(k8s_docs, "deploy/k8s")
+
+    with open(resolved_path) as f:
+        worker = yaml.safe_load(f).get("services", {}).get("worker", {})
+    bind = (worker.get("environment") or {}).get(METRICS_BIND)
+    port = bind_port(bind)
+    if port is None:
+        problem("deploy/compose/compose.yaml", f"worker: {METRICS_BIND} is {'not set' if bind is None else repr(bind)}: its /metrics would be off")
+    elif str(port) not in [str(e).split("/")[0] for e in worker.get("expose", [])]:
+        problem("deploy/compose/compose.yaml", f"worker: {METRICS_BIND} listens on {port}, which the service does not expose")
+
+    # A templated unit: each instance needs a port of its own, so the value must make one from %i.
+    # The README promises instances 0 to 9; each must give a distinct port a user without
+    # capabilities may bind.
+    unit = root / "deploy" / "systemd" / "reelwork-worker@.service"
+    if not unit.exists():
+        return
+    values = [e.split("=", 1)[1] for e in unit_settings(unit).get("Environment", []) if e.startswith(METRICS_BIND + "=")]
+    rel = unit.relative_to(root)
+    if not values or not values[-1]:
+        problem(rel, f"{METRICS_BIND} is not set: the workers' /metrics would be off unless every instance had a drop-in")
+        return
+    ports = {instance: bind_port(values[-1].replace("%i", str(instance))) for instance in range(10)}
+    bad = [f"@{i} -> {values[-1].replace('%i', str(i))}" for i, p in ports.items() if p is None or p < 1024]
+    if bad:
+        problem(rel, f"{METRICS_BIND}={values[-1]} gives no unprivileged port for instances 0 to 9 ({', '.join(bad)})")
+    elif len(set(ports.values())) < len(ports):
+        problem(rel, f"{METRICS_BIND}={values[-1]} gives instances 0 to 9 the same port (build it from %i)")
+
+
 def check_dockerfile(root):
     path = root / "deploy" / "docker" / "Dockerfile"
     text = path.read_text()
@@ -364,6 +430,7 @@ def check_kustomize(name, rendered_path, core_path):
                 ref = env.get("valueFrom", {}).get("secretKeyRef")
                 if ref and not ref.get("optional") and ref["key"] not in keys:
                     problem(f"{name}: {doc['kind']}/{doc['metadata']['name']}", f"{env['name']} reads Secret key {ref['key']}, which the rendered Secret does not define")
+    k8s_worker_metrics(docs, name)
     if name.endswith("-s3"):
         config = next((d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "reelwork"), {}).get("data", {})
         if config.get("REELWORK_STORAGE") != "s3" or not config.get("REELWORK_S3_BUCKET") or not config.get("REELWORK_S3_ENDPOINT"):
@@ -399,6 +466,7 @@ def main(argv):
         check_k8s(root)
         check_compose(root, argv[3])
         check_systemd(root)
+        check_worker_metrics(root, argv[3])
         check_dockerfile(root)
         label = "consistency of deploy/ with the code, docs/CONFIGURATION.md and itself"
     else:

@@ -1,0 +1,118 @@
+import Foundation
+import Media
+import ReelworkCore
+import TestSupport
+import XCTest
+
+/// A connection to the store or the coordinator that breaks mid-body is opened again at the byte
+/// where it broke (FFmpeg's `reconnect`, set in `MediaLocation.openOptions`), so a worker's copy
+/// and a decode over http get every byte instead of failing the run. The server is Python's
+/// http.server on 127.0.0.1, serving ranges as S3 and the coordinator do, and cutting the first
+/// answer for each file halfway: with a FIN (`fin…`) or a reset (`rst…`, unsent bytes dropped).
+final class ReconnectTests: XCTestCase {
+    private static let script = """
+        import http.server, os, re, socket, struct, sys, threading
+        root, log = sys.argv[1], sys.argv[2]
+        cut = set()
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'
+            def log_message(self, *a): pass
+            def do_GET(self):
+                name = self.path.split('?')[0].strip('/')
+                data = open(os.path.join(root, name), 'rb').read()
+                m = re.fullmatch(r'bytes=(\\d+)-', self.headers.get('Range', ''))
+                start = int(m.group(1)) if m else 0
+                with open(log, 'a') as f: f.write(f'{name} {start}\\n')
+                if m:
+                    self.send_response(206)
+                    self.send_header('Content-Range', f'bytes {start}-{len(data) - 1}/{len(data)}')
+                else:
+                    self.send_response(200)
+                self.send_header('Accept-Ranges', 'bytes')
+                self.send_header('Content-Length', str(len(data) - start))
+                self.end_headers()
+                body = data[start:]
+                if name in cut:
+                    self.wfile.write(body)
+                    return
+                cut.add(name)
+                self.wfile.write(body[:len(body) // 2])
+                self.close_connection = True
+                if name.startswith('rst'):
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+                    self.connection.close()
+        s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+        s.daemon_threads = True
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+        print('port', s.server_address[1], flush=True)
+        s.serve_forever()
+        """
+
+    private var fixtures: FixtureDirectory!
+    private var server: Process?
+    private var hold: Pipe?
+    private var baseURL = ""
+    private var requestLog = ""
+
+    override func setUpWithError() throws {
+        fixtures = try FixtureDirectory()
+        requestLog = fixtures.path("requests.log")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", Self.script, fixtures.url.path, requestLog]
+        process.standardError = FileHandle.nullDevice
+        let input = Pipe()
+        let line = try ToolServer.start(process, input: input)
+        server = process
+        hold = input
+        guard let port = Int(line.dropFirst("port ".count).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Tool.Failure(description: "the range server did not start: \(line)")
+        }
+        baseURL = "http://127.0.0.1:\(port)"
+    }
+
+    override func tearDown() {
+        if let server, server.isRunning {
+            server.terminate() // SIGTERM to this server's PID only
+            server.waitUntilExit()
+        }
+        hold = nil
+        fixtures?.remove()
+        super.tearDown()
+    }
+
+    /// Where each request for `name` started: the first at 0, a reconnect where the cut fell.
+    private func requestStarts(_ name: String) throws -> [Int] {
+        try String(contentsOfFile: requestLog, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            return parts.first.map(String.init) == name ? Int(parts[1]) : nil
+        }
+    }
+
+    func test_ACopyWhoseConnectionBreaksMidBodyStillHoldsEveryByte() throws {
+        let bytes = pseudoRandomBytes(count: (3 << 20) + 12_345)
+        for name in ["fin.bin", "rst.bin"] {
+            _ = try fixtures.write(bytes, to: name)
+            let copy = fixtures.path("\(name).copy")
+            let copied = try MediaCopy.copy("\(baseURL)/\(name)", to: copy, maxBytes: 1 << 30, guards: MediaGuards())
+            XCTAssertEqual(copied, Int64(bytes.count), name)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), bytes, name)
+            let starts = try requestStarts(name)
+            XCTAssertEqual(starts.count, 2, "\(name): one cut answer, one reconnect: \(starts)")
+            XCTAssertEqual(starts.first, 0, name)
+            // It resumed where the bytes stopped, not from the start: a 4 GB copy keeps what it has.
+            XCTAssertGreaterThan(starts.last ?? 0, 0, "\(name): \(starts)")
+            XCTAssertLessThanOrEqual(starts.last ?? 0, bytes.count / 2, "\(name): no byte was skipped: \(starts)")
+        }
+    }
+
+    /// The demuxer's reads (a decode without a local copy, the coordinator's checks) go through
+    /// the same options.
+    func test_ADecodeWhoseConnectionBreaksMidBodyDecodesEveryFrame() throws {
+        let local = try fixtures.video("fin.mp4", Source.testPattern() + Source.h264 + ["-movflags", "+faststart"])
+        let remote = try VideoDecoder(location: "\(baseURL)/fin.mp4").decodeAll { _ in }
+        XCTAssertEqual(remote, try VideoDecoder(location: local).decodeAll { _ in })
+        XCTAssertEqual(remote.framesDecoded, 50)
+        XCTAssertEqual(try requestStarts("fin.mp4").count, 2, "the first answer was cut and read again from where it broke")
+    }
+}
