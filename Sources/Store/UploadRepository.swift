@@ -1,33 +1,25 @@
 import Foundation
 import ReelworkCore
 
-/// An upload in parts as the `uploads` table keeps it.
+/// An upload in parts as the `uploads` table keeps it: what was declared (`record.id`,
+/// `record.sizeBytes`… read through to it) and where it stands.
+@dynamicMemberLookup
 public struct UploadRecord: Sendable, Equatable {
-    public var id: UUID
-    public var club: String
-    public var originalName: String?
-    public var sizeBytes: Int64
-    public var contentHash: String
-    public var partBytes: Int64
-    public var stagingKey: String
-    public var storeUploadId: String?
+    public var declared: NewUpload
     public var status: UploadStatus
     public var videoId: UUID?
     public var error: String?
     public var expiresAt: Date
 
-    public var plan: UploadPlan { UploadPlan(sizeBytes: sizeBytes, partBytes: partBytes) }
+    public var plan: UploadPlan { UploadPlan(sizeBytes: declared.sizeBytes, partBytes: declared.partBytes) }
 
-    public init(id: UUID, club: String, originalName: String?, sizeBytes: Int64, contentHash: String, partBytes: Int64, stagingKey: String,
-                storeUploadId: String?, status: UploadStatus = .open, videoId: UUID? = nil, error: String? = nil, expiresAt: Date) {
-        self.id = id
-        self.club = club
-        self.originalName = originalName
-        self.sizeBytes = sizeBytes
-        self.contentHash = contentHash
-        self.partBytes = partBytes
-        self.stagingKey = stagingKey
-        self.storeUploadId = storeUploadId
+    public subscript<Value>(dynamicMember field: WritableKeyPath<NewUpload, Value>) -> Value {
+        get { declared[keyPath: field] }
+        set { declared[keyPath: field] = newValue }
+    }
+
+    public init(_ declared: NewUpload, status: UploadStatus = .open, videoId: UUID? = nil, error: String? = nil, expiresAt: Date) {
+        self.declared = declared
         self.status = status
         self.videoId = videoId
         self.error = error
@@ -37,7 +29,7 @@ public struct UploadRecord: Sendable, Equatable {
 
 /// An upload about to be recorded: what the client declared and where its parts go. It has no
 /// expiry of its own: `UploadRepository.insert` sets one from PostgreSQL's clock.
-public struct NewUpload: Sendable {
+public struct NewUpload: Sendable, Equatable {
     public var id: UUID
     public var club: String
     public var originalName: String?
@@ -143,10 +135,11 @@ public struct UploadRepository {
         guard let status = UploadStatus(rawValue: try row.string("status")) else {
             throw PostgresError(message: "uploads.status '\(row["status"] ?? "")' is not an upload state")
         }
-        return UploadRecord(id: try row.uuid("id"), club: try row.string("club"), originalName: row["original_name"],
-                            sizeBytes: Int64(try row.string("size_bytes")) ?? 0, contentHash: try row.string("content_hash"),
-                            partBytes: Int64(try row.string("part_bytes")) ?? 0, stagingKey: try row.string("staging_key"),
-                            storeUploadId: row["store_upload_id"], status: status, videoId: row.optionalUUID("video_id"),
-                            error: row["error"], expiresAt: try row.date("expires_at"))
+        let declared = NewUpload(id: try row.uuid("id"), club: try row.string("club"), originalName: row["original_name"],
+                                 sizeBytes: Int64(try row.string("size_bytes")) ?? 0, contentHash: try row.string("content_hash"),
+                                 partBytes: Int64(try row.string("part_bytes")) ?? 0, stagingKey: try row.string("staging_key"),
+                                 storeUploadId: row["store_upload_id"])
+        return UploadRecord(declared, status: status, videoId: row.optionalUUID("video_id"), error: row["error"],
+                            expiresAt: try row.date("expires_at"))
     }
 }
