@@ -91,6 +91,11 @@ public struct TargetFace: Sendable, Equatable {
         Homography(h: homography).apply(pixelX, pixelY)
     }
 
+    /// How far from the face's centre an image point lies, in face radii; nil on the horizon.
+    public func radius(pixelX: Double, pixelY: Double) -> Double? {
+        faceCoordinates(pixelX: pixelX, pixelY: pixelY).map { ($0.x * $0.x + $0.y * $0.y).squareRoot() }
+    }
+
     /// The image point of a point in normalised face coordinates; nil when it has no image.
     public func pixel(faceX: Double, faceY: Double) -> (x: Double, y: Double)? {
         Homography(h: homography).inverse?.apply(faceX, faceY)

@@ -50,7 +50,7 @@ public enum ArcheryScoring {
     static func end(face: TargetFace, impacts: [ArrowImpact], options: ArcheryOptions) -> ArcheryEnd {
         let arrowRadius = options.arrowRadiusInFaceRadii
         let distance = { (impact: ArrowImpact) -> Double in
-            face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY).map { ($0.x * $0.x + $0.y * $0.y).squareRoot() } ?? .infinity
+            face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY) ?? .infinity
         }
         let believed = ArrowCandidates.strongest(impacts.filter { $0.confidence >= minimumConfidence }, count: options.expectedArrowCount,
                                                  tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: distance($0)) }, confidence: \.confidence)

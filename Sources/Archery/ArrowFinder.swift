@@ -228,10 +228,8 @@ enum ArrowFinder {
     /// apart from the boss behind it. Ends within `edgeMargin` of the edge decide nothing.
     static func impactOnTheFace(_ impact: ArrowImpact, face: TargetFace) -> ArrowImpact {
         guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY,
-              let head = face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY),
-              let tail = face.faceCoordinates(pixelX: tx, pixelY: ty) else { return impact }
-        let headRadius = (head.x * head.x + head.y * head.y).squareRoot(), tailRadius = (tail.x * tail.x + tail.y * tail.y).squareRoot()
-        guard headRadius > 1 + edgeMargin, tailRadius < 1 - edgeMargin else { return impact }
+              let headRadius = face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY), let tailRadius = face.radius(pixelX: tx, pixelY: ty),
+              headRadius > 1 + edgeMargin, tailRadius < 1 - edgeMargin else { return impact }
         var turned = impact
         (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tx, ty, impact.pixelX, impact.pixelY)
         turned.endsAlike = false

@@ -10,16 +10,17 @@ enum PeakFinder {
     /// at least `minSeparation` seconds from any stronger peak (the stronger one wins; on equal
     /// strengths the earlier). In time order.
     static func peaks(in samples: [TrackKinematics.Sample], minSeparation: Double) -> [Int] {
+        let strengths = samples.map(strength)
         var local: [Int] = []
         for (i, sample) in samples.enumerated() {
-            guard let value = strength(sample), value >= 1 else { continue }
+            guard let value = strengths[i], value >= 1 else { continue }
             // On a plateau only its last sample counts, so a flat top is one peak.
-            let previous = i > 0 && samples[i - 1].segment == sample.segment ? strength(samples[i - 1]) : nil
-            let next = i + 1 < samples.count && samples[i + 1].segment == sample.segment ? strength(samples[i + 1]) : nil
+            let previous = i > 0 && samples[i - 1].segment == sample.segment ? strengths[i - 1] : nil
+            let next = i + 1 < samples.count && samples[i + 1].segment == sample.segment ? strengths[i + 1] : nil
             if value >= (previous ?? 0), value > (next ?? 0) { local.append(i) }
         }
         let strongestFirst = local.sorted { a, b in
-            let (sa, sb) = (strength(samples[a]) ?? 0, strength(samples[b]) ?? 0)
+            let (sa, sb) = (strengths[a] ?? 0, strengths[b] ?? 0)
             return sa != sb ? sa > sb : a < b
         }
         var kept: [Int] = []
