@@ -30,4 +30,20 @@ enum PeakFinder {
         }
         return kept.sorted()
     }
+
+    /// The time of the speed's maximum near sample `peak`, between samples: the vertex of the
+    /// parabola through the peak's speed and its two neighbours' (same segment, both with a
+    /// speed), kept within half a step of the peak's own time. The peak's own time without them.
+    static func refinedTime(of peak: Int, in samples: [TrackKinematics.Sample]) -> Double {
+        let centre = samples[peak]
+        guard peak > 0, peak + 1 < samples.count,
+              samples[peak - 1].segment == centre.segment, samples[peak + 1].segment == centre.segment,
+              let s0 = samples[peak - 1].speed, let s1 = centre.speed, let s2 = samples[peak + 1].speed else { return centre.time }
+        let (t0, t1, t2) = (samples[peak - 1].time, centre.time, samples[peak + 1].time)
+        // Divided differences: s(t) = s0 + a (t − t0) + b (t − t0)(t − t1); its vertex where s' = 0.
+        let a = (s1 - s0) / (t1 - t0), b = ((s2 - s1) / (t2 - t1) - a) / (t2 - t0)
+        guard b < 0 else { return t1 }
+        let vertex = (t0 + t1) / 2 - a / (2 * b)
+        return min(max(vertex, t1 - (t1 - t0) / 2), t1 + (t2 - t1) / 2)
+    }
 }

@@ -20,9 +20,7 @@ enum SwingCandidateFinder {
             let type = SwingClassifier.classify(contact: phases.contact, window: window, samples: samples, hand: options.dominantHand)
             let peakSpeed = samples[peak].speed ?? 0
             let edgeSpeed = max(samples[phases.preparation].speed ?? 0, samples[phases.recovery].speed ?? 0)
-            let times = KeyFrameTimes(preparation: samples[phases.preparation].time, backswing: samples[phases.backswing].time,
-                                      contact: samples[phases.contact].time, followThrough: samples[phases.followThrough].time,
-                                      recovery: samples[phases.recovery].time)
+            let times = phases.keyFrameTimes(in: samples)
             return SwingCandidate(type: type, startTime: times.preparation, endTime: times.recovery, keyFrameTimes: times,
                                   contactSource: phases.contactFromObjects ? .racketBall : .wristPeak,
                                   peakTime: samples[peak].time, peakSpeed: peakSpeed, peakThreshold: SwingTuning.peakThreshold(span: samples[peak].span),

@@ -2,7 +2,9 @@ import Foundation
 import ReelworkCore
 
 /// The `metrics` stage for one swing: seed 004's `SegmentMetrics` from the smoothed track.
-/// A metric that cannot be measured is nil, with the reason in `unavailable`.
+/// A metric that cannot be measured is nil, with the reason in `unavailable`. The body at contact
+/// (shoulder turn, contact height, the follow-through's start) is the sampled frame nearest the
+/// contact's time, which may itself lie between frames (`SwingPhases.keyFrameTimes(in:)`).
 enum SwingMeasurer {
     /// Times within this of a window edge count as inside (they are the same sampled frame).
     private static let timeTolerance = 1e-6

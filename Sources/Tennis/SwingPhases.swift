@@ -19,8 +19,10 @@ struct SwingPhases: Equatable {
     var backswing: Int
     var peak: Int
     var contact: Int
-    /// Whether `contact` came from the racket–ball closest approach (else it is the peak).
+    /// Whether `contact` came from the racket–ball closest approach.
     var contactFromObjects: Bool
+    /// Whether `contact` is the speed peak itself (no racket–ball approach, no overhead contact).
+    var contactAtPeak: Bool
     var followThrough: Int
     var recovery: Int
 
@@ -69,7 +71,8 @@ struct SwingPhases: Equatable {
         if recovery < upper { recovery += 1 }
 
         let found = contactNear(preparation...recovery)
-        let contact = found ?? overheadNear(preparation...recovery) ?? peak
+        let overhead = found == nil ? overheadNear(preparation...recovery) : nil
+        let contact = found ?? overhead ?? peak
         backswing = min(backswing, contact)
         preparation = min(preparation, backswing)
         var followThrough = contact
@@ -78,6 +81,19 @@ struct SwingPhases: Equatable {
             if speed(followThrough) < SwingTuning.followThroughFraction * peakSpeed { break }
         }
         return SwingPhases(preparation: preparation, backswing: backswing, peak: peak, contact: contact,
-                           contactFromObjects: found != nil, followThrough: followThrough, recovery: recovery)
+                           contactFromObjects: found != nil, contactAtPeak: found == nil && overhead == nil,
+                           followThrough: followThrough, recovery: recovery)
+    }
+
+    /// The keyframes' times. A contact at the wrist's speed peak lies where the speed is highest
+    /// between samples (`PeakFinder.refinedTime`), so a stroke sampled at 24 fps, or one whose
+    /// fastest part fell in a gap of unsure wrists, is not held to a sample's time. It stays
+    /// inside the window, and a backswing or follow-through on the wrong side of it moves to it,
+    /// so the keyframes stay in order. Every other keyframe is its sample's time.
+    func keyFrameTimes(in samples: [TrackKinematics.Sample]) -> KeyFrameTimes {
+        let start = samples[preparation].time, end = samples[recovery].time
+        let contactTime = contactAtPeak ? min(max(PeakFinder.refinedTime(of: peak, in: samples), start), end) : samples[contact].time
+        return KeyFrameTimes(preparation: start, backswing: min(samples[backswing].time, contactTime), contact: contactTime,
+                             followThrough: max(samples[followThrough].time, contactTime), recovery: end)
     }
 }

@@ -30,7 +30,7 @@ final class SwingDetectorTests: XCTestCase {
         XCTAssertEqual(swing.type, .forehand)
         XCTAssertEqual(swing.contactSource, .wristPeak)
         XCTAssertEqual(swing.keyFrameTimes.contact, peak, accuracy: 0.1 + 1e-9, "within one frame of the peak")
-        XCTAssertEqual(swing.keyFrameTimes.contact, swing.peakTime)
+        XCTAssertEqual(swing.keyFrameTimes.contact, swing.peakTime, accuracy: 0.05 + 1e-9, "between the peak sample's neighbours, at most half a step away")
         XCTAssertGreaterThan(swing.peakSpeed, SwingTuning.peakThreshold)
         assertOrderedInWindow(swing)
         // Backswing: where the take-back turns into the forward swing, ≈ 0.22 s before the peak.
@@ -55,6 +55,23 @@ final class SwingDetectorTests: XCTestCase {
         // wrist is still moving then, so follow-through comes before recovery.
         XCTAssertEqual(swing.keyFrameTimes.followThrough, peak + 0.07, accuracy: 0.05)
         XCTAssertLessThan(swing.keyFrameTimes.followThrough, swing.keyFrameTimes.recovery)
+    }
+
+    func testContactAtTheWristPeakLiesBetweenSamplesNearTheFastestMoment() throws {
+        // The sample nearest the fastest moment is up to half a step off it (50 ms at 10 fps, 21 ms
+        // at 24): the speed's peak between samples is nearer.
+        for fps in [10.0, 24.0] {
+            let step = 1 / fps
+            for offset in stride(from: 0.1, through: 0.9, by: 0.2) {
+                let fastest = (Double(Int(1.5 * fps)) + offset) * step
+                let swing = try XCTUnwrap(detect(SyntheticPlayer(stroke: Strokes.forehand(peak: fastest)), fps: fps).first)
+                let nearestSample = (offset < 0.5 ? offset : 1 - offset) * step
+                let error = abs(swing.keyFrameTimes.contact - fastest)
+                XCTAssertLessThanOrEqual(error, 0.2 * step, "\(fps) fps, fastest at \(fastest) s: contact \(swing.keyFrameTimes.contact)")
+                if nearestSample > 0.2 * step { XCTAssertLessThan(error, nearestSample, "nearer than the nearest sample") }
+                assertOrderedInWindow(swing)
+            }
+        }
     }
 
     func testAForehandFilmedFromTheFrontIsStillAForehand() throws {
@@ -205,9 +222,10 @@ final class SwingDetectorTests: XCTestCase {
         assertOrderedInWindow(swing)
         XCTAssertGreaterThan(swing.keyFrameTimes.followThrough, hit)
 
-        // A ball that never comes within reach of the racket leaves contact at the wrist peak.
+        // A ball that never comes within reach of the racket leaves contact at the wrist's fastest
+        // moment (between the samples at 1.5 and 1.6).
         let missed = try XCTUnwrap(detect(player, objects: objects(player, duration: 3, hit: hit, ballOffset: 200)).first)
-        XCTAssertEqual(missed.keyFrameTimes.contact, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(missed.keyFrameTimes.contact, peak, accuracy: 0.01)
         XCTAssertEqual(missed.contactSource, .wristPeak)
         // A hit outside the swing's window is ignored too.
         let elsewhere = try XCTUnwrap(detect(player, objects: objects(player, duration: 3, hit: 0.1)).first)
@@ -225,7 +243,7 @@ final class SwingDetectorTests: XCTestCase {
         let onceASecond = all.filter { frame in [0.2, hit, 2.2].contains { abs(frame.time - $0) < 1e-9 } }
         let sparse = try XCTUnwrap(detect(player, objects: onceASecond).first)
         XCTAssertEqual(sparse.contactSource, .wristPeak)
-        XCTAssertEqual(sparse.keyFrameTimes.contact, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(sparse.keyFrameTimes.contact, peak, accuracy: 0.01)
     }
 
     func testIdenticalInputGivesIdenticalOutput() {

@@ -114,6 +114,32 @@ line("24–40 fps", outcomes.filter { $0.sequence.fps < 40 })
 line("40–60 fps", outcomes.filter { $0.sequence.fps >= 40 })
 line("run of missing frames", outcomes.filter { $0.sequence.conditions.dropBurst > 0 })
 
+// Where contact errs: within 2 frames by the swing's type and by why it was flagged for review,
+// with the signed error (reported − true, frames) to show a lag or a lead.
+struct FoundSwing {
+    var error: Double
+    var signedFrames: Double
+    var type: String
+    var review: [String]
+}
+let found = outcomes.flatMap { o in
+    o.score.matches.map { m in
+        FoundSwing(error: m.errorFrames, signedFrames: (o.detected[m.detected].contactTime - o.sequence.swings[m.truth].contactTime) * o.sequence.fps,
+                   type: o.sequence.swings[m.truth].type, review: o.detected[m.detected].review)
+    }
+}
+print("\ncontact by kind (found swings; within 2 frames; signed error p10 / p50 / p90, frames):")
+func contactLine(_ name: String, _ subset: [FoundSwing]) {
+    guard !subset.isEmpty else { return }
+    let within = subset.filter { $0.error <= SwingMatcher.contactFrames }.count
+    let signed = subset.map(\.signedFrames)
+    print("  \(name): \(subset.count); \(percent(within, subset.count)); "
+          + String(format: "%.2f / %.2f / %.2f", percentile(signed, 10), percentile(signed, 50), percentile(signed, 90)))
+}
+for kind in ["forehand", "backhand", "serve"] { contactLine(kind, found.filter { $0.type == kind }) }
+contactLine("not flagged", found.filter { $0.review.isEmpty })
+for code in Set(found.flatMap(\.review)).sorted() { contactLine("flagged \(code)", found.filter { $0.review.contains(code) }) }
+
 // Reliability: of the swings given a confidence in each band, how many were right (a real swing,
 // contact within 2 frames, type right).
 print("\nreliability (confidence band: swings, right, mean confidence):")
