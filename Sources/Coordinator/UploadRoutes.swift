@@ -20,9 +20,6 @@ struct UploadRoutes {
     /// The coordinator's upload slots, shared with `POST /v1/videos`.
     let videos: VideoRoutes
 
-    /// How long a presigned part URL stays good: a part of a few MiB on a poor uplink takes minutes.
-    static let partURLSeconds = 3600
-
     func register(on api: APIRouter) {
         api.post("/v1/uploads", .clubData) { request, _, caller in try await create(request, caller) }
         api.get("/v1/uploads/:id", .clubData) { _, context, caller in
@@ -99,7 +96,7 @@ struct UploadRoutes {
         if let bad = body.numbers.first(where: { !(1...plan.partCount).contains($0) }) {
             throw APIError(.badRequest, "invalid_request", "part \(bad) does not exist: this upload has parts 1 to \(plan.partCount)")
         }
-        let seconds = min(Self.partURLSeconds, max(1, Int(upload.expiresAt.timeIntervalSinceNow)))
+        let seconds = min(backends.config.limits.uploadPartURLSeconds, max(1, Int(upload.expiresAt.timeIntervalSinceNow)))
         let expires = Date().addingTimeInterval(Double(seconds))
         let id = upload.id.uuidString.lowercased()
         let targets = try Set(body.numbers).sorted().map { number in

@@ -66,9 +66,11 @@ extension CoordinatorClient {
         }
         guard (200..<300).contains(status) else {
             if ours { try checkStatus(data: answer, status: status) }
-            // The store's own error, an XML document: its code says what went wrong (an expired URL, a full bucket).
-            let code = String(decoding: answer.prefix(2000), as: UTF8.self).firstMatch(of: /<Code>([^<]{1,100})<\/Code>/).map { String($0.1) } ?? "no code"
-            throw ClientError.api(status: status, code: "store_refused", message: "the store answered HTTP \(status) (\(code)) to part \(target.number)")
+            // The store's own error, an XML document: its code and message say what went wrong (an expired URL, a full bucket).
+            let document = String(decoding: answer.prefix(2000), as: UTF8.self)
+            let code = document.firstMatch(of: /<Code>([^<]{1,100})<\/Code>/).map { String($0.1) } ?? "no code"
+            let said = document.firstMatch(of: /<Message>([^<]{1,300})<\/Message>/).map { ": " + Self.xmlText($0.1) } ?? ""
+            throw ClientError.api(status: status, code: "store_refused", message: "the store answered HTTP \(status) (\(code)\(said)) to part \(target.number)")
         }
     }
 
@@ -130,14 +132,43 @@ extension CoordinatorClient {
             let targets = try await Self.resending(after: retryDelays, onRetry: onRetry) { try await uploadPartTargets(upload.id, numbers: numbers) }
             for target in targets.parts {
                 let before = sent
-                try await Self.resending(after: retryDelays, onRetry: onRetry) {
-                    try await sendPart(target, of: file) { partSent, _ in progress(before + partSent, plan.sizeBytes) }
+                try await sendPart(target, upload: upload.id, of: file, retryDelays: retryDelays, onRetry: onRetry) { partSent, _ in
+                    progress(before + partSent, plan.sizeBytes)
                 }
                 sent += target.bytes
                 progress(sent, plan.sizeBytes)
             }
         }
         return try await complete(upload.id, retryDelays: retryDelays, poll: completionPoll, onRetry: onRetry)
+    }
+
+    /// Sends one part, again after a failure worth it. A URL the store refuses as expired (the part
+    /// waited behind slow ones, the machine slept) is asked of the coordinator afresh and the part
+    /// sent with it, at most `freshURLTries` times: a store that refuses fresh URLs too has another
+    /// reason (a clock far off, wrong keys), which the error names.
+    private func sendPart(_ first: UploadPartTarget, upload: UUID, of file: URL, retryDelays: [Duration],
+                          onRetry: @escaping @Sendable (String) -> Void, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws {
+        var target = first
+        var fresh = 0
+        while true {
+            do {
+                return try await Self.resending(after: retryDelays, onRetry: onRetry) { try await sendPart(target, of: file, progress: progress) }
+            } catch let error as ClientError where error.meansURLExpired {
+                guard fresh < Self.freshURLTries else {
+                    // Fresh URLs refused too: not their age but something else, most likely a clock far off.
+                    guard case .api(let status, let code, let message) = error else { throw error }
+                    throw ClientError.api(status: status, code: code, message: "\(message), and so it did with \(fresh) fresh URL(s): "
+                                              + "check that this machine's and the coordinator's clocks are right")
+                }
+                fresh += 1
+                onRetry("\(error); its URL expired, asking the coordinator for a fresh one")
+                let renewed = try await Self.resending(after: retryDelays, onRetry: onRetry) { try await uploadPartTargets(upload, numbers: [target.number]) }
+                guard let next = renewed.parts.first(where: { $0.number == target.number }) else {
+                    throw ClientError.badResponse("the coordinator gave no URL for part \(target.number)")
+                }
+                target = next
+            }
+        }
     }
 
     /// Completes the upload. An answer that another request is completing it (an earlier try whose
@@ -158,7 +189,15 @@ extension CoordinatorClient {
         }
     }
 
+    /// XML character data as text: the five entities a store's error message uses (rclone writes ' as &#39;).
+    static func xmlText(_ raw: Substring) -> String {
+        [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&#39;", "'"), ("&amp;", "&")]
+            .reduce(String(raw)) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+
     static let partURLsAtOnce = 8
+    /// Fresh URLs asked for one part whose URL the store refused as expired, before giving up.
+    static let freshURLTries = 2
 }
 
 extension ClientError {
@@ -170,5 +209,12 @@ extension ClientError {
         case .api(404, "store_refused", let message): return message.contains("NoSuchUpload")
         default: return false
         }
+    }
+
+    /// The store refused a presigned URL as expired. S3 and MinIO answer 403 AccessDenied "Request
+    /// has expired"; rclone 400 AccessDenied (the request's time too far from the server's).
+    var meansURLExpired: Bool {
+        guard case .api(let status, "store_refused", let message) = self, [400, 403].contains(status) else { return false }
+        return message.contains("(AccessDenied") || message.localizedCaseInsensitiveContains("expired")
     }
 }

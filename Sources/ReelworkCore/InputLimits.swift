@@ -30,6 +30,10 @@ public struct InputLimits: Sendable, Equatable {
     /// An upload in parts (`POST /v1/uploads`) not completed within this many hours is abandoned:
     /// its parts are dropped from the store. A day lets a client resume after a night offline.
     public var uploadExpiryHours = 24
+    /// How long a presigned part URL stays good: a part of a few MiB on a poor uplink takes minutes,
+    /// and a client asks for a fresh URL when one expires anyway. Shorter limits what a leaked URL
+    /// can write. S3 accepts at most a week.
+    public var uploadPartURLSeconds = 3600
     /// Largest result document a run may store. Protects PostgreSQL (a jsonb value must stay far
     /// below its 255 MB limit) and every reader of the result.
     public var maxResultBytes = 64 * 1024 * 1024
@@ -49,6 +53,7 @@ public struct InputLimits: Sendable, Equatable {
         public static let maxUploadSeconds = "REELWORK_MAX_UPLOAD_SECONDS"
         public static let maxResultBytes = "REELWORK_MAX_RESULT_BYTES"
         public static let uploadExpiryHours = "REELWORK_UPLOAD_EXPIRY_HOURS"
+        public static let uploadPartURLSeconds = "REELWORK_UPLOAD_PART_URL_SECONDS"
     }
 
     /// Pixels of the largest picture allowed (FFmpeg's decoders refuse frames past it).
@@ -83,6 +88,7 @@ public struct InputLimits: Sendable, Equatable {
         try whole(Env.maxPageSize, &limits.maxPageSize, max: 10_000)
         try whole(Env.maxConcurrentUploads, &limits.maxConcurrentUploads, max: 10_000)
         try whole(Env.uploadExpiryHours, &limits.uploadExpiryHours, max: 24 * 365)
+        try whole(Env.uploadPartURLSeconds, &limits.uploadPartURLSeconds, max: 7 * 86_400)
         try whole(Env.maxResultBytes, &limits.maxResultBytes, max: 200 << 20)
         try whole(Env.minUploadBytesPerSecond, &limits.minUploadBytesPerSecond, max: 1 << 30)
         func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {

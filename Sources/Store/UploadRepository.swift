@@ -86,8 +86,9 @@ public struct UploadRepository {
             """
         /// How many uploads club $1 has open.
         static let unfinishedOfClub = "SELECT count(*) AS n FROM uploads WHERE club = $1 AND status IN \(UploadStatus.unfinished.sql)"
-        /// The state of the uploads staged at the keys $1 (an SQL array's text).
-        static let statesByKey = "SELECT staging_key, status FROM uploads WHERE staging_key = ANY($1::text[])"
+        /// The state of the uploads staged at the keys $1 (an SQL array's text), and whether each is
+        /// past its expiry by PostgreSQL's clock (the sweep's).
+        static let statesByKey = "SELECT id, staging_key, status, expires_at < now() AS overdue FROM uploads WHERE staging_key = ANY($1::text[])"
     }
 
     /// Records `upload`, open until `hours` after PostgreSQL's now(); returns it as stored, with
@@ -120,13 +121,22 @@ public struct UploadRepository {
         try db.query(SQL.expired, [limit]).rows.map(Self.record)
     }
 
+    /// Where an upload staged at a key stands: its state, and whether it is past its expiry.
+    public struct KeyState: Sendable, Equatable {
+        public let id: UUID
+        public let status: UploadStatus
+        public let overdue: Bool
+    }
+
     /// The state of each upload staged at one of `keys`; a key no upload has is absent.
-    public func states(stagingKeys keys: [String]) throws -> [String: UploadStatus] {
+    public func states(stagingKeys keys: [String]) throws -> [String: KeyState] {
         guard !keys.isEmpty else { return [:] }
         let list = "{" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "}"
-        var states: [String: UploadStatus] = [:]
+        var states: [String: KeyState] = [:]
         for row in try db.query(SQL.statesByKey, [list]).rows {
-            if let status = UploadStatus(rawValue: try row.string("status")) { states[try row.string("staging_key")] = status }
+            if let status = UploadStatus(rawValue: try row.string("status")) {
+                states[try row.string("staging_key")] = KeyState(id: try row.uuid("id"), status: status, overdue: try row.bool("overdue"))
+            }
         }
         return states
     }

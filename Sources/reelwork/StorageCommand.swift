@@ -42,11 +42,19 @@ struct StorageCommand: AsyncParsableCommand {
                 }
                 report.orphans.removeAll { removed.contains($0.key) }
             }
-            let abandoned = try await abandonedUploads(store, db: try PGConnection(config.databaseURL))
+            let db = try PGConnection(config.databaseURL)
+            let abandoned = try await abandonedUploads(store, db: db)
             for upload in abandoned { print("abandoned \(upload.key)  parts of an upload that is \(upload.state)") }
             var kept = abandoned.count
             if removeOrphans {
                 for upload in abandoned {
+                    // One past its expiry that no sweep ended yet is ended first, as the sweep does:
+                    // a client sending it more parts then hears 410, not of parts that vanished.
+                    if let unfinished = upload.unfinished,
+                       try UploadRepository(db).move(unfinished.0, from: unfinished.1, to: .expired,
+                                                     error: "not completed in time (found by the storage check)") == nil {
+                        continue
+                    }
                     try await store.dropParts(key: upload.key, uploadId: upload.storeUploadId)
                     print("removed  \(upload.key)")
                     kept -= 1
@@ -59,9 +67,11 @@ struct StorageCommand: AsyncParsableCommand {
         }
 
         /// Parts of uploads in parts (`uploads/<id>…`, and a bucket's open multipart uploads there)
-        /// that nothing will complete: their upload ended (its parts' removal failed), or no upload
-        /// has them and they are older than an upload takes to be recorded.
-        func abandonedUploads(_ store: any PartUploads, db: PGConnection) async throws -> [(key: String, storeUploadId: String?, state: String)] {
+        /// that nothing will complete: their upload ended (its parts' removal failed), is past its
+        /// expiry (no coordinator swept it: none runs), or no upload has them and they are older
+        /// than an upload takes to be recorded. `unfinished`: the upload to end before its parts go.
+        func abandonedUploads(_ store: any PartUploads, db: PGConnection) async throws
+            -> [(key: String, storeUploadId: String?, state: String, unfinished: (UUID, UploadStatus)?)] {
             var found: [String: (storeUploadId: String?, modified: Date)] = [:]
             for object in try await store.list(prefix: ObjectKey.uploadsPrefix) {
                 // `uploads/<id>` (joined) or `uploads/<id>.parts/<n>` (a folder's parts).
@@ -76,11 +86,13 @@ struct StorageCommand: AsyncParsableCommand {
             let states = try UploadRepository(db).states(stagingKeys: Array(found.keys))
             return found.sorted { $0.key < $1.key }.compactMap { key, held in
                 switch states[key] {
-                case let state? where UploadStatus.unfinished.contains(state): return nil
-                case let state?: return (key, held.storeUploadId, state.rawValue)
+                case let state? where UploadStatus.unfinished.contains(state.status):
+                    guard state.overdue else { return nil }
+                    return (key, held.storeUploadId, "\(state.status.rawValue) past its expiry", (state.id, state.status))
+                case let state?: return (key, held.storeUploadId, state.status.rawValue, nil)
                 case nil:
                     guard Date().timeIntervalSince(held.modified) >= UploadSpool.staleAge else { return nil }
-                    return (key, held.storeUploadId, "not recorded")
+                    return (key, held.storeUploadId, "not recorded", nil)
                 }
             }
         }

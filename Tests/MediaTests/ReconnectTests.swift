@@ -49,34 +49,20 @@ final class ReconnectTests: XCTestCase {
         """
 
     private var fixtures: FixtureDirectory!
-    private var server: Process?
-    private var hold: Pipe?
+    private var server: PythonServer?
     private var baseURL = ""
     private var requestLog = ""
 
     override func setUpWithError() throws {
         fixtures = try FixtureDirectory()
         requestLog = fixtures.path("requests.log")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", Self.script, fixtures.url.path, requestLog]
-        process.standardError = FileHandle.nullDevice
-        let input = Pipe()
-        let line = try ToolServer.start(process, input: input)
-        server = process
-        hold = input
-        guard let port = Int(line.dropFirst("port ".count).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Tool.Failure(description: "the range server did not start: \(line)")
-        }
-        baseURL = "http://127.0.0.1:\(port)"
+        let server = try PythonServer(script: Self.script, arguments: [fixtures.url.path, requestLog])
+        self.server = server
+        baseURL = server.baseURL
     }
 
     override func tearDown() {
-        if let server, server.isRunning {
-            server.terminate() // SIGTERM to this server's PID only
-            server.waitUntilExit()
-        }
-        hold = nil
+        server?.stop()
         fixtures?.remove()
         super.tearDown()
     }

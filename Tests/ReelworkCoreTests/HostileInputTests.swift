@@ -106,7 +106,7 @@ final class InputLimitsTests: XCTestCase {
         let limits = try InputLimits.fromEnvironment([
             "REELWORK_MAX_VIDEO_SECONDS": "60.5", "REELWORK_MAX_FRAME_SIZE": "1080x1920", "REELWORK_MAX_FRAMES": "100",
             "REELWORK_MAX_JSON_BYTES": "1000", "REELWORK_MAX_PAGE_SIZE": "10", "REELWORK_MAX_CONCURRENT_UPLOADS": "2",
-            "REELWORK_IDLE_TIMEOUT_SECONDS": "5", "REELWORK_MAX_RESULT_BYTES": "4096",
+            "REELWORK_IDLE_TIMEOUT_SECONDS": "5", "REELWORK_MAX_RESULT_BYTES": "4096", "REELWORK_UPLOAD_PART_URL_SECONDS": "60",
         ])
         XCTAssertEqual(limits.maxVideoSeconds, 60.5)
         XCTAssertEqual([limits.maxFrameWidth, limits.maxFrameHeight], [1920, 1080], "the longer side first")
@@ -114,9 +114,12 @@ final class InputLimitsTests: XCTestCase {
         XCTAssertEqual([limits.maxFrames, limits.maxJSONBytes, limits.maxPageSize, limits.maxConcurrentUploads, limits.maxResultBytes],
                        [100, 1000, 10, 2, 4096])
         XCTAssertEqual(limits.idleTimeoutSeconds, 5)
+        XCTAssertEqual(limits.uploadPartURLSeconds, 60)
+        XCTAssertEqual(InputLimits().uploadPartURLSeconds, 3600)
         for (name, value) in [("REELWORK_MAX_VIDEO_SECONDS", "0"), ("REELWORK_MAX_VIDEO_SECONDS", "inf"), ("REELWORK_MAX_FRAME_SIZE", "8k"),
                               ("REELWORK_MAX_FRAME_SIZE", "0x100"), ("REELWORK_MAX_FRAMES", "1e9"), ("REELWORK_MAX_PAGE_SIZE", "-1"),
-                              ("REELWORK_MAX_CONCURRENT_UPLOADS", "0"), ("REELWORK_IDLE_TIMEOUT_SECONDS", "nan")] {
+                              ("REELWORK_MAX_CONCURRENT_UPLOADS", "0"), ("REELWORK_IDLE_TIMEOUT_SECONDS", "nan"),
+                              ("REELWORK_UPLOAD_PART_URL_SECONDS", "0"), ("REELWORK_UPLOAD_PART_URL_SECONDS", "604801")] {
             XCTAssertThrowsError(try InputLimits.fromEnvironment([name: value]), "\(name)=\(value)") { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
             }
