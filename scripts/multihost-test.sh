@@ -73,7 +73,9 @@
 #     worker, are an hour off PostgreSQL's start of the same attempt), yet both finished jobs and
 #     no attempt of theirs was reaped while it ran (no stall but the killed one's; no job stalled
 #     but those of w1 and w4); and the killed w4's leases were reaped a lease after its last beat
-#     by Redis's clock, not an hour later (no lease outlives its holder).
+#     by Redis's clock, not an hour later (no lease outlives its holder); with s3, both skewed
+#     workers sign their store reads on Redis's clock too (the X-Amz-Date of their start line lies
+#     within the run: AWS refuses a signature more than 15 minutes off).
 # It prints a timeline of what happened, and stops everything it started (processes by PID, the
 # namespaces, the bridge) on every exit. Logs stay in the run directory when a check fails.
 #
@@ -680,6 +682,15 @@ for w in w3 w4; do
         fail "$w's own clock was not ${SKEW_OF[$w]} (its events' stamps are off PostgreSQL's by '${got:-nothing}' s): libfaketime did not reach it, so the skew was not tested"
     done_by=$(sql "SELECT count(*) FROM job_attempts WHERE worker_id LIKE '$w/%' AND outcome = 'succeeded'")
     (( done_by >= 1 )) || fail "$w (clock ${SKEW_OF[$w]}) finished no job"
+    # Its presigned reads are dated by Redis's clock, not its own (AWS refuses more than 15 minutes
+    # of skew; rclone accepts any, and logs a request's URL only when it refuses it, so the worker's
+    # start line, which signs a read with the store it runs jobs with, is what shows the date).
+    if [[ $STORAGE == s3 ]]; then
+        signed=$(sed -n "s/.*signed on Redis's clock: X-Amz-Date \([0-9]\{8\}T[0-9]\{6\}Z\).*/\1/p" "$RUN/logs/$w.log" | head -n 1)
+        signed_at=${signed:+$(date -u -d "${signed:0:4}-${signed:4:2}-${signed:6:2} ${signed:9:2}:${signed:11:2}:${signed:13:2}" +%s)}
+        [[ -n $signed_at ]] && holds "$signed_at >= $START - 5 && $signed_at <= $(now) + 5" ||
+            fail "$w (clock ${SKEW_OF[$w]}) signed its store reads at X-Amz-Date '${signed:-none}', not on Redis's clock (the run started at $(date -u -d "@${START%.*}" +%Y%m%dT%H%M%SZ))"
+    fi
 done
 got=$(skew_of w1)
 [[ -n $got ]] && (( got > -60 && got < 60 )) || fail "w1's events are off PostgreSQL's clock by '${got:-nothing}' s: the comparison itself is off"

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import Logging
 import NIOCore
 import ObjectStorage
+import Queue
 import ReelworkCore
 import S3Storage
 import Store
@@ -19,7 +20,9 @@ public enum CoordinatorServer {
         // A webhook address block that cannot be read stops the start, naming the setting.
         _ = try config.webhooks.urlPolicy()
         // A store that cannot be used (no bucket, credentials refused) stops the start with the reason.
-        let store = ObjectStores.make(config)
+        // Part URLs and redirects are signed on Redis's clock, as workers' reads are (RedisClock).
+        let clock = RedisClock(url: try RedisURL(parsing: config.redisURL), logger: logger)
+        let store = ObjectStores.make(config, now: { clock.now() })
         try await store.prepare()
         logger.info("videos are stored in the \(store.location)")
         let spool = UploadSpool(storageDir: config.storageDir)

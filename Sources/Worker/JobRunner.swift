@@ -5,13 +5,14 @@ import ObjectStorage
 import Pipeline
 import Queue
 import ReelworkCore
-import S3Storage
 import Store
 
 /// Runs one claimed job to an outcome: recorded in PostgreSQL first (fenced by the attempt), then
 /// the lease is ended in Redis with the matching outcome.
 struct JobRunner {
     let config: ReelworkConfig
+    /// Where an S3 run's presigned read comes from (signed on Redis's clock: WorkerProcess.store).
+    let store: any PartUploads
     let db: PGConnection
     let redis: RedisConnection
     let queue: JobQueue
@@ -156,7 +157,7 @@ struct JobRunner {
         switch config.storage {
         case .s3:
             do {
-                return (try ObjectStores.make(config).readLocation(key: run.storageKey, validFor: Self.videoReadSeconds), nil)
+                return (try store.readLocation(key: run.storageKey, validFor: Self.videoReadSeconds), nil)
             } catch let error as ObjectStoreError {
                 throw ReelworkError.invalidInput("video \(run.videoId.uuidString.lowercased()) cannot be read: \(error.message)")
             }

@@ -4,7 +4,6 @@ import Media
 import ObjectStorage
 import Queue
 import ReelworkCore
-import S3Storage
 import Store
 
 /// One slot's rounds: each claims one job and runs it, or waits briefly for work. It owns the
@@ -34,6 +33,8 @@ final class SlotWork: @unchecked Sendable {
 
     let slot: SlotThread
     private let config: ReelworkConfig
+    /// The worker's video store (its S3 URLs signed on Redis's clock).
+    private let store: any PartUploads
     private let owner: String
     private let logger: Logger
     private let queue: JobQueue
@@ -50,11 +51,12 @@ final class SlotWork: @unchecked Sendable {
     ///   - isStopping: whether the worker stopped claiming.
     ///   - shutdownDue: whether the worker's shutdown grace period is over.
     ///   - track: records that a run started (true) or ended (false), for the lease keeper and watchdog.
-    init(slot: SlotThread, workerID: String, config: ReelworkConfig, logger: Logger, health: DependencyHealth,
+    init(slot: SlotThread, workerID: String, config: ReelworkConfig, store: any PartUploads, logger: Logger, health: DependencyHealth,
          isStopping: @escaping @Sendable () -> Bool, shutdownDue: @escaping @Sendable () -> Bool,
          track: @escaping @Sendable (RunControl, _ running: Bool) -> Void) {
         self.slot = slot
         self.config = config
+        self.store = store
         self.owner = "\(workerID)/\(slot.slot)"
         var log = logger
         log[metadataKey: "slot"] = "\(slot.slot)"
@@ -102,7 +104,7 @@ final class SlotWork: @unchecked Sendable {
             control = run
             track(run, true)
             defer { track(run, false) }
-            let runner = JobRunner(config: config, db: db, redis: redis, queue: queue, logger: logger, health: health)
+            let runner = JobRunner(config: config, store: store, db: db, redis: redis, queue: queue, logger: logger, health: health)
             let outcome = try runner.run(run)
             if outcome == .takenOver { logger.info("job \(claim.jobId.uuidString.lowercased()) was ended by the watchdog; this thread retires") }
             // Each of these ended the run with a durable write.
@@ -144,7 +146,7 @@ final class SlotWork: @unchecked Sendable {
         let isStopping = self.isStopping
         do {
             if health.videoSource == .store {
-                let absent = try ObjectStores.make(config).readLocation(key: ObjectKey.video(sha256: Self.absentHash), validFor: 60)
+                let absent = try store.readLocation(key: ObjectKey.video(sha256: Self.absentHash), validFor: 60)
                 try MediaProbe.checkOpens(absent, guards: MediaGuards(shouldStop: { isStopping() }))
             } else {
                 let guards = MediaGuards(shouldStop: { isStopping() }, httpAuthorization: JobRunner.coordinatorAuthorization(config))

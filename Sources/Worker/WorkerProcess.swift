@@ -3,6 +3,7 @@ import Logging
 import ObjectStorage
 import Queue
 import ReelworkCore
+import S3Storage
 import ServiceLifecycle
 import Telemetry
 import Threading
@@ -30,6 +31,9 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     private var watchdog: StageWatchdog!
     /// What the worker knows of Redis, PostgreSQL and the coordinator (logs and metrics of their faults).
     let health: DependencyHealth
+    /// The video store, made once: an S3 store signs its read URLs on Redis's clock (`RedisClock`),
+    /// so a worker whose own clock is off still hands FFmpeg a URL the store accepts.
+    let store: any PartUploads
     private let stateLock = NSLock()
     private var stopRequestedAt: ContinuousClock.Instant?   // monotonic: the grace is a duration on this host
     private var active: [UUID: RunControl] = [:]
@@ -38,9 +42,14 @@ public final class WorkerProcess: Service, @unchecked Sendable {
     private var abandoned = 0
     private let finished = DispatchGroup()
 
-    public init(config: ReelworkConfig, logger: Logger) {
+    /// - Parameter localNow: this host's clock, which the store's signing clock corrects to Redis's
+    ///   (a test passes one that is off).
+    public init(config: ReelworkConfig, logger: Logger, localNow: @escaping @Sendable () -> Date = { Date() }) {
         self.config = config
         self.logger = logger
+        // A Redis URL that does not parse stops the worker at its first connection, with the reason.
+        let clock = RedisClock(url: (try? RedisURL(parsing: config.redisURL)) ?? RedisURL(), logger: logger, localNow: localNow)
+        store = ObjectStores.make(config, now: { clock.now() })
         self.workerID = config.workerID ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
         let id = workerID
         let source = DependencyFault.videoSource(config).0
@@ -50,6 +59,14 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         watchdog = StageWatchdog(config: config, logger: logger, runs: { [unowned self] in activeRuns() },
                                  shutdownDue: { [unowned self] in graceOver },
                                  onTakeover: { [unowned self] in replaceThread(of: $0) })
+    }
+
+    /// The `X-Amz-Date` (`yyyyMMdd'T'HHmmss'Z'`) of a read URL this worker's store signs now; nil
+    /// when its videos are not in an S3 store.
+    var storeSigningDate: String? {
+        guard case .s3 = config.storage,
+              let url = try? store.readLocation(key: ObjectKey.video(sha256: SlotWork.absentHash), validFor: 60) else { return nil }
+        return URLComponents(string: url)?.queryItems?.first { $0.name == "X-Amz-Date" }?.value
     }
 
     /// Runs until graceful shutdown (or cancellation), then until every slot has stopped.
@@ -103,6 +120,8 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         logger.info("worker \(workerID) starting with \(config.workerSlots) slot(s), lease \(config.queue.leaseSeconds) s, stage timeout \(config.queue.stageTimeoutSeconds) s")
         // Local copies a killed worker left behind; a run's own copy is younger than a run can last.
         UploadSpool.localCopies(storageDir: config.storageDir).sweep(olderThan: TimeInterval(JobRunner.videoReadSeconds))
+        // The date its reads are signed with, so a host whose clock is off shows it is corrected.
+        if let signed = storeSigningDate { logger.info("store URLs are signed on Redis's clock: X-Amz-Date \(signed)") }
         keeper.start()
         watchdog.start()
         for slot in 0..<config.workerSlots { startThread(slot: slot) }
@@ -130,7 +149,7 @@ public final class WorkerProcess: Service, @unchecked Sendable {
         }
         // Strong references: a retired thread may return from its C call after the service has
         // ended, and must still find the worker it reports to.
-        let work = SlotWork(slot: slotThread, workerID: workerID, config: config, logger: logger, health: health,
+        let work = SlotWork(slot: slotThread, workerID: workerID, config: config, store: store, logger: logger, health: health,
                             isStopping: { self.isStopping }, shutdownDue: { self.graceOver },
                             track: { run, running in
                                 self.stateLock.withLock {
