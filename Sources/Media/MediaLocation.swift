@@ -66,6 +66,10 @@ struct MediaLocation {
         case FFmpegStatus.httpForbidden: return .forbidden
         case FFmpegStatus.httpServerError: return .serverError
         case _ where Self.transientCodes.contains(code): return .unreachable
+        // Opening: the connection taken and closed with no answer (a server killed mid-request,
+        // a proxy in front of one that is down). The object was checked when it was stored, so
+        // its bytes are not what ended; reads mid-body that end early come as EIO.
+        case FFmpegStatus.endOfFile: return .unreachable
         default: return nil
         }
     }

@@ -9,6 +9,8 @@ import XCTest
 /// and a decode over http get every byte instead of failing the run. The server is Python's
 /// http.server on 127.0.0.1, serving ranges as S3 and the coordinator do, and cutting the first
 /// answer for each file halfway: with a FIN (`fin…`) or a reset (`rst…`, unsent bytes dropped).
+/// A `dead…` file's server then goes away (every later request closed unanswered), and a
+/// `hangup…` file's never answers at all.
 final class ReconnectTests: XCTestCase {
     private static let script = """
         import http.server, os, re, socket, struct, sys, threading
@@ -19,6 +21,12 @@ final class ReconnectTests: XCTestCase {
             def log_message(self, *a): pass
             def do_GET(self):
                 name = self.path.split('?')[0].strip('/')
+                if name.startswith('hangup') or (name.startswith('dead') and name in cut):
+                    # A server that went away: the connection is taken and closed with no answer.
+                    with open(log, 'a') as f: f.write(f'{name} hangup\\n')
+                    self.close_connection = True
+                    self.connection.close()
+                    return
                 data = open(os.path.join(root, name), 'rb').read()
                 m = re.fullmatch(r'bytes=(\\d+)-', self.headers.get('Range', ''))
                 start = int(m.group(1)) if m else 0
@@ -71,7 +79,7 @@ final class ReconnectTests: XCTestCase {
     private func requestStarts(_ name: String) throws -> [Int] {
         try String(contentsOfFile: requestLog, encoding: .utf8).split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
-            return parts.first.map(String.init) == name ? Int(parts[1]) : nil
+            return parts.first.map(String.init) == name ? Int(parts[1]) ?? -1 : nil
         }
     }
 
@@ -89,6 +97,29 @@ final class ReconnectTests: XCTestCase {
             // It resumed where the bytes stopped, not from the start: a 4 GB copy keeps what it has.
             XCTAssertGreaterThan(starts.last ?? 0, 0, "\(name): \(starts)")
             XCTAssertLessThanOrEqual(starts.last ?? 0, bytes.count / 2, "\(name): no byte was skipped: \(starts)")
+        }
+    }
+
+    /// A store that dies mid-body, so that the reconnect finds nobody, fails the copy as the
+    /// network's fault (the job retries), not with a half file that would then be judged a
+    /// truncated video (the job failing for good as invalid input).
+    func test_ACopyCutOffByAServerThatWentAwayFailsAsTheStoresFault() throws {
+        let bytes = pseudoRandomBytes(count: (3 << 20) + 12_345)
+        _ = try fixtures.write(bytes, to: "dead.bin")
+        XCTAssertThrowsError(try MediaCopy.copy("\(baseURL)/dead.bin", to: fixtures.path("dead.copy"), maxBytes: 1 << 30, guards: MediaGuards())) { error in
+            let media = error as? MediaError
+            XCTAssertEqual(media?.kind, .transient, "\(error)")
+            XCTAssertEqual(media?.server, .unreachable, "\(error)")
+        }
+        XCTAssertEqual(try requestStarts("dead.bin").count, 2, "the cut answer, then the reconnect that found nobody")
+    }
+
+    /// A server that takes the connection and closes it without an answer is the network's fault too.
+    func test_AServerThatHangsUpWithoutAnAnswerIsTheStoresFault() throws {
+        _ = try fixtures.write(pseudoRandomBytes(count: 1000), to: "hangup.bin")
+        XCTAssertThrowsError(try MediaCopy.copy("\(baseURL)/hangup.bin", to: fixtures.path("hangup.copy"), maxBytes: 1 << 30, guards: MediaGuards())) { error in
+            XCTAssertEqual((error as? MediaError)?.kind, .transient, "\(error)")
+            XCTAssertEqual((error as? MediaError)?.server, .unreachable, "\(error)")
         }
     }
 
