@@ -40,14 +40,16 @@ public final class RedisClock: @unchecked Sendable {
         _ = try? measure()
     }
 
-    /// Redis's time now, as well as this host knows it.
+    /// Redis's time now, as well as this host knows it. Never waits for Redis: a measurement that
+    /// is due runs on a thread of its own (the coordinator signs on its event loop, where a Redis
+    /// that does not answer would hold every request for the connection's timeout).
     public func now() -> Date {
         let due: Bool = lock.withLock {
             guard state.due.map({ ContinuousClock.now >= $0 }) ?? true, !state.measuring else { return false }
             state.measuring = true
             return true
         }
-        if due { _ = try? measure() }
+        if due { Thread.detachNewThread { [self] in _ = try? measure() } }
         return localNow() + offset
     }
 

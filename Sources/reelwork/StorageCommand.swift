@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectStorage
+import Queue
 import ReelworkCore
 import S3Storage
 import Store
@@ -26,7 +27,10 @@ struct StorageCommand: AsyncParsableCommand {
 
         func run() async throws {
             let config = try options.resolve()
-            let store = ObjectStores.make(config)
+            // Signed on Redis's clock, as the coordinator and workers sign: AWS refuses a request
+            // dated more than 15 minutes off (RedisClock keeps this host's clock without Redis).
+            let clock = RedisClock(url: try RedisURL(parsing: config.redisURL))
+            let store = ObjectStores.make(config, now: { clock.now() })
             let audit = StorageAudit(db: try PGConnection(config.databaseURL))
             // A store that refuses (no bucket, wrong credentials) ends the command with its reason.
             var report = try audit.run(files: try await store.list(prefix: ObjectKey.videosPrefix))
