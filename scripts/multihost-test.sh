@@ -2,7 +2,7 @@
 # The multi-host test (issue 15): Reelwork on several hosts of one network, with a partition, a
 # host added and a host drained mid-run, checked end to end. Run by scripts/test.sh after the build;
 # alone: `scripts/multihost-test.sh` after `swift build --build-tests` (root: it makes network
-# namespaces). About two minutes.
+# namespaces). About two minutes (with RW_MULTIHOST_STORAGE=s3 about four).
 #
 # Hosts are network namespaces on a Linux bridge made for the run (names rwmh-<run id>-*, bridge
 # rwmh<run id>, addresses 10.231.N.0/24 assigned here; nothing else is ever a target):
@@ -69,6 +69,15 @@
 #     coordinator's content route was never asked, it received no byte of the submits (only the
 #     upload sent to POST /v1/videos during the outage), and the store's link carried at least
 #     every tennis clip's bytes;
+#   - with RW_MULTIHOST_STORAGE=s3, then, with the store's link throttled to 2 MB/s each way (tbf)
+#     and files of three parts: the S3 server killed (SIGKILL) once it holds a part of an upload
+#     and started again (rclone keeps multipart uploads in memory, so it answers NoSuchUpload):
+#     submit says so, ends that upload (aborted), starts it over and completes it; the client's path to the store cut
+#     (connections reset, new ones refused) once the store holds a part of another, the store
+#     keeping its parts: submit sends the cut part again and completes the same upload, and the
+#     store's link carries none of the parts it held; the S3 server killed while a worker reads a
+#     video (its run's probe stage, which copies it) and started again: that attempt is handed
+#     back (no failure counted) and the job succeeds;
 #   - one clock: the skewed workers' own clocks were shifted (their live events, stamped by the
 #     worker, are an hour off PostgreSQL's start of the same attempt), yet both finished jobs and
 #     no attempt of theirs was reaped while it ran (no stall but the killed one's; no job stalled
@@ -186,7 +195,7 @@ cleanup() {
     [[ -n ${PID_OF[sampler]:-} ]] && stop_pid "${PID_OF[sampler]}" bash 2
     [[ " ${HOSTS[*]} " == *" w1 "* ]] && heal_link w1 2>/dev/null   # a failure mid-partition: let w1 stop cleanly
     local name
-    for name in w1 w2 w3 w4 coord; do
+    for name in w1 w2 w3 w4 coord submit-e submit-f; do
         [[ -n ${PID_OF[$name]:-} ]] && stop_pid "${PID_OF[$name]}" reelwork 10
     done
     for name in proxy-coord proxy-db; do
@@ -550,6 +559,130 @@ if [[ $STORAGE == s3 ]]; then
     event "an upload whose parts do not match its declared SHA-256 was refused at completion (422 hash_mismatch), nothing recorded"
 fi
 
+# ---- 8. (s3) the store fails mid-upload and mid-read --------------------------------------------
+# Files of three parts (8 + 8 + ~4 MiB: random frames, so they do not compress), sent and read at
+# 2 MB/s (a token bucket on the store's link each way: tbf, which this kernel has), so that an
+# upload or a read is still under way a part or a few seconds after it began.
+#   a. the S3 server is killed (SIGKILL) once the store holds a part of e-00.mp4's upload, and
+#      started again: rclone keeps multipart uploads in memory, so the restarted store answers the
+#      upload's next part with NoSuchUpload; submit says so, ends that upload (aborted), starts a
+#      new one and completes it;
+#   b. f-00.mp4's upload loses the store (the client's connections to it reset, new ones refused)
+#      once the store holds a part, the store keeping its state (as AWS S3 and MinIO do through any
+#      outage): submit sends the cut part again and completes the same upload, and the store's link
+#      carries no part the store already held;
+#   c. the S3 server is killed while a worker reads e-00.mp4 (its run's probe stage, which copies
+#      the video locally), and started again: the worker says the store is unreachable and hands
+#      the job back (no attempt counted), and the job succeeds once the store is back.
+if [[ $STORAGE == s3 ]]; then
+    mkdir -p "$RUN/clips-e" "$RUN/clips-f"
+    for f in e f; do
+        ffmpeg -nostdin -hide_banner -loglevel error -f rawvideo -pix_fmt gray -s 640x360 -r 25 -i /dev/urandom -frames:v 60 \
+            -c:v libx264 -preset ultrafast -qp 0 -pix_fmt yuv420p "$RUN/clips-$f/$f-00.mp4"
+        size=$(stat -c %s "$RUN/clips-$f/$f-00.mp4")
+        (( size > 17 << 20 && size < 24 << 20 )) || die "$f-00.mp4 has $size bytes, not the two parts and a bit the test needs"
+    done
+    printf '{"noop": {"seconds": 1, "probe": true}}\n' >"$RUN/probe.json"
+    throttle() { tc qdisc replace dev "$1" root tbf rate 16mbit burst 64kb latency 2s; }
+    throttle "$(veth s3)"   # what the bridge sends the s3 host: the parts
+    club_queue() { on cli env REELWORK_API_KEY="$OPERATOR_KEY" "$BIN" queue "$1" --club "$2" >>"$RUN/logs/queue.out" 2>&1 || die "queue $1 --club $2 failed"; }
+    club_queue pause mh-a   # no worker reads the files before (c)
+    # Starts `reelwork submit` of clips-$1 in the background (its output in logs/submit-$1.log).
+    submit_bg() {
+        REELWORK_API_KEY=$KEY_A launch "submit-$1" cli "$BIN" submit "$RUN/clips-$1" --recursive --sport tennis \
+            --label "multihost mid-upload $1" --options "$RUN/probe.json"
+    }
+    upload_of() { sql "SELECT id FROM uploads WHERE original_name = '$1' ORDER BY created_at LIMIT 1"; }
+    parts_held() {   # parts the store holds of upload $1, as the coordinator sees them
+        on cli curl -sS --max-time 20 -H "Authorization: Bearer $KEY_A" "$REELWORK_COORDINATOR_URL/v1/uploads/$1" 2>>"$RUN/logs/parts-held.log" |
+            tee -a "$RUN/logs/parts-held.log" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["partsReceived"]))' 2>>"$RUN/logs/parts-held.log" || echo 0
+    }
+    # Mid-upload: the store's link has carried more than a part since the submit started (read on
+    # this machine: asking the coordinator would queue behind the parts on the throttled link).
+    carried_to_s3() { cat "/sys/class/net/$(veth s3)/statistics/tx_bytes"; }
+    mid_upload() { (( $(carried_to_s3) - SENT_BEFORE > 9 << 20 )); }
+    declare -A JOB_OF=()
+    submit_done() {   # SUBMIT NAME: waits for its exit; the job it made joins the run's
+        local rc=0
+        wait "${WRAPPER_OF[submit-$1]}" || rc=$?
+        PID_OF[submit-$1]=
+        (( rc == 0 )) || { fail "the submit of $1-00.mp4 failed ($rc): $(tail -n 4 "$RUN/logs/submit-$1.log" | tr '\n' ' ')"; return 1; }
+        JOB_OF[$1]=$(grep -E '^[0-9a-f-]{36}$' "$RUN/logs/submit-$1.log")
+        [[ $(wc -w <<<"${JOB_OF[$1]}") == 1 ]] || die "the submit of $1-00.mp4 printed not one job: $(tail -n 4 "$RUN/logs/submit-$1.log" | tr '\n' ' ')"
+        echo "${JOB_OF[$1]}" >>"$RUN/jobs"
+        TOTAL=$(( TOTAL + 1 ))
+    }
+
+    # a. killed mid-upload
+    SENT_BEFORE=$(carried_to_s3)
+    submit_bg e
+    wait_until 60 "the store's link to carry a part of e-00.mp4" mid_upload
+    kill -KILL "${PID_OF[s3]}"
+    PID_OF[s3]=
+    FIRST_E=$(upload_of e-00.mp4)
+    event "KILLED the S3 server (SIGKILL) $(( ($(carried_to_s3) - SENT_BEFORE) >> 20 )) MiB into upload ${FIRST_E:0:8} (e-00.mp4, 3 parts)"
+    start_store
+    event "STARTED the S3 server again: it no longer knows the upload"
+    submit_done e && {
+        grep -q "e-00.mp4: .*NoSuchUpload.*starting its upload again" "$RUN/logs/submit-e.log" ||
+            fail "submit did not say the store lost e-00.mp4's upload and start it over: $(grep e-00 "$RUN/logs/submit-e.log" | tr '\n' ' ')"
+        # The lost upload is ended (not left open, counting against the club, until the sweep), a new one completed.
+        uploads_e=$(sql "SELECT string_agg(CASE WHEN id = '$FIRST_E' THEN 'first ' ELSE 'new ' END || status, ', ' ORDER BY created_at) FROM uploads WHERE original_name = 'e-00.mp4'")
+        [[ $uploads_e == "first aborted, new completed" ]] ||
+            fail "e-00.mp4's uploads after the store lost the first: '$uploads_e', not 'first aborted, new completed'"
+        event "submit: the store answered NoSuchUpload; it ended upload ${FIRST_E:0:8}, started e-00.mp4's over and completed it"
+    }
+
+    # b. cut off mid-upload, the store keeping its parts
+    SENT_BEFORE=$(carried_to_s3)
+    submit_bg f
+    wait_until 60 "the store's link to carry a part of f-00.mp4" mid_upload
+    on cli ip route add prohibit "${HOST_IP[s3]}/32"     # new connections refused at once
+    on cli ss -K dst "${HOST_IP[s3]}" dport = 9000 >/dev/null   # and the part on its way cut
+    UPLOAD_F=$(upload_of f-00.mp4)
+    held_f=$(parts_held "$UPLOAD_F")   # the coordinator still reaches the store
+    (( held_f >= 1 )) || fail "the store held no part of f-00.mp4 when the client was cut off"
+    event "CUT the client off the store with $held_f part(s) of upload ${UPLOAD_F:0:8} (f-00.mp4) held"
+    retrying() { grep -q "f-00.mp4: .*sending it again" "$RUN/logs/submit-f.log"; }
+    wait_until 30 "submit to retry f-00.mp4's part" retrying
+    carried_before=$(cat "/sys/class/net/$(veth s3)/statistics/tx_bytes")
+    on cli ip route del prohibit "${HOST_IP[s3]}/32"
+    event "RESTORED the client's path to the store"
+    if submit_done f; then
+        carried=$(( $(cat "/sys/class/net/$(veth s3)/statistics/tx_bytes") - carried_before ))
+        size=$(stat -c %s "$RUN/clips-f/f-00.mp4")
+        # What was still to send: the parts after the held ones (the cut one included). A held part
+        # sent again would add 8 MiB; the slack is for HTTP and TCP (a few percent).
+        left=$(( size - held_f * (8 << 20) ))
+        (( carried < left + (2 << 20) )) ||
+            fail "the store's link carried $carried bytes after f-00.mp4's outage, more than the $left bytes of parts it did not hold: a part it held was sent again"
+        [[ $(sql "SELECT string_agg(id::text || ' ' || status, ', ') FROM uploads WHERE original_name = 'f-00.mp4'") == "$UPLOAD_F completed" ]] ||
+            fail "f-00.mp4's upload was not completed as the same upload: $(sql "SELECT string_agg(left(id::text, 8) || ' ' || status, ', ') FROM uploads WHERE original_name = 'f-00.mp4'")"
+        ! grep -q "f-00.mp4: .*starting its upload again" "$RUN/logs/submit-f.log" || fail "submit started f-00.mp4's upload over though the store kept its parts"
+        event "submit resumed upload ${UPLOAD_F:0:8} after the outage: the store's link carried $carried bytes, the $left of the parts it did not hold"
+    fi
+    tc qdisc del dev "$(veth s3)" root
+
+    # c. killed mid-read
+    JOB_E=${JOB_OF[e]:-}
+    [[ -n $JOB_E ]] || die "no job of e-00.mp4 to read"
+    on s3 tc qdisc replace dev eth0 root tbf rate 16mbit burst 64kb latency 2s   # what the store sends: the reads
+    club_queue resume mh-a
+    reading() { [[ $(sql "SELECT count(*) FROM jobs j JOIN job_stages s ON s.job_id = j.id AND s.attempt = j.attempt
+                          WHERE j.id = '$JOB_E' AND j.status = 'running' AND s.name = 'probe' AND s.status = 'running'") == 1 ]]; }
+    wait_until 60 "a worker to be reading e-00.mp4 (its job's probe stage running)" reading
+    READ_ATTEMPT=$(sql "SELECT attempt || ' on ' || worker_id FROM jobs WHERE id = '$JOB_E'")
+    kill -KILL "${PID_OF[s3]}"
+    PID_OF[s3]=
+    event "KILLED the S3 server (SIGKILL) while job ${JOB_E:0:8} attempt $READ_ATTEMPT read e-00.mp4"
+    read_ended() { [[ $(sql "SELECT count(*) FROM job_attempts WHERE job_id = '$JOB_E' AND attempt = ${READ_ATTEMPT%% *} AND outcome IS NOT NULL") == 1 ]]; }
+    wait_until 60 "the attempt cut off mid-read to end" read_ended
+    event "job ${JOB_E:0:8} attempt ${READ_ATTEMPT%% *} ended: $(sql "SELECT outcome || coalesce(' (' || error_kind || ')', '') FROM job_attempts WHERE job_id = '$JOB_E' AND attempt = ${READ_ATTEMPT%% *}")"
+    on s3 tc qdisc del dev eth0 root 2>/dev/null || true   # the restarted server serves at full speed
+    start_store
+    event "STARTED the S3 server again"
+fi
+
 # ---- the end of the run -----------------------------------------------------------------------
 all_terminal() { [[ $(sql "SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')") == "$TOTAL" ]]; }
 wait_until "$RUN_TIMEOUT" "all $TOTAL jobs to reach a terminal state" all_terminal
@@ -739,6 +872,11 @@ if [[ $STORAGE == s3 ]]; then
     failures=$(sql "SELECT coalesce(sum(failures), 0) FROM jobs WHERE id IN ($outage_sql)")
     (( counted == 0 && failures == 0 )) || fail "the store's outage cost its jobs attempts: $counted attempt(s) neither handed back nor succeeded, $failures failure(s)"
     grep -q "\[store recovered\]" "$RUN"/logs/w[1-4].log || fail "no worker logged that the store works again"
+    # The read the store's death cut (8c): handed back, no attempt counted, then succeeded.
+    cut=$(sql "SELECT outcome FROM job_attempts WHERE job_id = '$JOB_E' AND attempt = ${READ_ATTEMPT%% *}")
+    [[ $cut == handed_back ]] || fail "the attempt of job ${JOB_E:0:8} whose read the store's death cut ended '$cut', not handed back"
+    [[ $(sql "SELECT status || ' ' || failures FROM jobs WHERE id = '$JOB_E'") == "succeeded 0" ]] ||
+        fail "job ${JOB_E:0:8}, cut off mid-read, ended $(sql "SELECT status || ' with ' || failures || ' failure(s)' FROM jobs WHERE id = '$JOB_E'"), not succeeded with none"
     # No client byte of the submits reached the coordinator (their parts went to the bucket): it
     # received only the one upload sent to POST /v1/videos during the outage.
     received=$(on cli curl -fsS -H "Authorization: Bearer $OPERATOR_KEY" "$REELWORK_COORDINATOR_URL/metrics" | awk '/^reelwork_upload_bytes_total/ { print $2 }')

@@ -126,18 +126,26 @@ extension CoordinatorClient {
         var sent = held.reduce(Int64(0)) { $0 + plan.bytes(ofPart: $1) }
         progress(sent, plan.sizeBytes)
         let missing = (1...plan.partCount).filter { !held.contains($0) }
-        // A few parts' URLs at a time, so none expires while the earlier parts are on their way.
-        for start in stride(from: 0, to: missing.count, by: Self.partURLsAtOnce) {
-            let numbers = Array(missing[start..<min(start + Self.partURLsAtOnce, missing.count)])
-            let targets = try await Self.resending(after: retryDelays, onRetry: onRetry) { try await uploadPartTargets(upload.id, numbers: numbers) }
-            for target in targets.parts {
-                let before = sent
-                try await sendPart(target, upload: upload.id, of: file, retryDelays: retryDelays, onRetry: onRetry) { partSent, _ in
-                    progress(before + partSent, plan.sizeBytes)
+        do {
+            // A few parts' URLs at a time, so none expires while the earlier parts are on their way.
+            for start in stride(from: 0, to: missing.count, by: Self.partURLsAtOnce) {
+                let numbers = Array(missing[start..<min(start + Self.partURLsAtOnce, missing.count)])
+                let targets = try await Self.resending(after: retryDelays, onRetry: onRetry) { try await uploadPartTargets(upload.id, numbers: numbers) }
+                for target in targets.parts {
+                    let before = sent
+                    try await sendPart(target, upload: upload.id, of: file, retryDelays: retryDelays, onRetry: onRetry) { partSent, _ in
+                        progress(before + partSent, plan.sizeBytes)
+                    }
+                    sent += target.bytes
+                    progress(sent, plan.sizeBytes)
                 }
-                sent += target.bytes
-                progress(sent, plan.sizeBytes)
             }
+        } catch let error as ClientError where error.meansUploadGone {
+            // The store lost its parts (one that keeps uploads in memory restarted): the upload is
+            // ended now rather than left open, counting against the club's open uploads, until the
+            // sweeper's time. The caller starts a new one.
+            try? await abortUpload(upload.id)
+            throw error
         }
         return try await complete(upload.id, retryDelays: retryDelays, poll: completionPoll, onRetry: onRetry)
     }
