@@ -8,56 +8,8 @@ import XCTest
 /// A bucket whose store answers 500 to everything but the coordinator's start-up check: every
 /// route that asks the store answers 503 `storage_unavailable` naming the store and its answer,
 /// and PostgreSQL records nothing (no upload, no video, an open upload still open).
-final class FailingStoreTests: XCTestCase {
-    /// Python's http.server: HEAD on the bucket (the coordinator's check that it exists) is 200,
-    /// anything else S3's 500 InternalError.
-    private static let script = """
-        import http.server, os, sys, threading
-        bucket = sys.argv[1]
-        class H(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-            def log_message(self, *a): pass
-            def answer(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                if length: self.rfile.read(length)
-                if self.command == 'HEAD' and self.path.split('?')[0].strip('/') == bucket:
-                    self.send_response(200)
-                    self.send_header('Content-Length', '0')
-                    self.end_headers()
-                    return
-                body = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>'
-                self.send_response(500)
-                self.send_header('Content-Type', 'application/xml')
-                self.send_header('Content-Length', str(len(body)))
-                self.end_headers()
-                if self.command != 'HEAD': self.wfile.write(body)
-            do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = answer
-        s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
-        s.daemon_threads = True
-        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-        print('port', s.server_address[1], flush=True)
-        s.serve_forever()
-        """
-
-    private var server: PythonServer?
-    private var stack: TestStack!
-    private var endpoint = ""
-    private let bucket = "broken"
-
-    override func setUpWithError() throws {
-        let server = try PythonServer(script: Self.script, arguments: [bucket])
-        self.server = server
-        endpoint = server.baseURL
-        stack = try TestStack(settings: ["REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": endpoint, "REELWORK_S3_BUCKET": bucket,
-                                         "REELWORK_S3_PATH_STYLE": "1", "AWS_ACCESS_KEY_ID": "any-key", "AWS_SECRET_ACCESS_KEY": "any-secret"])
-        try stack.startCoordinator()
-    }
-
-    override func tearDown() {
-        stack?.shutdown()
-        server?.stop()
-        super.tearDown()
-    }
+final class FailingStoreTests: BrokenStoreTestCase {
+    override var behaviour: Behaviour { .answers500 }
 
     /// `(status, code, message)` of a request to the coordinator with the operator's key.
     private func ask(_ method: String, _ path: String, body: Data? = nil) throws -> (Int, String, String) {
