@@ -9,7 +9,7 @@ import Vision
 /// - `.everySample`: the detector on every frame, each tracked person's crop around their box.
 /// - `.tracked` (MediaPipe's way): each followed person's crop comes from their last pose's
 ///   alignment points; the detector runs on the first sample, after a sample where someone was
-///   lost, while a track is not followed, and every `detectorRefreshSeconds`. A frame's poses are
+///   lost, while a track is not followed (`UnfollowedPeople`), and every `detectorRefreshSeconds`. A frame's poses are
 ///   judged when the next frame arrives (`settlePending`), so with a pose thread the pose of one
 ///   sample is estimated while the next one decodes; a person lost on a sample has no pose there.
 ///
@@ -37,6 +37,8 @@ struct FramePass {
     private var lastDetectionTime: Double?
     /// The last settled frame lost someone: the detector looks at the next one.
     private var lostSomeone = false
+    /// Tracks nobody follows, and which of them the pose model has never seen.
+    private var unfollowed = UnfollowedPeople()
     /// The poses asked for on the last frame, judged when the next one arrives.
     private var pending: PendingFrame?
 
@@ -57,9 +59,7 @@ struct FramePass {
         guard followsPeople else { return try handleWithDetector(frame, with: models) }
         try settlePending()
         let detect = followed.isEmpty || lostSomeone || detectionDue(at: frame.time)
-            // A track the tracker still holds but nobody follows (hidden behind another player a
-            // moment ago) is looked for on every sample until it is found again or its track ends.
-            || followed.count < min(tracker.liveTrackCount, vision.maxPeoplePerFrame)
+            || unfollowed.needDetector(followed: followed.count, liveTracks: tracker.liveTrackIds, limit: vision.maxPeoplePerFrame)
         var requests: [PoseRequest] = []
         if detect {
             let detections = try runDetector(on: frame, with: models)
@@ -189,6 +189,7 @@ struct FramePass {
             for e in estimates { poses[e.trackId] = e.pose }
         }
         var kept: [Int: Pose] = [:], stillFollowed: [Int: Pose] = [:]
+        var unseen: Set<Int> = []
         var lost = false
         for request in frame.requests {
             guard let pose = poses[request.trackId] else { continue }
@@ -202,7 +203,11 @@ struct FramePass {
             } else if let box = request.box {
                 // Cropped around a box: kept as in the every-sample mode, followed when the model sees them.
                 keep(pose, trackId: request.trackId, box: box, detected: request.detected, at: frame.time)
-                if pose.score >= Self.presenceThreshold, pose.alignment != nil, pose.landmarkBox != nil { kept[request.trackId] = pose }
+                if pose.score >= Self.presenceThreshold, pose.alignment != nil, pose.landmarkBox != nil {
+                    kept[request.trackId] = pose
+                } else if request.detected {
+                    unseen.insert(request.trackId)
+                }
             }
         }
         // Two crops that found the same body (one person walked in front of the other): which of
@@ -219,11 +224,12 @@ struct FramePass {
             boxes[request.trackId] = box
             keep(pose, trackId: request.trackId, box: box, detected: request.detected, at: frame.time)
         }
-        if !frame.detected { tracker.follow(boxes) }
+        if frame.detected { unfollowed.detectorRan(unseen: unseen) } else { tracker.follow(boxes) }
         var next: [Int: Followed] = [:]
         for (id, pose) in stillFollowed { next[id] = Followed(pose, at: frame.time, after: followed[id]) }
         for (id, pose) in kept { next[id] = Followed(pose, at: frame.time, after: nil) }
         followed = next
+        unfollowed.followed(next.keys)
         lostSomeone = lost
     }
 

@@ -157,4 +157,7 @@ public struct PersonTracker: Sendable {
 
     /// Tracks alive now.
     public var liveTrackCount: Int { tracks.count }
+
+    /// The ids of the tracks alive now.
+    public var liveTrackIds: Set<Int> { Set(tracks.map(\.id)) }
 }
