@@ -9,9 +9,10 @@ import Vision
 /// - `.everySample`: the detector on every frame, each tracked person's crop around their box.
 /// - `.tracked` (MediaPipe's way): each followed person's crop comes from their last pose's
 ///   alignment points; the detector runs on the first sample, after a sample where someone was
-///   lost, while a track is not followed (`UnfollowedPeople`), and every `detectorRefreshSeconds`. A frame's poses are
-///   judged when the next frame arrives (`settlePending`), so with a pose thread the pose of one
-///   sample is estimated while the next one decodes; a person lost on a sample has no pose there.
+///   lost, while a track is not followed (`UnfollowedPeople`), and every `detectorRefreshSeconds`.
+///   A frame's poses are judged when the next frame arrives (`settlePending`), so with a pose
+///   thread the pose of one sample is estimated while the next one decodes; a person lost on a
+///   sample has no pose there.
 ///
 /// Holds no reference to the models (they are passed to each call), so the models can be released
 /// as soon as the last frame is done, before the result document is built.

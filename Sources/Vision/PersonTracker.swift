@@ -155,9 +155,6 @@ public struct PersonTracker: Sendable {
         tracks = survivors
     }
 
-    /// Tracks alive now.
-    public var liveTrackCount: Int { tracks.count }
-
     /// The ids of the tracks alive now.
     public var liveTrackIds: Set<Int> { Set(tracks.map(\.id)) }
 }

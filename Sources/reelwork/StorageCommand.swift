@@ -31,7 +31,8 @@ struct StorageCommand: AsyncParsableCommand {
             // dated more than 15 minutes off (RedisClock keeps this host's clock without Redis).
             let clock = RedisClock(url: try RedisURL(parsing: config.redisURL))
             let store = ObjectStores.make(config, now: { clock.now() })
-            let audit = StorageAudit(db: try PGConnection(config.databaseURL))
+            let db = try PGConnection(config.databaseURL)
+            let audit = StorageAudit(db: db)
             // A store that refuses (no bucket, wrong credentials) ends the command with its reason.
             var report = try audit.run(files: try await store.list(prefix: ObjectKey.videosPrefix))
             for orphan in report.orphans { print("orphan   \(orphan.key)  \(orphan.bytes) bytes, last changed \(ReelworkJSON.formatDate(orphan.modified))") }
@@ -46,7 +47,6 @@ struct StorageCommand: AsyncParsableCommand {
                 }
                 report.orphans.removeAll { removed.contains($0.key) }
             }
-            let db = try PGConnection(config.databaseURL)
             let abandoned = try await abandonedUploads(store, db: db)
             for upload in abandoned { print("abandoned \(upload.key)  parts of an upload that is \(upload.state)") }
             var kept = abandoned.count
@@ -55,7 +55,7 @@ struct StorageCommand: AsyncParsableCommand {
                     // One past its expiry that no sweep ended yet is ended first, as the sweep does:
                     // a client sending it more parts then hears 410, not of parts that vanished.
                     if let unfinished = upload.unfinished,
-                       try UploadRepository(db).move(unfinished.0, from: unfinished.1, to: .expired,
+                       try UploadRepository(db).move(unfinished.id, from: unfinished.status, to: .expired,
                                                      error: "not completed in time (found by the storage check)") == nil {
                         continue
                     }
@@ -75,7 +75,7 @@ struct StorageCommand: AsyncParsableCommand {
         /// expiry (no coordinator swept it: none runs), or no upload has them and they are older
         /// than an upload takes to be recorded. `unfinished`: the upload to end before its parts go.
         func abandonedUploads(_ store: any PartUploads, db: PGConnection) async throws
-            -> [(key: String, storeUploadId: String?, state: String, unfinished: (UUID, UploadStatus)?)] {
+            -> [(key: String, storeUploadId: String?, state: String, unfinished: (id: UUID, status: UploadStatus)?)] {
             var found: [String: (storeUploadId: String?, modified: Date)] = [:]
             for object in try await store.list(prefix: ObjectKey.uploadsPrefix) {
                 // `uploads/<id>` (joined) or `uploads/<id>.parts/<n>` (a folder's parts).

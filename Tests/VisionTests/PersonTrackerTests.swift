@@ -43,7 +43,7 @@ final class PersonTrackerTests: XCTestCase {
         XCTAssertEqual(tracked.first { $0.detection != nil }?.trackId, 1, "the detection is the walker's, not a new track")
         XCTAssertEqual(tracked.first { $0.trackId == 2 }?.missedFrames, 11, "the unfollowed track coasted")
         for _ in 0..<5 { tracker.follow([1: BoundingBox(x1: 490, y1: 100, x2: 550, y2: 260)]) }
-        XCTAssertEqual(tracker.liveTrackCount, 1, "after more than maxMissedFrames the unfollowed track ended")
+        XCTAssertEqual(tracker.liveTrackIds.count, 1, "after more than maxMissedFrames the unfollowed track ended")
     }
 
     func testAMissedDetectionCoastsThenTheTrackContinues() {
