@@ -25,6 +25,9 @@ struct BallObservations {
     private(set) var framesWithBall = 0
     /// Frames in which only a detector box showed the ball.
     private(set) var framesWithBallFromDetector = 0
+    /// The last frame's ball was the only blob of its colour within reach of a fresh path's
+    /// prediction, on a path colour was holding: a detector box could not have changed the pick.
+    private(set) var followedByColour = false
 
     mutating func add(candidates: [BallCandidate], boxes: [BallBox], time: Double, frameIndex: Int, expectedRadius: Double?) {
         let usableBoxes = boxes.filter { box in
@@ -34,14 +37,17 @@ struct BallObservations {
         let prediction = predicted(at: time)
         let reach = prediction.map { reachAt(time: time, radius: $0.radius, expectedRadius: expectedRadius) }
         var best: (point: BallPoint, score: Double)?
+        var candidatesInReach = 0
+        let onColourPath = prediction != nil && points.last?.fromDetector == false
         for candidate in candidates {
             let inBox = usableBoxes.contains { $0.x1 <= candidate.x && candidate.x <= $0.x2 && $0.y1 <= candidate.y && candidate.y <= $0.y2 }
             var score: Double
             // A path carried by detector boxes alone gives way to any blob of the ball's colour:
             // a stray box must not hold the track away from the ball.
-            if let prediction, let reach, points.last?.fromDetector == false {
+            if let prediction, let reach, onColourPath {
                 let d = distance(candidate.x, candidate.y, prediction.x, prediction.y)
                 guard d <= reach else { continue }
+                candidatesInReach += 1
                 score = d
             } else {
                 // No fresh path: the largest blob (smaller score is better).
@@ -57,6 +63,7 @@ struct BallObservations {
             best = (BallPoint(t: time, frameIndex: frameIndex, x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2,
                               radius: max(box.x2 - box.x1, box.y2 - box.y1) / 2, fromDetector: true), 0)
         }
+        followedByColour = onColourPath && candidatesInReach == 1
         guard let best else { return }
         points.append(best.point)
         framesWithBall += 1

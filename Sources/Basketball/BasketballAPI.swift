@@ -147,6 +147,11 @@ public final class BasketballTracker {
                          expectedRadius: hoop.map { $0.expectedBallRadius })
     }
 
+    /// Whether the last frame's ball was the one colour blob on the path the frames before it
+    /// predict: the detector's boxes would add nothing on the next frame. False before a path is
+    /// found, when no blob or more than one was within reach, and on a path held by boxes alone.
+    public var followsBallByColour: Bool { observations.followedByColour }
+
     /// The shots and stats. Throws `.needsPerson` naming `hoop` when no rim was ever found.
     public func finish() throws -> BasketballResult {
         guard let hoop else { throw ReelworkError.needsPerson(BasketballMessages.hoopNotFound) }

@@ -32,6 +32,9 @@ final class BasketballAnalysis: SportAnalysis, FrameConsumer {
         try tracker!.process(image, time: time, frameIndex: frameIndex, ballBoxes: boxes)
     }
 
+    /// The detector's boxes only where colour is not following the ball on its own.
+    var wantsDetections: Bool { !(tracker?.followsBallByColour ?? false) }
+
     /// `result.hoop`, `result.shots`, `result.stats`, `framesSeen`, `framesWithBall`, `framesWithBallFromDetector`,
     /// `threePointDistanceFt`. A video in which no ball was ever seen needs a person (a blank
     /// video, or a ball of another colour): no made-up "0 attempts".

@@ -22,6 +22,10 @@ final class BowlingAnalysis: SportAnalysis, FrameConsumer {
         try tracker!.process(image, time: time, frameIndex: frameIndex)
     }
 
+    /// The ball is found by its colour alone: the detector's boxes are never read (with the
+    /// `pose` option the detector still runs for the bowler, as the pose pass needs it).
+    var wantsDetections: Bool { false }
+
     /// `result.ball`: how many frames had a ball, and how many shots were tracked.
     func finish() throws -> [String: JSONValue] {
         let tracks = try tracker!.finish()

@@ -14,6 +14,10 @@ import Vision
 ///   thread the pose of one sample is estimated while the next one decodes; a person lost on a
 ///   sample has no pose there.
 ///
+/// Without poses (basketball's `objects`), the detector runs on a sampled frame unless the sport's
+/// own every-frame tracker says it is following what the detector would find
+/// (`FrameConsumer.wantsDetections`); `.everySample` keeps it on every sample.
+///
 /// Holds no reference to the models (they are passed to each call), so the models can be released
 /// as soon as the last frame is done, before the result document is built.
 struct FramePass {
@@ -55,8 +59,16 @@ struct FramePass {
     /// Whether poses follow people from their last landmarks.
     private var followsPeople: Bool { wantsPoses && vision.personDetection == .tracked }
 
-    mutating func handle(_ frame: SampledFrame, with models: VisionModels) throws {
+    /// `sportWantsDetections`: whether the sport's every-frame stage asks for the detector's boxes
+    /// on this frame; nil where the plan has no such stage (without poses the detector then runs,
+    /// its boxes being the result). With poses followed, the people decide when the detector runs
+    /// and the every-frame stage gets the boxes of those frames.
+    mutating func handle(_ frame: SampledFrame, with models: VisionModels, sportWantsDetections: Bool? = nil) throws {
         framesHandled += 1
+        if !wantsPoses, vision.personDetection == .tracked, sportWantsDetections == false {
+            detectedLastFrame = false
+            return
+        }
         guard followsPeople else { return try handleWithDetector(frame, with: models) }
         try settlePending()
         let detect = followed.isEmpty || lostSomeone || detectionDue(at: frame.time)

@@ -101,7 +101,7 @@ struct StreamedStages {
             "inferenceThreads": .number(Double(threads)),
             "poseRuns": .number(Double(pass.poseRuns)),
             "detectorRuns": .number(Double(pass.detectorRuns)),
-            "personDetection": .string(wantsPoses ? vision.personDetection.rawValue : VisionSettings.PersonDetection.everySample.rawValue),
+            "personDetection": .string(vision.personDetection.rawValue),
         ])
     }
 
@@ -142,13 +142,13 @@ struct StreamedStages {
             let decodeProgress = { (done: Int) in try progress(reporter, .decode, done, planned.decode) }
             if let consumer, let everyFrameStage {
                 // Every frame goes to the sport; the vision sampler picks the model's frames, and
-                // the sport gets the detector's boxes with each of those (the models read the
-                // frame first: neither changes it).
+                // the sport gets the detector's boxes with each of those the detector looked at
+                // (where the sport wants them; the models read the frame first: neither changes it).
                 var visionFrames = FrameSampler(pipeline.sampling)
                 report = try decoder.decodeAll(sampling: .everyFrame, progress: decodeProgress, onSample: { frame in
                     var detections: FrameDetections?
                     if let models, visionFrames.isDue(time: frame.time, index: frame.frameIndex) {
-                        try pass!.handle(frame, with: models)
+                        try pass!.handle(frame, with: models, sportWantsDetections: consumer.wantsDetections)
                         detections = pass!.detectedLastFrame ? pass!.recorder.lastFrameDetections() : nil
                         try visionProgress(reporter, pass!.framesHandled, planned.sampled)
                     }

@@ -20,22 +20,25 @@ public struct VisionSettings: Sendable, Hashable {
     /// At most this many people get landmarks in one frame (the largest boxes): spectators in the
     /// background should not multiply the cost of every frame.
     public var maxPeoplePerFrame = 4
-    /// When the person detector runs on a sampled frame of a clip whose poses are wanted.
+    /// When the detector runs on a sampled frame: for the people of a clip whose poses are wanted,
+    /// and for a sport whose own tracker follows what it finds (basketball's ball).
     public var personDetection = PersonDetection.tracked
     /// With `.tracked`, the detector also runs at least this often (seconds of video), to find
     /// people who walk in.
     public var detectorRefreshSeconds = 1.0
 
-    /// How people are found on the sampled frames of a clip whose poses are wanted.
+    /// How people (and a sport's tracked ball) are found on the sampled frames.
     public enum PersonDetection: String, Sendable, Hashable, CaseIterable {
-        /// The detector on every sampled frame, each pose cropped around its detection (the mode
-        /// before issue 29, kept so results can be compared).
+        /// The detector on every sampled frame, each pose cropped around its detection, every
+        /// sport given its boxes (the mode before issue 29, kept so results can be compared).
         case everySample = "every"
         /// BlazePose's own way: each followed person's crop comes from their last landmarks; the
         /// detector runs on the first sample, when nobody is followed, on the sample after a
         /// followed person is lost (the pose model's presence falls, the landmarks jump further
         /// than a body can move, two followed crops land on one body), while the tracker holds a
-        /// track nobody follows, and every `detectorRefreshSeconds`.
+        /// track nobody follows, and every `detectorRefreshSeconds`. Without poses, the detector
+        /// runs where the sport's own tracker is not following what it looks for
+        /// (`FrameConsumer.wantsDetections`).
         case tracked
     }
 

@@ -30,6 +30,13 @@ public protocol FrameConsumer: AnyObject {
     /// (`vision.sampleFPS` a second), nil on the others.
     func consume(_ image: RGBImage, time: Double, frameIndex: Int, detections: FrameDetections?) throws
 
+    /// Whether the detector's boxes are wanted on the next sampled frame. A sport whose own
+    /// tracker is following what the detector would find says no while it does, so the detector
+    /// runs only where that tracker lost it (or never had it); one that reads no boxes says no.
+    /// Heeded when the plan samples objects without poses; with poses followed, the people decide
+    /// (`VisionSettings.PersonDetection.tracked`).
+    var wantsDetections: Bool { get }
+
     /// After the last frame: the result document's fields the every-frame stage sets.
     func finish() throws -> [String: JSONValue]
 }
@@ -42,4 +49,9 @@ public struct DecodedInput: Sendable {
     public init(sampled: SampledVision?) {
         self.sampled = sampled
     }
+}
+
+extension FrameConsumer {
+    /// The detector on every sampled frame, as the plan asks.
+    public var wantsDetections: Bool { true }
 }

@@ -12,14 +12,7 @@ final class EncodedClipTests: XCTestCase {
         let scene = ShootingScene(width: 640, height: 360, fps: 30, events: SceneRun.script, seed: 11)
         let clip = FileManager.default.temporaryDirectory.appendingPathComponent("basketball-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: clip) }
-        let renderer = ShootingSceneRenderer(scene: scene)
-        let encoder = try RawVideoEncoder(output: clip, width: 640, height: 360, framesPerSecond: 30)
-        var pixels: [UInt8] = []
-        for index in 0..<scene.frameCount {
-            renderer.render(frame: index, into: &pixels)
-            try pixels.withUnsafeBufferPointer { try encoder.write($0) }
-        }
-        try encoder.finish()
+        try SceneRun.encode(scene, to: clip)
 
         let tracker = try BasketballTracker(options: try SceneRun.options(scene), frameWidth: 640, frameHeight: 360, frameRate: 30)
         let decoder = try RawVideoDecoder(input: clip, width: 640, height: 360)

@@ -24,12 +24,6 @@ final class RealBallDetectorTests: XCTestCase {
         scratch?.remove()
     }
 
-    private final class Quiet: StageReporter {
-        func stageStarted(_ stage: StageName, framesPlanned: Int?) throws {}
-        func stageProgress(_ stage: StageName, framesDone: Int, framesPlanned: Int?) throws {}
-        func stageFinished(_ stage: StageName, status: StageStatus, framesDone: Int?, error: (any ClassifiedError)?) throws {}
-    }
-
     func testTheDetectorsBallBoxesTrackABallColourCannotSee() throws {
         let clip = scratch.path("ball.mp4")
         // 548×342, 30 fps, 2 s: the detector looks at 20 of the 60 frames (10 a second).
@@ -41,7 +35,7 @@ final class RealBallDetectorTests: XCTestCase {
                                                           "rimRight": .array([.number(150), .number(120)])])])
         let output = try AnalysisPipeline(sport: .basketball, options: options, vision: ProjectPaths.visionSettings,
                                           models: VisionModelPool())
-            .run(location: clip, reporter: Quiet())
+            .run(location: clip, reporter: QuietReporter())
         let result = output.document.result
         XCTAssertEqual(output.document.stages.map { $0.name }, ["probe", "decode", "objects", "shots"])
 
