@@ -228,7 +228,7 @@ let package = Package(
         // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation, and SportMath's
         // seeded generator for the camera noise.
-        .target(name: "BasketballScenes", dependencies: ["SportMath"], path: "Fixtures/BasketballScenes"),
+        .target(name: "BasketballScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BasketballScenes"),
         // Basketball on rendered sessions, raw and through H.264 (SceneVideo).
         .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "SceneVideo", "Pipeline", "ReelworkCore",
                                                            "SportMath", "TestSupport", "Vision"]),

@@ -3,7 +3,6 @@ import BasketballScenes
 import Foundation
 import Pipeline
 import ReelworkCore
-import SceneVideo
 import TestSupport
 import Vision
 import XCTest
@@ -77,7 +76,7 @@ final class BallFollowingTests: XCTestCase {
         let scratch = try ScratchDirectory(prefix: "reelwork-ball-following")
         defer { scratch.remove() }
         let clip = URL(fileURLWithPath: scratch.path("session.mp4"))
-        try SceneRun.encode(scene, to: clip)
+        try ShootingSceneRenderer(scene: scene).encode(to: clip)
 
         func analyse(_ mode: VisionSettings.PersonDetection) throws -> JSONValue {
             var settings = ProjectPaths.visionSettings

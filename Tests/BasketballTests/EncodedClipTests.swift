@@ -12,7 +12,7 @@ final class EncodedClipTests: XCTestCase {
         let scene = ShootingScene(width: 640, height: 360, fps: 30, events: SceneRun.script, seed: 11)
         let clip = FileManager.default.temporaryDirectory.appendingPathComponent("basketball-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: clip) }
-        try SceneRun.encode(scene, to: clip)
+        try ShootingSceneRenderer(scene: scene).encode(to: clip)
 
         let tracker = try BasketballTracker(options: try SceneRun.options(scene), frameWidth: 640, frameHeight: 360, frameRate: 30)
         let decoder = try RawVideoDecoder(input: clip, width: 640, height: 360)

@@ -1,7 +1,5 @@
 import Basketball
 import BasketballScenes
-import Foundation
-import SceneVideo
 import ReelworkCore
 import XCTest
 
@@ -33,18 +31,6 @@ enum SceneRun {
         var fields = extra
         if withHoop { fields["hoop"] = hoopOption(scene) }
         return try BasketballOptions.parse(.object(fields))
-    }
-
-    /// The scene rendered and encoded as H.264 (ffmpeg) at `clip`, as a real upload would be.
-    static func encode(_ scene: ShootingScene, to clip: URL) throws {
-        let renderer = ShootingSceneRenderer(scene: scene)
-        let encoder = try RawVideoEncoder(output: clip, width: scene.view.width, height: scene.view.height, framesPerSecond: scene.fps)
-        var pixels: [UInt8] = []
-        for index in 0..<scene.frameCount {
-            renderer.render(frame: index, into: &pixels)
-            try pixels.withUnsafeBufferPointer { try encoder.write($0) }
-        }
-        try encoder.finish()
     }
 
     static func analyse(_ scene: ShootingScene, options: BasketballOptions,

@@ -2,7 +2,6 @@ import BasketballScenes
 import Foundation
 import ReelworkClient
 import ReelworkCore
-import SceneVideo
 import Store
 import TestSupport
 import XCTest
@@ -33,14 +32,7 @@ final class BasketballJobTests: CoordinatorTestCase {
     /// The scene as an H.264 MP4 in the stack's directory.
     func render(_ scene: ShootingScene, _ name: String) throws -> URL {
         let clip = stack.directory.appendingPathComponent(name)
-        let renderer = ShootingSceneRenderer(scene: scene)
-        let encoder = try RawVideoEncoder(output: clip, width: scene.view.width, height: scene.view.height, framesPerSecond: scene.fps)
-        var pixels: [UInt8] = []
-        for index in 0..<scene.frameCount {
-            renderer.render(frame: index, into: &pixels)
-            try pixels.withUnsafeBufferPointer { try encoder.write($0) }
-        }
-        try encoder.finish()
+        try ShootingSceneRenderer(scene: scene).encode(to: clip)
         return clip
     }
 

@@ -39,14 +39,7 @@ let width = height * 16 / 9
         events.append(pattern[events.count % pattern.count])
     } while duration(events) < seconds
     let scene = ShootingScene(width: width, height: height, fps: fps, events: events, seed: 21)
-    let renderer = ShootingSceneRenderer(scene: scene)
-    let encoder = try RawVideoEncoder(output: URL(fileURLWithPath: file), width: width, height: height, framesPerSecond: fps)
-    var pixels: [UInt8] = []
-    for index in 0..<scene.frameCount {
-        renderer.render(frame: index, into: &pixels)
-        try pixels.withUnsafeBufferPointer { try encoder.write($0) }
-    }
-    try encoder.finish()
+    try ShootingSceneRenderer(scene: scene).encode(to: URL(fileURLWithPath: file))
     let ends = scene.rimEnds
     let options: JSONValue = .object(["hoop": .object(["rimLeft": .array([.number(ends.left.x), .number(ends.left.y)]),
                                                        "rimRight": .array([.number(ends.right.x), .number(ends.right.y)])])])
