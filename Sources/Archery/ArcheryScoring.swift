@@ -53,7 +53,7 @@ public enum ArcheryScoring {
             face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY) ?? .infinity
         }
         let believed = ArrowCandidates.strongest(impacts.filter { $0.confidence >= minimumConfidence }, count: options.expectedArrowCount,
-                                                 tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: distance($0)) }, confidence: \.confidence)
+                                                 tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: distance($0), mayBeShadow: $0.mayBeShadow) }, confidence: \.confidence)
         let crowd = options.expectedArrowCount.flatMap { believed.leftOut > 0 ? (found: $0 + believed.leftOut, shot: $0) : nil }
         let arrows = believed.kept.compactMap { impact -> DetectedArrow? in
             guard let q = face.faceCoordinates(pixelX: impact.pixelX, pixelY: impact.pixelY) else { return nil }

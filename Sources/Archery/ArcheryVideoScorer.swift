@@ -21,13 +21,15 @@ public struct ArcheryVideoScorer: Sendable {
         var missed: Int
         var seenLast: Bool
         /// The finder's confidence, summed over the sightings, and how many of them saw a shaft, a
-        /// shaft crossing another, a shaft alike at both ends.
+        /// shaft crossing another, a shaft alike at both ends, a shaft that may be a shadow.
         var confidenceSum: Double
         var shaftSightings: Int
         var crossingSightings = 0
         var endsAlikeSightings = 0
+        var shadowSightings = 0
 
         var isShaft: Bool { 2 * shaftSightings >= positions.count }
+        var mayBeShadow: Bool { 2 * shadowSightings > positions.count }
         /// Where the arrow is: the mean of its sightings (face coordinates).
         var meanPosition: (x: Double, y: Double) {
             let n = Double(max(1, positions.count))
@@ -43,6 +45,7 @@ public struct ArcheryVideoScorer: Sendable {
             shaftSightings += impact.isShaft ? 1 : 0
             crossingSightings += impact.crossesAnother ? 1 : 0
             endsAlikeSightings += impact.endsAlike ? 1 : 0
+            shadowSightings += impact.mayBeShadow ? 1 : 0
         }
 
         /// Cues that most sightings agree on.
@@ -59,6 +62,8 @@ public struct ArcheryVideoScorer: Sendable {
     var previous: TargetFace?
     var lastSteady: (face: TargetFace, time: Double)?
     var tracks = [Track]()
+    /// The most ring boundaries any frame so far showed (`ringsNeeded`).
+    var mostRingsFound = 0
 
     public init(options: ArcheryOptions) { self.options = options }
 
@@ -69,7 +74,8 @@ public struct ArcheryVideoScorer: Sendable {
         let working = WorkingImage(image)
         guard let found = try? FaceFinder.find(in: working) else { previous = nil; return }
         defer { previous = found.face }
-        guard let before = previous, found.face.ringsFound >= FaceFinder.minimumRings + 1,
+        mostRingsFound = max(mostRingsFound, found.face.ringsFound)
+        guard let before = previous, found.face.ringsFound >= Self.ringsNeeded(mostFound: mostRingsFound),
               Self.isSteady(before, found.face) else { return }
         steadyFrames += 1
         lastSteady = (found.face, time)
@@ -104,7 +110,7 @@ public struct ArcheryVideoScorer: Sendable {
         let radius = options.arrowRadiusInFaceRadii
         var placed = [(arrow: DetectedArrow, time: Double)]()
         let believed = ArrowCandidates.strongest(tracks.filter(\.seenLast), count: options.expectedArrowCount,
-                                                 tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: $0.meanDistance) },
+                                                 tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: $0.meanDistance, mayBeShadow: $0.mayBeShadow) },
                                                  confidence: \.confidence)
         let crowd = options.expectedArrowCount.flatMap { believed.leftOut > 0 ? (found: $0 + believed.leftOut, shot: $0) : nil }
         for track in believed.kept {
@@ -126,6 +132,12 @@ public struct ArcheryVideoScorer: Sendable {
         for frame in frames { scorer.add(time: frame.time, image: frame.image) }
         return try scorer.finish()
     }
+
+    /// The ring boundaries a frame must show to be scored: at least the face finder's minimum, and
+    /// at most one fewer than the best frame so far. A frame showing two fewer than the video can
+    /// has part of the face hidden (someone in front of it) and would lose arrows; a dim video
+    /// whose every frame shows only the minimum is still scored.
+    static func ringsNeeded(mostFound: Int) -> Int { max(FaceFinder.minimumRings, mostFound - 1) }
 
     static func isSteady(_ a: TargetFace, _ b: TargetFace) -> Bool {
         let r = max(a.radiusPx, b.radiusPx)

@@ -53,8 +53,39 @@ enum ArrowCandidates {
                 if dropped.contains(a) { break }
             }
         }
+        // A shadow: a shaft starting at the white zone's inner edge and running outward. The shadow
+        // of a shaft on the face starts where the shaft entered it; on the black zone it does not
+        // show, on the coloured zones it has a shadow's colour (`ArrowFinder.isShadow`), so from an
+        // arrow further in it first shows on the white, as a grey shaft would. One whose line,
+        // carried on inward, runs into another impact is that arrow's shadow; one that runs into
+        // none (its arrow not found) is believed after the shafts that are not (`tier`).
+        var impacts = impacts
+        for a in impacts.indices where !dropped.contains(a) && impacts[a].isShaft {
+            guard let head = heads[a], let tail = tails[a] else { continue }
+            let headRadius = (head.x * head.x + head.y * head.y).squareRoot(), tailRadius = (tail.x * tail.x + tail.y * tail.y).squareRoot()
+            guard abs(headRadius - shadowEdge) <= shadowEdgeBand, tailRadius > headRadius else { continue }
+            let dx = head.x - tail.x, dy = head.y - tail.y, length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { continue }
+            let castBy = impacts.indices.contains { b in
+                guard b != a, !dropped.contains(b), let p = heads[b],
+                      (p.x * p.x + p.y * p.y).squareRoot() < shadowEdge - shadowEdgeBand else { return false }
+                let along = ((p.x - head.x) * dx + (p.y - head.y) * dy) / length
+                let across = abs(-(p.x - head.x) * dy + (p.y - head.y) * dx) / length
+                return along > 0 && across <= max(shadowLineReach, shadowLineSlope * along)
+            }
+            if castBy { dropped.insert(a) } else { impacts[a].mayBeShadow = true }
+        }
         return impacts.indices.filter { !dropped.contains($0) }.map { impacts[$0] }
     }
+
+    /// The white zone's inner edge (face radii): a shadow cast by an arrow further in starts there.
+    static let shadowEdge = 0.8
+    /// How far from `shadowEdge` a shadow's inner end may be found (the edge's blur, the line).
+    static let shadowEdgeBand = 0.025
+    /// How near its line an arrow must lie to have cast the shadow: this far (face radii), or this
+    /// share of the way along, for the error of the shadow's direction.
+    static let shadowLineReach = 0.03
+    static let shadowLineSlope = 0.06
 
     /// The `count` most believable of `items` (lowest `tier` first, then by confidence), in their
     /// given order, and how many were left out. All of them when `count` is nil.
@@ -69,10 +100,10 @@ enum ArrowCandidates {
 
     /// How believable a kind of candidate is when more were found than shot: a shaft inside the
     /// face, then a shaft near its edge (where the paper's edge, the boss and the stand make most
-    /// phantoms on the benchmark's tuning ends), then a round group (a hole from an earlier end, or
-    /// an arrow seen end on).
-    static func tier(isShaft: Bool, distance: Double) -> Int {
+    /// phantoms on the benchmark's tuning ends) or one that may be a shadow, then a round group (a
+    /// hole from an earlier end, or an arrow seen end on).
+    static func tier(isShaft: Bool, distance: Double, mayBeShadow: Bool) -> Int {
         guard isShaft else { return 2 }
-        return distance > ArrowReviewTuning.nearEdge ? 1 : 0
+        return distance > ArrowReviewTuning.nearEdge || mayBeShadow ? 1 : 0
     }
 }

@@ -6,7 +6,9 @@ import SportMath
 /// The fitted homography says which zone every pixel is in; each zone's colour is measured in
 /// this photo (medians, so light and white balance do not matter). A pixel far from its zone's
 /// colour, and not explained by a ring line or the mix of two zones at a boundary, is foreign;
-/// foreign pixels grouped 8-connected are shafts with their fletchings, or holes. A shaft narrows
+/// foreign pixels grouped 8-connected are shafts with their fletchings, or holes. Outside the face
+/// no one colour is expected (paper, boss, stand and sky share the outer zone): there a pixel is
+/// foreign when it is a thin mark unlike both of its sides (`ThinMark`). A shaft narrows
 /// toward the face (perspective) and carries its fletching at the far end, so its narrower end
 /// is the impact; a round group is a hole, whose centre is the impact.
 ///
@@ -21,9 +23,8 @@ enum ArrowFinder {
     /// The least brightness (BT.601 luma) difference that makes a pixel foreign where only its
     /// brightness is trusted (beside a ring's edge in a 4:2:0 photo).
     static let minimumLumaDistance = 15.0
-    /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room. The
-    /// same reach as the outside's colour is measured over: beyond it (a boss's edge, its stand,
-    /// the sky) nothing says what the background should look like.
+    /// Only pixels this far out (face radii) are looked at: a miss on the boss, not the room. A
+    /// shaft's end at this edge is where the search cut it (`impactInsideSearch`).
     static let searchRadius = 1.5
     /// A group this long (face radii) is a person or a hand in front of the face, not an arrow.
     static let maximumLength = 1.2
@@ -115,11 +116,20 @@ enum ArrowFinder {
 
         // Foreign pixels.
         var mask = [Bool](repeating: false, count: width * height)
+        let outsideLines = 1 + max(band, chromaBand) + max(edgeBlur, chromaReach)
+        let thinMark = ThinMark(image: image, arrowRadiusPx: arrowRadius * radiusPx)
         for i in 0..<(width * height) {
             let rho = Double(rhos[i])
             guard rho <= searchRadius else { continue }
             let p = SIMD3(Double(image.rgb[i * 3]), Double(image.rgb[i * 3 + 1]), Double(image.rgb[i * 3 + 2]))
             let zone = zoneOf(rho)
+            // Outside the face no one colour is expected: the paper's margin, the boss, its edge, the
+            // stand and what is behind share the outer zone. A shaft there is a thin mark unlike both
+            // sides of it, where the sides are alike; an edge between two of those is not.
+            if rho > outsideLines {
+                mask[i] = thinMark.isThinMark(at: i, limit: foreignDistance)
+                continue
+            }
             var distance = length(p - colours[zone])
             var limit = limits[zone]
             guard distance > limit, !isShadow(p, of: colours[zone], limit: limit) else { continue }
@@ -199,7 +209,8 @@ enum ArrowFinder {
                 return ArrowImpact(pixelX: c.x, pixelY: c.y, box: box(of: shaft.members, image: image), confidence: shaft.confidence,
                                    isShaft: true, tailX: tail.x, tailY: tail.y, crossesAnother: true)
             }
-        }.map { impact -> ArrowImpact in
+        }.compactMap { found -> ArrowImpact? in
+            guard let impact = impactInsideSearch(found, face: face.face) else { return nil }
             // A shaft's impact is where the shaft ends, which may lie inside another group or past a
             // zone of the shaft's own colour.
             func followed(_ impact: ArrowImpact) -> ArrowImpact {
@@ -237,6 +248,28 @@ enum ArrowFinder {
     }
 
     static let edgeMargin = 0.03
+
+    /// A shaft's end at the edge of the search (`searchRadius`) is where the search cut it, not an
+    /// end: the impact is the other end. A shaft cut at both ends runs across the search's edge (a
+    /// boss's edge, a stand's leg) and its impact, if it is an arrow, lies beyond: nil.
+    static func impactInsideSearch(_ impact: ArrowImpact, face: TargetFace) -> ArrowImpact? {
+        guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY,
+              let headRadius = face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY),
+              let tailRadius = face.radius(pixelX: tx, pixelY: ty) else { return impact }
+        let cut = searchRadius - searchEdgeMargin
+        switch (headRadius >= cut, tailRadius >= cut) {
+        case (true, true): return nil
+        case (true, false):
+            var turned = impact
+            (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tx, ty, impact.pixelX, impact.pixelY)
+            turned.endsAlike = false
+            return turned
+        default: return impact
+        }
+    }
+
+    /// How near the search's edge (face radii) a shaft's end counts as cut by it.
+    static let searchEdgeMargin = 0.02
 
     /// Pieces of one shaft cut apart where it runs along a ring line (a grey shaft over the band of a
     /// black line on white looks like the line's blur): a piece lying on another's axis, within

@@ -13,4 +13,7 @@ struct ArrowImpact: Sendable, Equatable {
     var crossesAnother = false
     /// The shaft's pixels lie alike about its middle, so which end is the impact was a close call.
     var endsAlike = false
+    /// A shaft starting at the white zone's inner edge and running outward, with no arrow found on
+    /// its line further in: it may be the shadow of an arrow that was not found (`ArrowCandidates`).
+    var mayBeShadow = false
 }

@@ -40,6 +40,39 @@ final class ArrowCandidatesTests: XCTestCase {
         }
     }
 
+    func testAShaftCutByTheSearchsEdgeWentInAtItsOtherEnd() {
+        // The group ends where the search does (1.5 face radii): that end is no end.
+        let cut = impact(1.49, 0.05, tail: (1.15, 0.1))
+        let turned = ArrowFinder.impactInsideSearch(cut, face: face)
+        XCTAssertEqual(turned?.pixelX ?? 0, 500 + 300 * 1.15, accuracy: 1e-9)
+        XCTAssertEqual(turned?.tailX ?? 0, 500 + 300 * 1.49, accuracy: 1e-9)
+        // Cut at both ends: a boss's edge or a stand's leg across the search's edge.
+        XCTAssertNil(ArrowFinder.impactInsideSearch(impact(0.3, 1.47, tail: (-0.3, 1.47)), face: face))
+        // Ends inside the search, and round groups, stand.
+        for kept in [impact(1.2, 0, tail: (1.45, 0.1)), impact(0.5, 0, tail: (0.9, 0)), impact(1.49, 0)] {
+            XCTAssertEqual(ArrowFinder.impactInsideSearch(kept, face: face), kept)
+        }
+    }
+
+    func testAShadowOnTheWhiteCastByAnArrowFurtherInIsNotAnArrow() {
+        // An arrow in the 9, its shadow falling straight down: seen first on the white, from 0.8 out.
+        let arrow = impact(0.02, 0.1, tail: (-0.2, -0.3))
+        let shadow = impact(0.021, 0.8, confidence: 0.9, tail: (0.025, 0.97))
+        XCTAssertEqual(ArrowCandidates.plausible([arrow, shadow], face: face, arrowRadius: arrowRadius), [arrow])
+        // The arrow not found: the shadow stays a candidate, believed after the shafts inside.
+        guard let alone = ArrowCandidates.plausible([shadow], face: face, arrowRadius: arrowRadius).first else { return XCTFail("dropped") }
+        XCTAssertTrue(alone.mayBeShadow)
+        XCTAssertEqual(ArrowCandidates.tier(isShaft: true, distance: 0.8, mayBeShadow: true), 1)
+        XCTAssertEqual(ArrowCandidates.tier(isShaft: true, distance: 0.8, mayBeShadow: false), 0)
+        // A shaft from 0.8 leaning inward, one from elsewhere, and one whose line misses the arrow
+        // are shafts.
+        let inward = impact(0.021, 0.8, tail: (0.02, 0.5)), further = impact(0.3, 0.5, tail: (0.35, 0.7))
+        let aside = impact(0.62, 0.5, tail: (0.8, 0.55))
+        let kept = ArrowCandidates.plausible([arrow, inward, further, aside], face: face, arrowRadius: arrowRadius)
+        XCTAssertEqual(kept.map(\.pixelX), [arrow, inward, further, aside].map(\.pixelX))
+        XCTAssertEqual(kept.map(\.mayBeShadow), [false, false, false, true], "only a shaft from the white's inner edge outward may be a shadow")
+    }
+
     func testTwoPiecesOfOneShaftEndToEndAreOneArrow() {
         // The shaft from (0.2, 0) outwards, cut at 0.45: the piece at the impact and the one beyond.
         let head = impact(0.2, 0, confidence: 0.7, tail: (0.45, 0)), beyond = impact(0.5, 0, confidence: 0.9, tail: (0.8, 0.002))

@@ -109,6 +109,25 @@ final class FaceAndArrowTests: XCTestCase {
         XCTAssertEqual(end.arrows.map(\.score).sorted(), [0, 2, 6, 10])
     }
 
+    /// The boss ends 1.15 face radii right of the centre, the sky behind it: the outer zone holds
+    /// two backgrounds, so no one colour is expected there. The miss in the boss on the left is
+    /// found; the boss's edge is no arrow.
+    func testAMissOnTheBossBesideItsEdge() throws {
+        let arrows = Scenes.sixArrows + [SceneArrow(x: -1.12, y: 0.3, tiltDegrees: 12, tiltDirectionDegrees: 200, length: 0.55)]
+        var photo = Scenes.photo(arrows: arrows)
+        let edge = Int(photo.truth.centerX + 1.15 * photo.truth.radiusPx)
+        for y in 0..<photo.height {
+            for x in edge..<photo.width {
+                let i = (y * photo.width + x) * 3
+                let pixel = photo.pixels[i..<(i + 3)].map(Int.init), boss = [Int(ArcheryColor.boss.r), Int(ArcheryColor.boss.g), Int(ArcheryColor.boss.b)]
+                if zip(pixel, boss).allSatisfy({ abs($0 - $1) <= 30 }) { photo.pixels.replaceSubrange(i..<(i + 3), with: [150, 190, 235]) }
+            }
+        }
+        let end = try ArcheryAnalyzer.analyze(Scenes.image(photo), options: ArcheryOptions())
+        Scenes.assertScored(end, photo.truth)
+        XCTAssertEqual(end.arrows.filter { $0.score == 0 }.count, 1, "the miss, and nothing at the boss's edge")
+    }
+
     func testLineCuttersTakeTheHigherScore() throws {
         // A 40 cm face shot with 9.3 mm indoor arrows: the arrow's radius is 4.65 / 200 = 0.023
         // face radii, so an arrow whose centre is 0.012 outside a ring still touches its line.

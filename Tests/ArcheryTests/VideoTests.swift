@@ -1,4 +1,4 @@
-import Archery
+@testable import Archery
 import ArcheryScenes
 import ReelworkCore
 import XCTest
@@ -48,6 +48,17 @@ final class VideoTests: XCTestCase {
             XCTAssertLessThan(hypot(truth.arrow.x - arrow.normalizedX, truth.arrow.y - arrow.normalizedY), 0.04)
             XCTAssertEqual(arrival, expected[index], accuracy: 1e-9, "arrow landed at \(truth.time)")
         }
+    }
+
+    /// A frame is scored when it shows as many ring boundaries as the video can, less one: a dim
+    /// video whose frames all show three (the finder's minimum) is scored (issue 31: dim POV-Ray
+    /// ends were refused as "no steady view"), and once a frame has shown five, one showing three
+    /// (a person in front of the face) is not.
+    func testAFrameShowsAsManyRingsAsTheVideoCanLessOne() {
+        XCTAssertEqual(FaceFinder.minimumRings, 3)
+        XCTAssertEqual(ArcheryVideoScorer.ringsNeeded(mostFound: 3), 3)
+        XCTAssertEqual(ArcheryVideoScorer.ringsNeeded(mostFound: 4), 3)
+        XCTAssertEqual(ArcheryVideoScorer.ringsNeeded(mostFound: 5), 4)
     }
 
     func testNoSteadyFaceNeedsAPerson() throws {
