@@ -91,23 +91,26 @@ let package = Package(
         .target(name: "SportMath", dependencies: ["ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
         .target(name: "Sports", dependencies: ["SportKit", "Archery", "Basketball", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
-        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
+        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), its plug-in
+        // and its picture (BowlingPicture, drawn with Pictures' canvas).
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
-        // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
-        // session and batch reports as PDF.
+        // Results drawn (cairo): the canvas each sport's picture (in its own module) draws with over
+        // frames of its own video, as PNG, and session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
-        // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
+        // ArcheryAnalysis.swift) and its picture (ArcheryPicture.swift) are the only parts that see SportKit,
+        // Pictures and Media's frames.
         .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, the detector's
         // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's
-        // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit,
-        // Media and Pictures; the core files use ReelworkCore and SportMath only.
+        // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) and picture
+        // (BasketballPicture) add SportKit, Media and Pictures; the core files use ReelworkCore and SportMath only.
         .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
-        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
-        .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
+        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), its plug-in and its picture
+        // (TennisPicture: keyframes of its own video, so Media). No I/O.
+        .target(name: "Tennis", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -209,7 +212,8 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
                                                          "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports",
+                                                         "Archery", "Basketball", "Bowling", "Tennis", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "TennisScenes", "SportKit", "Pipeline", "Media", "Vision", "ReelworkCore",
                                                         "TestSupport"]),
         // Pose sequences of a tennis player with known truth (swings, contacts, types), drawn by seed:

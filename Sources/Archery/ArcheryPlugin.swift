@@ -20,5 +20,5 @@ public struct ArcheryPlugin: SportPlugin {
 
     public var table: ResultTable? { .archeryArrows }
 
-    public var report: (any SportReport)? { ArcheryReport() }
+    public var report: (any SportReport)? { ArcheryPicture() }
 }

@@ -26,7 +26,7 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
 
     public var table: ResultTable? { .basketballShots }
 
-    public var report: (any SportReport)? { BasketballReport() }
+    public var report: (any SportReport)? { BasketballPicture() }
 
     public var corrector: RowCorrector? { BasketballCorrections.corrector }
 }

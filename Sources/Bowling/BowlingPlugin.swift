@@ -20,7 +20,7 @@ public struct BowlingPlugin: SportPlugin {
 
     public var table: ResultTable? { .bowlingShots }
 
-    public var report: (any SportReport)? { BowlingReport() }
+    public var report: (any SportReport)? { BowlingPicture() }
 
     public var corrector: RowCorrector? { BowlingCorrections.corrector }
 }

@@ -34,8 +34,8 @@ import ReelworkCore
 ///    target depends on `SportKit`, and `Sports` depends on it;
 /// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
-/// 4. optional: a drawing (`SportReport`, in Pictures/Sports/, since it draws with the Pictures
-///    module's canvas) returned by `report`; typed rows: a `ResultTable` with its migration, named
+/// 4. optional: a drawing (`SportReport`, `<Sport>Picture.swift` in the sport's module, drawn with
+///    the Pictures module's canvas) returned by `report`; typed rows: a `ResultTable` with its migration, named
 ///    in `ResultTable.forSport` (the store writes the table without linking sport modules).
 public protocol SportPlugin: Sendable {
     var sport: Sport { get }

@@ -19,7 +19,7 @@ public struct TennisPlugin: SportPlugin {
 
     public var table: ResultTable? { .tennisSwings }
 
-    public var report: (any SportReport)? { TennisReport() }
+    public var report: (any SportReport)? { TennisPicture() }
 
     public var corrector: RowCorrector? { TennisCorrections.corrector }
 }
