@@ -191,17 +191,19 @@ let package = Package(
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
-        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports"]),
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "Archery", "Bowling", "Tennis"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
         // Signature V4 against AWS's published examples, settings, keys, both stores (the bucket a
         // real `rclone serve s3` on 127.0.0.1 that the test starts).
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Storage", "ReelworkCore", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks"]),
+        // The sports' tables (Bowling, Tennis, the registry's) as the worker hands them to the store.
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks",
+                                                       "Sports", "SportKit", "Bowling", "Tennis"]),
         // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock,
         // webhook dispatch.
         .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
-                                                                "TestSupport", "Webhooks"]),
+                                                                "TestSupport", "Webhooks", "Sports"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore", "TestSupport"]),
         // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
@@ -243,7 +245,7 @@ let package = Package(
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkClient", "ReelworkCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "ObjectStorage", "S3Storage",
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "Archery", "Tennis", "ObjectStorage", "S3Storage",
                                                              "BowlingScenes", "ArcheryScenes", "BasketballScenes", "SceneVideo", "FuzzSupport", "Threading", "Webhooks",
                                                              .product(name: "Hummingbird", package: "hummingbird"),
                                                              .product(name: "HummingbirdTesting", package: "hummingbird"),

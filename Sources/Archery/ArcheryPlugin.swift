@@ -22,3 +22,14 @@ public struct ArcheryPlugin: SportPlugin {
 
     public var report: (any SportReport)? { ArcheryPicture() }
 }
+
+extension ResultTable {
+    /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
+    /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.
+    public static let archeryArrows = ResultTable(sqlTable: "archery_arrows", resultKey: "arrows", numberColumn: "arrowNumber", columns: [
+        Column("arrowNumber", .integer), Column("score", .integer), Column("isXRing", .boolean),
+        Column("normalizedX", .number), Column("normalizedY", .number), Column("distanceFromCenter", .number),
+        Column("clockPositionDeg", .number), Column("confidence", .number), Column("pixelX", .number), Column("pixelY", .number),
+        Column("arrivalTime", .number),
+    ])
+}

@@ -30,3 +30,11 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
 
     public var corrector: RowCorrector? { BasketballCorrections.corrector }
 }
+
+extension ResultTable {
+    /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).
+    public static let basketballShots = ResultTable(sqlTable: "basketball_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
+        Column("shotNumber", .integer), Column("releaseTime", .number), Column("rimTime", .number), Column("made", .boolean),
+        Column("shotType", .text), Column("distanceFt", .number), Column("confidence", .number),
+    ])
+}

@@ -35,8 +35,9 @@ import ReelworkCore
 /// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
 /// 4. optional: a drawing (`SportReport`, `<Sport>Picture.swift` in the sport's module, drawn with
-///    the Pictures module's canvas) returned by `report`; typed rows: a `ResultTable` with its migration, named
-///    in `ResultTable.forSport` (the store writes the table without linking sport modules).
+///    the Pictures module's canvas) returned by `report`; typed rows: a `ResultTable` defined in
+///    the sport's module, with its migration, returned by `table` (the worker hands it to the
+///    store, which links no sport module).
 public protocol SportPlugin: Sendable {
     var sport: Sport { get }
 
