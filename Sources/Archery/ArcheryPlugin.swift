@@ -21,6 +21,14 @@ public struct ArcheryPlugin: SportPlugin {
     public var table: ResultTable? { .archeryArrows }
 
     public var report: (any SportReport)? { ArcheryPicture() }
+
+    /// "6 arrows, 54": the end's arrows and its total.
+    public func summary(of result: JSONValue) -> String {
+        guard let arrows = ResultSummary.count(result["arrows"], "arrow"), let total = result["total"]?.number else {
+            return ResultSummary.nothing
+        }
+        return "\(arrows), \(Int(total))"
+    }
 }
 
 extension ResultTable {

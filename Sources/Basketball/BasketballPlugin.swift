@@ -28,6 +28,12 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
 
     public var report: (any SportReport)? { BasketballPicture() }
 
+    /// "10 shots, 6 made" (the made ones from `stats`, seed 001's shooting line).
+    public func summary(of result: JSONValue) -> String {
+        guard let shots = ResultSummary.count(result["shots"], "shot") else { return ResultSummary.nothing }
+        return shots + (result["stats"]?["fieldGoalsMade"]?.number.map { ", \(Int($0)) made" } ?? "")
+    }
+
     public var corrector: RowCorrector? { BasketballCorrections.corrector }
 }
 

@@ -22,6 +22,11 @@ public struct BowlingPlugin: SportPlugin {
 
     public var report: (any SportReport)? { BowlingPicture() }
 
+    /// "3 shots".
+    public func summary(of result: JSONValue) -> String {
+        ResultSummary.count(result["shots"], "shot") ?? ResultSummary.nothing
+    }
+
     public var corrector: RowCorrector? { BowlingCorrections.corrector }
 }
 

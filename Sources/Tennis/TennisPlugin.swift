@@ -21,6 +21,11 @@ public struct TennisPlugin: SportPlugin {
 
     public var report: (any SportReport)? { TennisPicture() }
 
+    /// "2 swings".
+    public func summary(of result: JSONValue) -> String {
+        ResultSummary.count(result["swings"], "swing") ?? ResultSummary.nothing
+    }
+
     public var corrector: RowCorrector? { TennisCorrections.corrector }
 }
 
