@@ -31,8 +31,8 @@ import ReelworkCore
 /// Adding a sport (archery, basketball):
 /// 1. a module `Sources/<Sport>/` with its analysis (no I/O), plus one file `<Sport>Plugin.swift`
 ///    holding a type that conforms to `SportPlugin` (and its `SportAnalysis`; its `summary(of:)` is
-///    the CLI's line for a result); in Package.swift the target depends on `SportKit`, and
-///    `Sports` depends on it;
+///    the CLI's line for a result); in Package.swift the target depends on `SportKit` (and
+///    `Pictures` for its drawing), and `Sports` depends on it;
 /// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
 /// 4. optional: a drawing (`SportReport`, `<Sport>Picture.swift` in the sport's module, drawn with
