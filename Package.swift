@@ -91,23 +91,26 @@ let package = Package(
         .target(name: "SportMath", dependencies: ["ReelworkCore"]),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
         .target(name: "Sports", dependencies: ["SportKit", "Archery", "Basketball", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
-        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), and its plug-in.
+        // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), its plug-in
+        // and its picture (BowlingPicture, drawn with Pictures' canvas).
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
-        // Results drawn (cairo): each sport's picture over frames of its own video, as PNG, and
-        // session and batch reports as PDF.
+        // Results drawn (cairo): the canvas each sport's picture (in its own module) draws with over
+        // frames of its own video, as PNG, and session and batch reports as PDF.
         .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
         // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
-        // ArcheryAnalysis.swift) is the only part that sees SportKit and Media's frames.
+        // ArcheryAnalysis.swift) and its picture (ArcheryPicture.swift) are the only parts that see SportKit,
+        // Pictures and Media's frames.
         .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, the detector's
         // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's
-        // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) adds SportKit,
-        // Media and Pictures; the core files use ReelworkCore and SportMath only.
+        // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) and picture
+        // (BasketballPicture) add SportKit, Media and Pictures; the core files use ReelworkCore and SportMath only.
         .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
-        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), and its plug-in. No I/O.
-        .target(name: "Tennis", dependencies: ["Pictures", "SportKit", "ReelworkCore"]),
+        // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), its plug-in and its picture
+        // (TennisPicture: keyframes of its own video, so Media). No I/O.
+        .target(name: "Tennis", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
@@ -188,17 +191,19 @@ let package = Package(
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
-        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports"]),
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "Archery", "Bowling", "Tennis"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
         // Signature V4 against AWS's published examples, settings, keys, both stores (the bucket a
         // real `rclone serve s3` on 127.0.0.1 that the test starts).
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Storage", "ReelworkCore", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks"]),
+        // The sports' tables (Bowling, Tennis, the registry's) as the worker hands them to the store.
+        .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks",
+                                                       "Sports", "SportKit", "Bowling", "Tennis"]),
         // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock,
         // webhook dispatch.
         .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
-                                                                "TestSupport", "Webhooks"]),
+                                                                "TestSupport", "Webhooks", "Sports"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore", "TestSupport"]),
         // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
@@ -209,7 +214,8 @@ let package = Package(
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
                                                          "TestSupport", "FuzzSupport"]),
         // Pictures and reports drawn over real frames, read back with FFmpeg and poppler.
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Media", "ReelworkCore", "BowlingScenes", "BasketballScenes", "ArcheryScenes", "Sports",
+                                                         "Archery", "Basketball", "Bowling", "Tennis", "TestSupport"]),
         .testTarget(name: "TennisTests", dependencies: ["Tennis", "TennisScenes", "SportKit", "Pipeline", "Media", "Vision", "ReelworkCore",
                                                         "TestSupport"]),
         // Pose sequences of a tennis player with known truth (swings, contacts, types), drawn by seed:
@@ -239,7 +245,7 @@ let package = Package(
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkClient", "ReelworkCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "ObjectStorage", "S3Storage",
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "Archery", "Tennis", "ObjectStorage", "S3Storage",
                                                              "BowlingScenes", "ArcheryScenes", "BasketballScenes", "SceneVideo", "FuzzSupport", "Threading", "Webhooks",
                                                              .product(name: "Hummingbird", package: "hummingbird"),
                                                              .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -20,5 +20,24 @@ public struct ArcheryPlugin: SportPlugin {
 
     public var table: ResultTable? { .archeryArrows }
 
-    public var report: (any SportReport)? { ArcheryReport() }
+    public var report: (any SportReport)? { ArcheryPicture() }
+
+    /// "6 arrows, 54": the end's arrows and its total.
+    public func summary(of result: JSONValue) -> String {
+        guard let arrows = ResultSummary.count(result["arrows"], "arrow"), let total = result["total"]?.number else {
+            return ResultSummary.nothing
+        }
+        return "\(arrows), \(Int(total))"
+    }
+}
+
+extension ResultTable {
+    /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
+    /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.
+    public static let archeryArrows = ResultTable(sqlTable: "archery_arrows", resultKey: "arrows", numberColumn: "arrowNumber", columns: [
+        Column("arrowNumber", .integer), Column("score", .integer), Column("isXRing", .boolean),
+        Column("normalizedX", .number), Column("normalizedY", .number), Column("distanceFromCenter", .number),
+        Column("clockPositionDeg", .number), Column("confidence", .number), Column("pixelX", .number), Column("pixelY", .number),
+        Column("arrivalTime", .number),
+    ])
 }

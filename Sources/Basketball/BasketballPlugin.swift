@@ -26,7 +26,21 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
 
     public var table: ResultTable? { .basketballShots }
 
-    public var report: (any SportReport)? { BasketballReport() }
+    public var report: (any SportReport)? { BasketballPicture() }
+
+    /// "10 shots, 6 made" (the made ones from `stats`, seed 001's shooting line).
+    public func summary(of result: JSONValue) -> String {
+        guard let shots = ResultSummary.count(result["shots"], "shot") else { return ResultSummary.nothing }
+        return shots + (result["stats"]?["fieldGoalsMade"]?.number.map { ", \(Int($0)) made" } ?? "")
+    }
 
     public var corrector: RowCorrector? { BasketballCorrections.corrector }
+}
+
+extension ResultTable {
+    /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).
+    public static let basketballShots = ResultTable(sqlTable: "basketball_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
+        Column("shotNumber", .integer), Column("releaseTime", .number), Column("rimTime", .number), Column("made", .boolean),
+        Column("shotType", .text), Column("distanceFt", .number), Column("confidence", .number),
+    ])
 }

@@ -20,7 +20,25 @@ public struct BowlingPlugin: SportPlugin {
 
     public var table: ResultTable? { .bowlingShots }
 
-    public var report: (any SportReport)? { BowlingReport() }
+    public var report: (any SportReport)? { BowlingPicture() }
+
+    /// "3 shots".
+    public func summary(of result: JSONValue) -> String {
+        ResultSummary.count(result["shots"], "shot") ?? ResultSummary.nothing
+    }
 
     public var corrector: RowCorrector? { BowlingCorrections.corrector }
+}
+
+extension ResultTable {
+    /// Seed 000's `Shot` fields the analysis produces.
+    public static let bowlingShots = ResultTable(sqlTable: "bowling_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
+        Column("shotNumber", .integer), Column("startTime", .number), Column("endTime", .number),
+        Column("launchSpeed", .number), Column("impactSpeed", .number),
+        Column("foulLineBoard", .number), Column("arrowBoard", .number),
+        Column("breakpointBoard", .number), Column("breakpointDistance", .number),
+        Column("pocketBoard", .number), Column("pocketOffset", .number), Column("entryAngle", .number),
+        Column("revRate", .number), Column("revCategory", .text), Column("strikeProbability", .number),
+        Column("result", .text), Column("confidence", .number), Column("flags", .flags),
+    ], storesTrajectory: true)
 }

@@ -4,8 +4,8 @@ import ReelworkCore
 /// What a sport contributes to pictures and reports: its result drawn over frames of its own
 /// video, the totals a report opens with, and the columns of its table of rows (shots, swings).
 /// A sport without one has no picture or report section, and the routes say so. Adding a sport's
-/// is one type conforming to this (in Pictures/Sports/, beside the others: they draw with this module's canvas), named by
-/// the sport's plug-in (`SportPlugin.report`).
+/// is one type conforming to this in the sport's own module (`<Sport>Picture`, drawn with this
+/// module's canvas), named by the sport's plug-in (`SportPlugin.report`).
 public protocol SportReport: Sendable {
     /// What one row is called in a report ("shot", "swing").
     var rowNoun: String { get }

@@ -3,6 +3,11 @@ import Foundation
 /// The typed rows a sport's result holds (bowling shots, tennis swings): one definition of the
 /// columns, used to write the PostgreSQL table, to read it back, and to name the CSV columns.
 ///
+/// Each sport defines its own in its module and names it in its plug-in (`SportPlugin.table`); a
+/// migration creates its PostgreSQL table. The store writes the rows in the result's transaction
+/// without linking any sport: whoever stores a result passes the table (the worker asks
+/// `SportRegistry.table(for:)`), and a test holds every plug-in's table to the migrations' columns.
+///
 /// CSV headers and JSON keys are the seeds' field names; SQL columns are their snake_case forms.
 public struct ResultTable: Sendable {
     public enum ColumnType: Sendable {
@@ -21,7 +26,7 @@ public struct ResultTable: Sendable {
         public let sqlName: String
         public let type: ColumnType
 
-        init(_ name: String, _ type: ColumnType, path: [String]? = nil) {
+        public init(_ name: String, _ type: ColumnType, path: [String]? = nil) {
             self.name = name
             self.path = path ?? [name]
             self.sqlName = Self.snakeCase(name)
@@ -55,61 +60,10 @@ public struct ResultTable: Sendable {
     /// Whether each row's `trajectory` is stored too (outside the CSV, compacted to one array per point).
     public var storesTrajectory = false
 
-    /// The table for `sport`, if its results have one. The tables are here rather than in the sport
-    /// modules because each is part of the database schema (a migration creates it) and the store
-    /// writes it in the result's transaction without linking any sport; a sport's plug-in names its
-    /// own (`SportPlugin.table`), and a test holds the two to the same table.
-    public static func forSport(_ sport: Sport) -> ResultTable? {
-        switch sport {
-        case .bowling: return .bowlingShots
-        case .tennis: return .tennisSwings
-        case .archery: return .archeryArrows
-        case .basketball: return .basketballShots
-        }
+    public init(sqlTable: String, resultKey: String, numberColumn: String, columns: [Column], storesTrajectory: Bool = false) {
+        (self.sqlTable, self.resultKey, self.numberColumn, self.columns) = (sqlTable, resultKey, numberColumn, columns)
+        self.storesTrajectory = storesTrajectory
     }
-
-    /// Seed 000's `Shot` fields the analysis produces.
-    public static let bowlingShots = ResultTable(sqlTable: "bowling_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
-        Column("shotNumber", .integer), Column("startTime", .number), Column("endTime", .number),
-        Column("launchSpeed", .number), Column("impactSpeed", .number),
-        Column("foulLineBoard", .number), Column("arrowBoard", .number),
-        Column("breakpointBoard", .number), Column("breakpointDistance", .number),
-        Column("pocketBoard", .number), Column("pocketOffset", .number), Column("entryAngle", .number),
-        Column("revRate", .number), Column("revCategory", .text), Column("strikeProbability", .number),
-        Column("result", .text), Column("confidence", .number), Column("flags", .flags),
-    ], storesTrajectory: true)
-
-    /// Seed 004's swing fields: the type, the window, `keyFrameTimes` and `SegmentMetrics`.
-    public static let tennisSwings = ResultTable(sqlTable: "tennis_swings", resultKey: "swings", numberColumn: "swingNumber", columns: [
-        Column("swingNumber", .integer), Column("trackId", .integer), Column("type", .text),
-        Column("startTime", .number), Column("endTime", .number), Column("confidence", .number),
-        Column("preparationTime", .number, path: ["keyFrameTimes", "preparation"]),
-        Column("backswingTime", .number, path: ["keyFrameTimes", "backswing"]),
-        Column("contactTime", .number, path: ["keyFrameTimes", "contact"]),
-        Column("followThroughTime", .number, path: ["keyFrameTimes", "followThrough"]),
-        Column("recoveryTime", .number, path: ["keyFrameTimes", "recovery"]),
-        Column("peakWristSpeed", .number, path: ["metrics", "peakWristSpeed"]),
-        Column("peakWristSpeedUnit", .text, path: ["metrics", "peakWristSpeedUnit"]),
-        Column("shoulderTurn", .number, path: ["metrics", "shoulderTurn"]),
-        Column("contactHeight", .number, path: ["metrics", "contactHeight"]),
-        Column("followThrough", .number, path: ["metrics", "followThrough"]),
-        Column("trackingQuality", .number, path: ["metrics", "trackingQuality"]),
-    ])
-
-    /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
-    /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.
-    public static let archeryArrows = ResultTable(sqlTable: "archery_arrows", resultKey: "arrows", numberColumn: "arrowNumber", columns: [
-        Column("arrowNumber", .integer), Column("score", .integer), Column("isXRing", .boolean),
-        Column("normalizedX", .number), Column("normalizedY", .number), Column("distanceFromCenter", .number),
-        Column("clockPositionDeg", .number), Column("confidence", .number), Column("pixelX", .number), Column("pixelY", .number),
-        Column("arrivalTime", .number),
-    ])
-
-    /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).
-    public static let basketballShots = ResultTable(sqlTable: "basketball_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [
-        Column("shotNumber", .integer), Column("releaseTime", .number), Column("rimTime", .number), Column("made", .boolean),
-        Column("shotType", .text), Column("distanceFt", .number), Column("confidence", .number),
-    ])
 
     /// The rows of a result document (`result[resultKey]`), or none.
     public func rows(in result: JSONValue) -> [JSONValue] {

@@ -30,13 +30,15 @@ import ReelworkCore
 ///
 /// Adding a sport (archery, basketball):
 /// 1. a module `Sources/<Sport>/` with its analysis (no I/O), plus one file `<Sport>Plugin.swift`
-///    holding a type that conforms to `SportPlugin` (and its `SportAnalysis`); in Package.swift the
-///    target depends on `SportKit`, and `Sports` depends on it;
+///    holding a type that conforms to `SportPlugin` (and its `SportAnalysis`; its `summary(of:)` is
+///    the CLI's line for a result); in Package.swift the target depends on `SportKit` (and
+///    `Pictures` for its drawing), and `Sports` depends on it;
 /// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
-/// 4. optional: a drawing (`SportReport`, in Pictures/Sports/, since it draws with the Pictures
-///    module's canvas) returned by `report`; typed rows: a `ResultTable` with its migration, named
-///    in `ResultTable.forSport` (the store writes the table without linking sport modules).
+/// 4. optional: a drawing (`SportReport`, `<Sport>Picture.swift` in the sport's module, drawn with
+///    the Pictures module's canvas) returned by `report`; typed rows: a `ResultTable` defined in
+///    the sport's module, with its migration, returned by `table` (the worker hands it to the
+///    store, which links no sport module).
 public protocol SportPlugin: Sendable {
     var sport: Sport { get }
 
@@ -55,6 +57,10 @@ public protocol SportPlugin: Sendable {
 
     /// The result drawn (PNG picture, PDF report); nil when the sport draws nothing.
     var report: (any SportReport)? { get }
+
+    /// What a result found, in one line for a terminal's table ("3 shots", "10 shots, 6 made",
+    /// "6 arrows, 54"), or `ResultSummary.nothing` when it holds none of the sport's rows.
+    func summary(of result: JSONValue) -> String
 
     /// How a person corrects the result's rows (`POST /v1/jobs/{id}/corrections`); nil when the
     /// sport takes no row corrections (archery's end is corrected at `/v1/jobs/{id}/arrows`).

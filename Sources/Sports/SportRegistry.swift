@@ -18,6 +18,10 @@ public enum SportRegistry {
 
     public static func plugin(for sport: Sport) -> (any SportPlugin)? { plugins[sport] }
 
+    /// The sport's typed rows (its plug-in's `table`), for whoever stores its results: the store
+    /// links no sport module, so it is handed the table (`RunRepository.complete`).
+    public static func table(for sport: Sport) -> ResultTable? { plugin(for: sport)?.table }
+
     /// The sport's part of a run of a job with `options`.
     public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> SportPlan {
         plugin(for: sport)?.plan(options: options) ?? .visionOnly

@@ -82,11 +82,14 @@ public struct RunRepository {
     /// Writes the result and marks the job succeeded in one statement, with `stages`, the stage
     /// events the run has not written yet (its last stage's success), and a frame count the decoder
     /// counted onto the video's record. False (nothing written) if this run no longer owns the job.
+    /// `table` is the run's sport's typed rows (`SportRegistry.table(for:)`; nil for a sport without
+    /// any): its rows in the result replace older attempts' in the same statement. The store links
+    /// no sport, so the caller names it; a wrong or missing one would lose the rows.
     ///
     /// Throws `.invalidInput` when the result document is larger than `maxResultBytes`, and the
     /// encoder's error for a value JSON cannot hold (a NaN): neither is stored as something else.
     @discardableResult
-    public func complete(_ run: ClaimedRun, document: AnalysisDocument, facts: VideoFacts?, stages: [StageEvent] = [],
+    public func complete(_ run: ClaimedRun, document: AnalysisDocument, table: ResultTable?, facts: VideoFacts?, stages: [StageEvent] = [],
                          maxResultBytes: Int = InputLimits().maxResultBytes) throws -> Bool {
         let video = try facts.map { try JSONValue.from($0).encodedText() } ?? "{}"
         let resultText = try document.result.encodedText()
@@ -95,9 +98,9 @@ public struct RunRepository {
                 "the result document is \(resultText.utf8.count) bytes, more than the limit of \(maxResultBytes) (\(InputLimits.Env.maxResultBytes)); analyse a shorter clip")
         }
         let result: [(any PGParam)?] = [run.sport.rawValue, video, try JSONValue.from(document.warnings).encodedText(), resultText]
-        let hasRows = ResultTable.forSport(run.sport).map { !$0.rows(in: document.result).isEmpty } ?? false
+        let hasRows = table.map { !$0.rows(in: document.result).isEmpty } ?? false
         return try finish(run, status: .succeeded, outcome: .succeeded, error: nil, kind: nil, result: result,
-                          resultHasRows: hasRows, stages: stages,
+                          table: table, resultHasRows: hasRows, stages: stages,
                           decodedFrames: facts?.frameCountSource == .decoded ? facts?.frameCount : nil)
     }
 
@@ -130,20 +133,20 @@ public struct RunRepository {
 
     /// Ends the run: moves the job out of `running` at this attempt, closes the attempt's history row
     /// and, with `result` (sport, video, warnings, result), stores the result and replaces the
-    /// sport's typed rows (`ResultRowsRepository`), applies `stages`, and, when the job ends,
+    /// sport's typed rows in `table` (`ResultRowsRepository`), applies `stages`, and, when the job ends,
     /// records its webhook deliveries (`WebhookOutbox`) — one statement, whose commit is durable
     /// before the caller tells Redis to forget the run. Returns false, writing nothing, if this run
     /// no longer owns the job. (Its batch's completion is announced later by a sweep, `BatchCompletion`.)
     private func finish(_ run: ClaimedRun, status: JobStatus, outcome: AttemptOutcome, error: String?, kind: String?,
                         failed: Bool = false, retryIn: TimeInterval? = nil, result: [(any PGParam)?]? = nil,
-                        resultHasRows: Bool = false, stages: [StageEvent] = [], decodedFrames: Int? = nil) throws -> Bool {
+                        table: ResultTable? = nil, resultHasRows: Bool = false, stages: [StageEvent] = [], decodedFrames: Int? = nil) throws -> Bool {
         var sql = SQL.finish(returningAll: status.isTerminal)
         var params: [(any PGParam)?] = [run.jobId, run.attempt, status.rawValue, status.isTerminal, error, kind, outcome.rawValue,
                                         failed ? 1 : 0, retryIn]
         if let result {
             params += result
             sql += SQL.saveResult
-            if let table = ResultTable.forSport(run.sport) {
+            if let table {
                 sql += ResultRowsRepository.writeCTEs(table, resultParam: "$13", ownedCTE: "owned", insert: resultHasRows)
             }
         }

@@ -19,7 +19,31 @@ public struct TennisPlugin: SportPlugin {
 
     public var table: ResultTable? { .tennisSwings }
 
-    public var report: (any SportReport)? { TennisReport() }
+    public var report: (any SportReport)? { TennisPicture() }
+
+    /// "2 swings".
+    public func summary(of result: JSONValue) -> String {
+        ResultSummary.count(result["swings"], "swing") ?? ResultSummary.nothing
+    }
 
     public var corrector: RowCorrector? { TennisCorrections.corrector }
+}
+
+extension ResultTable {
+    /// Seed 004's swing fields: the type, the window, `keyFrameTimes` and `SegmentMetrics`.
+    public static let tennisSwings = ResultTable(sqlTable: "tennis_swings", resultKey: "swings", numberColumn: "swingNumber", columns: [
+        Column("swingNumber", .integer), Column("trackId", .integer), Column("type", .text),
+        Column("startTime", .number), Column("endTime", .number), Column("confidence", .number),
+        Column("preparationTime", .number, path: ["keyFrameTimes", "preparation"]),
+        Column("backswingTime", .number, path: ["keyFrameTimes", "backswing"]),
+        Column("contactTime", .number, path: ["keyFrameTimes", "contact"]),
+        Column("followThroughTime", .number, path: ["keyFrameTimes", "followThrough"]),
+        Column("recoveryTime", .number, path: ["keyFrameTimes", "recovery"]),
+        Column("peakWristSpeed", .number, path: ["metrics", "peakWristSpeed"]),
+        Column("peakWristSpeedUnit", .text, path: ["metrics", "peakWristSpeedUnit"]),
+        Column("shoulderTurn", .number, path: ["metrics", "shoulderTurn"]),
+        Column("contactHeight", .number, path: ["metrics", "contactHeight"]),
+        Column("followThrough", .number, path: ["metrics", "followThrough"]),
+        Column("trackingQuality", .number, path: ["metrics", "trackingQuality"]),
+    ])
 }

@@ -5,6 +5,7 @@ import ObjectStorage
 import Pipeline
 import Queue
 import ReelworkCore
+import Sports
 import Store
 
 /// Runs one claimed job to an outcome: recorded in PostgreSQL first (fenced by the attempt), then
@@ -84,7 +85,8 @@ struct JobRunner {
             let stored: Bool
             let lastFinishes = reporter.takeUnwrittenFinishes()
             do {
-                stored = try RunRepository(db).complete(run, document: output.document, facts: output.facts,
+                stored = try RunRepository(db).complete(run, document: output.document, table: SportRegistry.table(for: run.sport),
+                                                       facts: output.facts,
                                                        stages: lastFinishes,
                                                        maxResultBytes: config.limits.maxResultBytes)
             } catch where !Self.isConnectionTrouble(error) {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import SportKit
+import Sports
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
@@ -244,7 +246,7 @@ extension JobsCommand {
                              v.map { String(format: "%.2fs", $0.durationSeconds) } ?? "-",
                              v.map { String(format: "%.2f", $0.fps) } ?? "-",
                              doc.result["framesDecoded"].map { "\($0.jsonString())" } ?? "-",
-                             Self.found(doc.result),
+                             Self.found(doc.result, sport: job.sport),
                              doc.warnings.map(\.code).joined(separator: ", ")])
             }
             if format == .json {
@@ -287,18 +289,10 @@ extension JobsCommand {
             }
         }
 
-        /// What the sport stages found: "3 shots", "2 swings", "10 shots, 6 made" (basketball's
-        /// `stats`), "6 arrows, 54" (an archery end and its total), or "-".
-        static func found(_ result: JSONValue) -> String {
-            if case .array(let arrows)? = result["arrows"], let total = result["total"]?.number {
-                return "\(arrows.count) arrow\(arrows.count == 1 ? "" : "s"), \(Int(total))"
-            }
-            for key in ["shots", "swings"] {
-                guard case .array(let rows)? = result[key] else { continue }
-                let made = result["stats"]?["fieldGoalsMade"]?.number.map { ", \(Int($0)) made" } ?? ""
-                return "\(rows.count) \(rows.count == 1 ? String(key.dropLast()) : key)" + made
-            }
-            return "-"
+        /// What the sport stages found, in the sport's words (`SportPlugin.summary(of:)`): "3 shots",
+        /// "2 swings", "10 shots, 6 made", "6 arrows, 54"; "-" for a sport without a plug-in.
+        static func found(_ result: JSONValue, sport: String) -> String {
+            Sport(rawValue: sport).flatMap { SportRegistry.plugin(for: $0)?.summary(of: result) } ?? ResultSummary.nothing
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelworkCore
+import Sports
 import Store
 import TestSupport
 import Webhooks
@@ -56,7 +57,7 @@ final class WebhookDispatcherTests: MigratedDatabaseTestCase {
     private func succeededJob() throws -> UUID {
         let run = try db.startedRun(sport: .tennis)
         XCTAssertTrue(try RunRepository(db).complete(run, document: AnalysisDocument(video: nil, stages: [], warnings: [], result: .emptyObject),
-                                                     facts: nil))
+                                                     table: SportRegistry.table(for: run.sport), facts: nil))
         return run.jobId
     }
 

@@ -1,3 +1,4 @@
+import Archery
 import ArcheryScenes
 import Foundation
 import ReelworkClient

@@ -11,6 +11,7 @@ import NIOCore
 import Queue
 import ReelworkClient
 import ReelworkCore
+import Sports
 import Store
 import TestSupport
 import Threading
@@ -285,7 +286,7 @@ final class InProcessStack: APIStack, @unchecked Sendable {
                 try runs.fail(run, message: "noop: invalid input requested for attempt \(run.attempt)", kind: .invalidInput, retryIn: nil)
             } else {
                 try runs.complete(run, document: AnalysisDocument(video: nil, stages: [], warnings: [], result: .object(["noop": .bool(true)])),
-                                  facts: nil)
+                                  table: SportRegistry.table(for: run.sport), facts: nil)
             }
             ran.append(claim.jobId)
         }

@@ -3,6 +3,7 @@ import Foundation
 import ReelworkClient
 import ReelworkCore
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

@@ -1,3 +1,4 @@
+import Basketball
 import Foundation
 import Media
 import Pictures
@@ -34,7 +35,7 @@ final class BasketballPictureTests: PatternClipTestCase {
 
     func test_TheFrameShowsEachFlightAndTheChartEachShotByDistance() throws {
         let grabber = try FrameGrabber(location: Self.clip)
-        let png = try XCTUnwrap(try BasketballReport().picture(result: Self.result, options: .emptyObject, frames: grabber)).png()
+        let png = try XCTUnwrap(try BasketballPicture().picture(result: Self.result, options: .emptyObject, frames: grabber)).png()
         _ = try PictureFixtures.keep(png, as: "unit-basketball.png")
         let image = try RasterImage(png: png, in: Self.directory, name: "basketball.png")
         XCTAssertEqual(image.width, 640 + 420, "the frame and the chart beside it")
@@ -51,14 +52,14 @@ final class BasketballPictureTests: PatternClipTestCase {
     func test_ABatchsStatsLineComesFromTheSums() {
         let rows = [Self.shot(1, made: true, type: "3PT", feet: 24, release: (1, 1)), Self.shot(2, made: false, type: "2PT", feet: 10, release: (1, 1)),
                     Self.shot(3, made: true, type: "2PT", feet: 10, release: (1, 1))]
-        let line = BasketballReport().statsRow(name: "Total", rows: rows)
+        let line = BasketballPicture().statsRow(name: "Total", rows: rows)
         XCTAssertEqual(line["fieldGoalsMade"], .number(2))
         XCTAssertEqual(line["fieldGoalsAttempted"], .number(3))
         XCTAssertEqual(line["threePointPercentage"], .number(100))
         XCTAssertEqual(line["effectiveFieldGoalPercentage"]?.number ?? 0, 2.5 / 3 * 100, accuracy: 1e-9)
         XCTAssertEqual(line["points"], .number(5))
-        let none = BasketballReport().statsRow(name: "empty", rows: [])
+        let none = BasketballPicture().statsRow(name: "empty", rows: [])
         XCTAssertEqual(none["fieldGoalPercentage"], .number(0), "0 when nothing was attempted (seed 001)")
-        XCTAssertEqual(BasketballReport().totals(rows).first { $0.label == "Points" }?.value, "5")
+        XCTAssertEqual(BasketballPicture().totals(rows).first { $0.label == "Points" }?.value, "5")
     }
 }

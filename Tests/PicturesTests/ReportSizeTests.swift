@@ -1,7 +1,9 @@
+import Bowling
 import Foundation
 import Media
 import Pictures
 import ReelworkCore
+import Tennis
 import TestSupport
 import XCTest
 
@@ -68,20 +70,20 @@ final class ReportSizeTests: XCTestCase {
 
     func test_ATwoSwingTennisReportIsUnderAMegabyteAPage() throws {
         let result = tennisResult()
-        let picture = try TennisReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+        let picture = try TennisPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         let job = ReportJob(id: UUID(), club: "Club", sport: .tennis, fileName: "rally.mp4", createdAt: Date(), status: "succeeded",
                             result: result, picture: picture)
-        try assertSmall(try SessionReport.pdf(job, report: TennisReport()), as: "unit-size-tennis-report.pdf", images: 10)
+        try assertSmall(try SessionReport.pdf(job, report: TennisPicture()), as: "unit-size-tennis-report.pdf", images: 10)
     }
 
     func test_ABowlingBatchReportIsUnderAMegabyteAPage() throws {
         let jobs = try (1...3).map { index -> ReportJob in
             let result = PictureFixtures.bowlingResult(shots: index)
-            let picture = try BowlingReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+            let picture = try BowlingPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
             return ReportJob(id: UUID(), club: "Club", sport: .bowling, fileName: "lane-\(index).mp4", createdAt: Date(), status: "succeeded",
                              result: result, picture: picture)
         }
         let batch = BatchReport.Batch(id: UUID(), club: "Club", sport: .bowling, label: "League", createdAt: Date(), counts: ["succeeded": 3])
-        try assertSmall(try BatchReport.pdf(batch, report: BowlingReport(), jobs: jobs), as: "unit-size-batch-report.pdf", images: 3)
+        try assertSmall(try BatchReport.pdf(batch, report: BowlingPicture(), jobs: jobs), as: "unit-size-batch-report.pdf", images: 3)
     }
 }

@@ -1,3 +1,4 @@
+import Bowling
 import Foundation
 import Media
 import Pictures
@@ -32,13 +33,13 @@ final class ReportTests: PatternClipTestCase {
 
     func bowlingJob(shots: Int, name: String = "lane-3 practice.mp4") throws -> ReportJob {
         let result = PictureFixtures.bowlingResult(shots: shots)
-        let picture = try BowlingReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+        let picture = try BowlingPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         return ReportJob(id: UUID(), club: "Riverside Lanes", sport: .bowling, fileName: name,
                          createdAt: Date(timeIntervalSince1970: 1_790_000_000), status: "succeeded", result: result, picture: picture)
     }
 
     func test_ASessionReportHasTotalsThePictureAndEveryShotOverAsManyPagesAsItNeeds() throws {
-        let pdf = try PictureFixtures.keep(try SessionReport.pdf(try bowlingJob(shots: 90), report: BowlingReport()), as: "unit-bowling-report.pdf")
+        let pdf = try PictureFixtures.keep(try SessionReport.pdf(try bowlingJob(shots: 90), report: BowlingPicture()), as: "unit-bowling-report.pdf")
         try render(pdf)
         let count = try pages(pdf)
         XCTAssertGreaterThanOrEqual(count, 3, "90 rows do not fit beside the picture on two pages")
@@ -66,7 +67,7 @@ final class ReportTests: PatternClipTestCase {
         let also = try bowlingJob(shots: 2, name: "lane-4.mp4")
         let batch = BatchReport.Batch(id: UUID(), club: "Riverside Lanes", sport: .bowling, label: "Tuesday league",
                                       createdAt: Date(), counts: ["succeeded": 2, "failed": 1])
-        let pdf = try PictureFixtures.keep(try BatchReport.pdf(batch, report: BowlingReport(), jobs: [good, failed, also]), as: "unit-batch-report.pdf")
+        let pdf = try PictureFixtures.keep(try BatchReport.pdf(batch, report: BowlingPicture(), jobs: [good, failed, also]), as: "unit-batch-report.pdf")
         try render(pdf)
         XCTAssertEqual(try pages(pdf), 4, "the summary, then one page per job")
         let summary = try text(pdf, page: 1)
@@ -94,16 +95,16 @@ final class ReportDateTests: XCTestCase {
     }
 
     func test_TheReportSaysWhenTheClipWasFilmedElseWhenItWasUploaded() throws {
-        let filmed = try text(try SessionReport.pdf(job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)), report: BowlingReport()),
+        let filmed = try text(try SessionReport.pdf(job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)), report: BowlingPicture()),
                               as: "unit-recorded-report.pdf")
         XCTAssertTrue(filmed.contains("Recorded") && filmed.contains("2024-05-14 09:30 UTC"), filmed)
         XCTAssertFalse(filmed.contains("Uploaded"), filmed)
-        let uploaded = try text(try SessionReport.pdf(job(recordedAt: nil), report: BowlingReport()), as: "unit-uploaded-report.pdf")
+        let uploaded = try text(try SessionReport.pdf(job(recordedAt: nil), report: BowlingPicture()), as: "unit-uploaded-report.pdf")
         XCTAssertTrue(uploaded.contains("Uploaded") && uploaded.contains("2026-09-21"), uploaded)
         XCTAssertFalse(uploaded.contains("Recorded"), uploaded)
 
         let batch = BatchReport.Batch(id: UUID(), club: "Club", sport: .bowling, label: "League", createdAt: Date(), counts: ["failed": 2])
-        let sections = try text(try BatchReport.pdf(batch, report: BowlingReport(), jobs: [job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)),
+        let sections = try text(try BatchReport.pdf(batch, report: BowlingPicture(), jobs: [job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)),
                                                                                         job(recordedAt: nil)]), as: "unit-recorded-batch-report.pdf")
         XCTAssertTrue(sections.contains("recorded 2024-05-14 09:30 UTC"), sections)
         XCTAssertTrue(sections.contains("uploaded 2026-09-21"), sections)

@@ -1,7 +1,10 @@
+import Archery
+import Bowling
 import Foundation
 import Media
 @testable import Pictures
 import ReelworkCore
+import Tennis
 import TestSupport
 import XCTest
 
@@ -14,7 +17,7 @@ final class ReportTextFitTests: PatternClipTestCase {
 
     func bowlingJob(shots: Int, name: String = longName) throws -> ReportJob {
         let result = PictureFixtures.bowlingResult(shots: shots)
-        let picture = try BowlingReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+        let picture = try BowlingPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         return ReportJob(id: UUID(), club: Self.longClub, sport: .bowling, fileName: name,
                          createdAt: Date(timeIntervalSince1970: 1_790_000_000), status: "succeeded", result: result, picture: picture)
     }
@@ -53,7 +56,7 @@ final class ReportTextFitTests: PatternClipTestCase {
 
     func test_ASessionReportWithALongNameAndManyShotsShowsAllOfItsText() throws {
         let job = try bowlingJob(shots: 24)
-        let layout = try SessionReport.layout(job, report: BowlingReport())
+        let layout = try SessionReport.layout(job, report: BowlingPicture())
         assertEveryTextWhole(layout.canvas.drawnText, on: Self.page, "the session report")
         let text = try squeezedText(try layout.pdf(), as: "unit-long-names-report.pdf")
         for whole in [Self.longName, Self.longClub, "Shots(24)"] {
@@ -72,7 +75,7 @@ final class ReportTextFitTests: PatternClipTestCase {
         let batch = BatchReport.Batch(id: UUID(), club: Self.longClub, sport: .bowling,
                                       label: "Tuesday evening league, weeks one to twelve, all lanes and every bowler of the junior squad",
                                       createdAt: Date(), counts: ["succeeded": 2, "failed": 1])
-        let layout = try BatchReport.layout(batch, report: BowlingReport(), jobs: jobs)
+        let layout = try BatchReport.layout(batch, report: BowlingPicture(), jobs: jobs)
         assertEveryTextWhole(layout.canvas.drawnText, on: Self.page, "the batch report")
         // The jobs' table wraps names inside its column (pdftotext reads the row's other cells in
         // between); each job's own page gives its name as a title.
@@ -84,17 +87,17 @@ final class ReportTextFitTests: PatternClipTestCase {
 
     func test_ATennisReportsTotalsReadWhole() throws {
         let result = PictureFixtures.tennisResult()
-        let picture = try TennisReport().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
+        let picture = try TennisPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         let job = ReportJob(id: UUID(), club: "Club", sport: .tennis, fileName: Self.longName, createdAt: Date(), status: "succeeded",
                             result: result, picture: picture)
-        let layout = try SessionReport.layout(job, report: TennisReport())
+        let layout = try SessionReport.layout(job, report: TennisPicture())
         assertEveryTextWhole(layout.canvas.drawnText, on: Self.page, "the tennis report")
         XCTAssertTrue(layout.canvas.drawnText.contains { $0.text == "55 % of body height" }, "the contact height's value whole")
     }
 
     func test_TheBowlingPanelListsEveryShotWithoutCoveringAnyText() throws {
         for shots in [1, 4, 12, 40] {
-            let picture = try XCTUnwrap(try BowlingReport().picture(result: PictureFixtures.bowlingResult(shots: shots), options: .emptyObject,
+            let picture = try XCTUnwrap(try BowlingPicture().picture(result: PictureFixtures.bowlingResult(shots: shots), options: .emptyObject,
                                                                      frames: try FrameGrabber(location: Self.clip)))
             let canvas = try Canvas.image(width: Int(picture.width.rounded(.up)), height: Int(picture.height.rounded(.up)))
             picture.draw(on: canvas)
@@ -122,7 +125,7 @@ final class ReportTextFitTests: PatternClipTestCase {
             }
             let result: JSONValue = .object(["arrows": .array(arrows), "total": .number(100), "input": .string("photo"),
                                              "face": .object(["homography": .array([radius, 0, centre.x, 0, radius, centre.y, 0, 0, 1].map(JSONValue.number))])])
-            let picture = try XCTUnwrap(try ArcheryReport().picture(result: result, options: .emptyObject, frames: frames))
+            let picture = try XCTUnwrap(try ArcheryPicture().picture(result: result, options: .emptyObject, frames: frames))
             _ = try PictureFixtures.keep(try picture.png(), as: "archery-\(count)-arrows.png")
             let canvas = try Canvas.image(width: Int(picture.width.rounded(.up)), height: Int(picture.height.rounded(.up)))
             picture.draw(on: canvas)

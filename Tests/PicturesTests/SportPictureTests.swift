@@ -1,8 +1,12 @@
+import Archery
+import Basketball
+import Bowling
 import Foundation
 import Media
 import Pictures
 import ReelworkCore
 import Sports
+import Tennis
 import TestSupport
 import XCTest
 
@@ -105,15 +109,15 @@ final class SportPictureTests: PatternClipTestCase {
             .object(["score": .number(8), "confidence": .number(0.5)]),
             .object(["score": .number(7), "confidence": .number(0.9)]),
         ]
-        XCTAssertEqual(ArcheryReport().totals(rows).first { $0.label == "To review" }?.value, "2")
+        XCTAssertEqual(ArcheryPicture().totals(rows).first { $0.label == "To review" }?.value, "2")
     }
 
     func test_AResultWithNothingToDrawHasNoPicture() throws {
         let grabber = try FrameGrabber(location: Self.clip)
-        XCTAssertNil(try BowlingReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
-        XCTAssertNil(try TennisReport().picture(result: .object(["swings": .array([])]), options: .emptyObject, frames: grabber))
-        XCTAssertNil(try BasketballReport().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
-        XCTAssertNil(try ArcheryReport().picture(result: .object(["arrows": .array([])]), options: .emptyObject, frames: grabber),
+        XCTAssertNil(try BowlingPicture().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
+        XCTAssertNil(try TennisPicture().picture(result: .object(["swings": .array([])]), options: .emptyObject, frames: grabber))
+        XCTAssertNil(try BasketballPicture().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
+        XCTAssertNil(try ArcheryPicture().picture(result: .object(["arrows": .array([])]), options: .emptyObject, frames: grabber),
                      "an archery result without a face (no homography) draws nothing")
     }
 }

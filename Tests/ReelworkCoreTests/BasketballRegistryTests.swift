@@ -19,6 +19,6 @@ final class BasketballRegistryTests: XCTestCase {
         }
         XCTAssertNoThrow(try SportRegistry.checkOptions(Self.hoop, sport: .tennis, frameWidth: 64, frameHeight: 36), "tennis names no pixels")
         XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .objects, .shots])
-        XCTAssertEqual(ResultTable.forSport(.basketball)?.sqlTable, "basketball_shots")
+        XCTAssertEqual(SportRegistry.table(for: .basketball)?.sqlTable, "basketball_shots")
     }
 }

@@ -1,4 +1,8 @@
+import Archery
+import Bowling
 import ReelworkCore
+import Sports
+import Tennis
 import XCTest
 
 final class ResultTableTests: XCTestCase {
@@ -18,8 +22,8 @@ final class ResultTableTests: XCTestCase {
         XCTAssertEqual(ResultTable.bowlingShots.columns.first { $0.name == "strikeProbability" }?.sqlName, "strike_probability")
         XCTAssertEqual(ResultTable.tennisSwings.columns.first { $0.name == "followThroughTime" }?.path, ["keyFrameTimes", "followThrough"])
         XCTAssertEqual(ResultTable.tennisSwings.columns.first { $0.name == "followThrough" }?.path, ["metrics", "followThrough"])
-        XCTAssertEqual(ResultTable.forSport(.basketball)?.sqlTable, "basketball_shots")
-        XCTAssertEqual(ResultTable.forSport(.archery)?.sqlTable, "archery_arrows")
+        XCTAssertEqual(SportRegistry.table(for: .basketball)?.sqlTable, "basketball_shots")
+        XCTAssertEqual(SportRegistry.table(for: .archery)?.sqlTable, "archery_arrows")
         XCTAssertEqual(ResultTable.archeryArrows.columns.first { $0.name == "isXRing" }?.sqlName, "is_x_ring")
         XCTAssertEqual(Set(ResultTable.tennisSwings.columns.map(\.sqlName)).count, ResultTable.tennisSwings.columns.count, "no two columns share a SQL name")
     }

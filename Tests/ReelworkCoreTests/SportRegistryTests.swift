@@ -9,13 +9,30 @@ final class SportRegistryTests: XCTestCase {
         for (sport, plugin) in SportRegistry.plugins { XCTAssertEqual(plugin.sport, sport) }
     }
 
-    /// The store finds a sport's typed rows without the sport modules (`ResultTable.forSport`);
-    /// the plug-in names the same table, so CSV, SQL rows and the result agree.
-    func test_ThePluginsTableIsTheOneTheStoreWrites() {
+    /// What the worker hands the store with a result (`SportRegistry.table(for:)`) is the plug-in's
+    /// own table, and no two sports write the same SQL table. (StoreTests' ResultRowsTests hold
+    /// each table to the columns the migrations made.)
+    func test_TheStoreIsHandedEachPluginsOwnTable() {
         for sport in Sport.allCases {
-            XCTAssertEqual(SportRegistry.plugin(for: sport)?.table?.sqlTable, ResultTable.forSport(sport)?.sqlTable, sport.rawValue)
-            XCTAssertEqual(SportRegistry.plugin(for: sport)?.table?.columns.map(\.name), ResultTable.forSport(sport)?.columns.map(\.name), sport.rawValue)
+            XCTAssertEqual(SportRegistry.table(for: sport)?.sqlTable, SportRegistry.plugin(for: sport)?.table?.sqlTable, sport.rawValue)
         }
+        let tables = SportRegistry.plugins.values.compactMap(\.table).map(\.sqlTable)
+        XCTAssertEqual(Set(tables).count, tables.count, "\(tables)")
+    }
+
+    /// `reelwork jobs results`' FOUND column: each sport sums up its own result in one line.
+    func test_EachSportSumsUpItsResultInOneLine() {
+        func rows(_ n: Int) -> JSONValue { .array(Array(repeating: .emptyObject, count: n)) }
+        func summary(_ sport: Sport, _ result: [String: JSONValue]) -> String? { SportRegistry.plugin(for: sport)?.summary(of: .object(result)) }
+        XCTAssertEqual(summary(.bowling, ["shots": rows(3)]), "3 shots")
+        XCTAssertEqual(summary(.bowling, ["shots": rows(1)]), "1 shot")
+        XCTAssertEqual(summary(.tennis, ["swings": rows(2)]), "2 swings")
+        XCTAssertEqual(summary(.tennis, ["swings": rows(0)]), "0 swings")
+        XCTAssertEqual(summary(.basketball, ["shots": rows(10), "stats": .object(["fieldGoalsMade": .number(6)])]), "10 shots, 6 made")
+        XCTAssertEqual(summary(.basketball, ["shots": rows(1)]), "1 shot")
+        XCTAssertEqual(summary(.archery, ["arrows": rows(6), "total": .number(54)]), "6 arrows, 54")
+        XCTAssertEqual(summary(.archery, ["arrows": rows(6)]), "-", "no total, no end")
+        for sport in Sport.allCases { XCTAssertEqual(summary(sport, ["noop": .bool(true)]), "-", sport.rawValue) }
     }
 
     /// A sport's options are charged to its first own stage, which every plan has.

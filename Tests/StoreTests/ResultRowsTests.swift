@@ -1,6 +1,10 @@
+import Bowling
 import Foundation
 import ReelworkCore
+import SportKit
+import Sports
 import Store
+import Tennis
 import TestSupport
 import XCTest
 
@@ -29,6 +33,32 @@ final class ResultRowsTests: MigratedDatabaseTestCase {
                          "phase": .string("skid"), "interpolated": .bool(true)]),
             ]),
         ])
+    }
+
+    /// Every registered sport's typed rows (its plug-in's `table`, defined in its own module) have
+    /// the PostgreSQL table a migration made, with each column the store writes, of the column's
+    /// type: the store links no sport, so only this holds the two together.
+    func test_EveryPluginsTableIsOneTheMigrationsMade() throws {
+        let sqlType: [ResultTable.ColumnType: String] = [.integer: "integer", .number: "double precision", .text: "text",
+                                                         .boolean: "boolean", .flags: "jsonb"]
+        let tables = SportRegistry.plugins.values.compactMap(\.table)
+        XCTAssertEqual(tables.count, SportRegistry.plugins.count, "every sport today has rows")
+        for table in tables {
+            let made = try db.query("""
+                SELECT column_name, data_type FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = $1
+                """, [table.sqlTable]).rows
+            var types: [String: String] = [:]
+            for row in made { types[try row.string("column_name")] = try row.string("data_type") }
+            XCTAssertFalse(types.isEmpty, "no migration made \(table.sqlTable)")
+            for (column, type) in [("job_id", "uuid"), ("attempt", "integer"), ("unavailable", "jsonb")] {
+                XCTAssertEqual(types[column], type, "\(table.sqlTable).\(column)")
+            }
+            for column in table.columns {
+                XCTAssertEqual(types[column.sqlName], sqlType[column.type], "\(table.sqlTable).\(column.sqlName)")
+            }
+            if table.storesTrajectory { XCTAssertEqual(types["trajectory"], "jsonb", "\(table.sqlTable).trajectory") }
+        }
     }
 
     func testShotsAreStoredAsRowsWithACompactTrajectoryAndReadBackAsCSV() throws {

@@ -1,12 +1,13 @@
 import Foundation
 import Pictures
 import ReelworkCore
+import Tennis
 import XCTest
 
 /// Tennis in a coach's words: the racket hand's speed in km/h when the player's height was given
 /// (the result is in m/s), else against the player's own fastest swing; never torso lengths per
 /// second; small angles keep their tenth.
-final class TennisReportTests: XCTestCase {
+final class TennisPictureTests: XCTestCase {
     static func swing(_ number: Int, speed: Double?, unit: String = "torso/s", track: Int = 1, followThrough: Double = 120) -> JSONValue {
         .object(["swingNumber": .number(Double(number)), "trackId": .number(Double(track)), "type": .string("forehand"),
                  "startTime": .number(Double(number)), "endTime": .number(Double(number) + 1),
@@ -16,13 +17,13 @@ final class TennisReportTests: XCTestCase {
     }
 
     func cells(_ result: JSONValue, column title: String) throws -> [String] {
-        let report = TennisReport()
+        let report = TennisPicture()
         let column = try XCTUnwrap(report.columns.first { $0.title.hasPrefix(title) }, "a column \(title)")
         return report.rows(in: result).map(column.cell)
     }
 
     func totals(_ result: JSONValue) -> [String: String] {
-        let report = TennisReport()
+        let report = TennisPicture()
         return Dictionary(report.totals(report.rows(in: result)).map { ($0.label, $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import Media
+import Pictures
 import ReelworkCore
 
 /// Tennis (seed 004): each swing's five keyframes as thumbnails of its own video, cropped around
 /// the player, with the dominant wrist's path through the swing drawn on each and the wrist's
 /// place at that keyframe marked. Reads the result document only (`result.swings[]` and the
-/// player's track in `result.poses[]`), so it can move with the sport.
-public struct TennisReport: SportReport {
+/// player's track in `result.poses[]`).
+public struct TennisPicture: SportReport {
     public init() {}
 
     public var rowNoun: String { "swing" }
@@ -98,7 +99,7 @@ public struct TennisReport: SportReport {
 
         func point(_ landmark: Int) -> Point? {
             let i = landmark * 3
-            guard landmarks.count > i + 2, landmarks[i + 2] >= TennisReport.minimumVisibility else { return nil }
+            guard landmarks.count > i + 2, landmarks[i + 2] >= TennisPicture.minimumVisibility else { return nil }
             return Point(landmarks[i], landmarks[i + 1])
         }
     }

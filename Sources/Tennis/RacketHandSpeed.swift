@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 import ReelworkCore
 
 /// The racket hand's speed (the result's `peakWristSpeed`) in words a coach reads: km/h (and m/s)

@@ -1,12 +1,12 @@
 import Foundation
 import Media
+import Pictures
 import ReelworkCore
 
 /// Bowling (seeds 000, 003): each shot's path over the frame where the first shot starts, with
 /// launch, arrows, breakpoint and pocket marked, and a panel beside the frame with each shot's
-/// speeds and boards. Reads the result document only (`result.shots[]`), so it can move with the
-/// sport.
-public struct BowlingReport: SportReport {
+/// speeds and boards. Reads the result document only (`result.shots[]`).
+public struct BowlingPicture: SportReport {
     public init() {}
 
     public var rowNoun: String { "shot" }

@@ -1,12 +1,13 @@
 import Foundation
 import Media
+import Pictures
 import ReelworkCore
 
 /// Basketball (seed 001): a frame of the session with the rim marked and every attempt's flight
 /// (green made, red missed), beside a shot chart by distance from the rim: one dot per attempt,
 /// filled when made and open when missed, stacked by foot, with the three-point line. Reads the
 /// result document only (`result.hoop`, `result.shots[]`, `result.threePointDistanceFt`).
-public struct BasketballReport: SportReport, SessionStatsTable {
+public struct BasketballPicture: SportReport, SessionStatsTable {
     public init() {}
 
     public var rowNoun: String { "shot" }
@@ -168,7 +169,7 @@ public struct BasketballReport: SportReport, SessionStatsTable {
         var attempted = 0, made = 0, threes = 0, threesMade = 0
         init(_ rows: [JSONValue]) {
             for row in rows {
-                let three = ResultValues.text(row, "shotType") == "3PT", hit = BasketballReport.isMade(row)
+                let three = ResultValues.text(row, "shotType") == "3PT", hit = BasketballPicture.isMade(row)
                 attempted += 1
                 made += hit ? 1 : 0
                 threes += three ? 1 : 0

@@ -1,13 +1,14 @@
 import Foundation
 import Media
+import Pictures
 import ReelworkCore
 
 /// Archery (seed 002): the photo (or the video's frame once every arrow is in) with the face found
 /// and each arrow marked, and beside it the face rectified: the frame's pixels warped frontal by
 /// the result's homography, the scoring rings drawn over it, each arrow at its normalised place
 /// with its number and score. Reads the result document only (`result.face.homography`,
-/// `result.arrows[]`), so it can move with the sport.
-public struct ArcheryReport: SportReport {
+/// `result.arrows[]`).
+public struct ArcheryPicture: SportReport {
     public init() {}
 
     public var rowNoun: String { "arrow" }
