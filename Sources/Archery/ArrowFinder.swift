@@ -241,10 +241,7 @@ enum ArrowFinder {
         guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY,
               let headRadius = face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY), let tailRadius = face.radius(pixelX: tx, pixelY: ty),
               headRadius > 1 + edgeMargin, tailRadius < 1 - edgeMargin else { return impact }
-        var turned = impact
-        (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tx, ty, impact.pixelX, impact.pixelY)
-        turned.endsAlike = false
-        return turned
+        return impact.turned(tailX: tx, tailY: ty)
     }
 
     static let edgeMargin = 0.03
@@ -260,10 +257,7 @@ enum ArrowFinder {
         switch (headRadius >= cut, tailRadius >= cut) {
         case (true, true): return nil
         case (true, false):
-            var turned = impact
-            (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tx, ty, impact.pixelX, impact.pixelY)
-            turned.endsAlike = false
-            return turned
+            return impact.turned(tailX: tx, tailY: ty)
         default: return impact
         }
     }

@@ -17,3 +17,14 @@ struct ArrowImpact: Sendable, Equatable {
     /// its line further in: it may be the shadow of an arrow that was not found (`ArrowCandidates`).
     var mayBeShadow = false
 }
+
+extension ArrowImpact {
+    /// The same shaft the other way round: its tail (`tailX`, `tailY`) is the impact, and which end
+    /// went in is no longer a close call (something other than its shape said so).
+    func turned(tailX: Double, tailY: Double) -> ArrowImpact {
+        var turned = self
+        (turned.pixelX, turned.pixelY, turned.tailX, turned.tailY) = (tailX, tailY, pixelX, pixelY)
+        turned.endsAlike = false
+        return turned
+    }
+}
