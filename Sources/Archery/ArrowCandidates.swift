@@ -35,11 +35,9 @@ enum ArrowCandidates {
         // them took for its impact; the other piece goes.
         for a in impacts.indices where !dropped.contains(a) && impacts[a].isShaft {
             for b in impacts.indices where b > a && !dropped.contains(b) && impacts[b].isShaft {
-                guard let ha = heads[a], let ta = tails[a], let hb = heads[b], let tb = tails[b] else { continue }
-                let dx = ta.x - ha.x, dy = ta.y - ha.y, length = (dx * dx + dy * dy).squareRoot()
-                guard length > 0 else { continue }
-                let along = { (q: (x: Double, y: Double)) in ((q.x - ha.x) * dx + (q.y - ha.y) * dy) / length }
-                let across = { (q: (x: Double, y: Double)) in abs(-(q.x - ha.x) * dy + (q.y - ha.y) * dx) / length }
+                guard let ha = heads[a], let ta = tails[a], let hb = heads[b], let tb = tails[b],
+                      let line = FaceLine(origin: ha, dx: ta.x - ha.x, dy: ta.y - ha.y) else { continue }
+                let length = line.length, along = line.along, across = line.across
                 guard across(hb) <= offLine, across(tb) <= offLine else { continue }
                 let (lowB, highB) = (min(along(hb), along(tb)), max(along(hb), along(tb)))
                 // End to end: b starts within the joining gap of a's span (and may overlap it).
@@ -64,14 +62,12 @@ enum ArrowCandidates {
             guard let head = heads[a], let tail = tails[a] else { continue }
             let headRadius = (head.x * head.x + head.y * head.y).squareRoot(), tailRadius = (tail.x * tail.x + tail.y * tail.y).squareRoot()
             guard abs(headRadius - shadowEdge) <= shadowEdgeBand, tailRadius > headRadius else { continue }
-            let dx = head.x - tail.x, dy = head.y - tail.y, length = (dx * dx + dy * dy).squareRoot()
-            guard length > 0 else { continue }
+            guard let inward = FaceLine(origin: head, dx: head.x - tail.x, dy: head.y - tail.y) else { continue }
             let castBy = impacts.indices.contains { b in
                 guard b != a, !dropped.contains(b), let p = heads[b],
                       (p.x * p.x + p.y * p.y).squareRoot() < shadowEdge - shadowEdgeBand else { return false }
-                let along = ((p.x - head.x) * dx + (p.y - head.y) * dy) / length
-                let across = abs(-(p.x - head.x) * dy + (p.y - head.y) * dx) / length
-                return along > 0 && across <= max(shadowLineReach, shadowLineSlope * along)
+                let along = inward.along(p)
+                return along > 0 && inward.across(p) <= max(shadowLineReach, shadowLineSlope * along)
             }
             if castBy { dropped.insert(a) } else { impacts[a].mayBeShadow = true }
         }
@@ -106,4 +102,22 @@ enum ArrowCandidates {
         guard isShaft else { return 2 }
         return distance > ArrowReviewTuning.nearEdge || mayBeShadow ? 1 : 0
     }
+}
+
+/// A line in face coordinates from `origin` along (dx, dy): where a point lies along it (in the
+/// direction's length units from the origin) and how far across it.
+private struct FaceLine {
+    let origin: (x: Double, y: Double)
+    let dx: Double, dy: Double
+    let length: Double
+
+    /// Nil for a direction of no length.
+    init?(origin: (x: Double, y: Double), dx: Double, dy: Double) {
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0 else { return nil }
+        (self.origin, self.dx, self.dy, self.length) = (origin, dx, dy, length)
+    }
+
+    func along(_ q: (x: Double, y: Double)) -> Double { ((q.x - origin.x) * dx + (q.y - origin.y) * dy) / length }
+    func across(_ q: (x: Double, y: Double)) -> Double { abs(-(q.x - origin.x) * dy + (q.y - origin.y) * dx) / length }
 }

@@ -14,6 +14,8 @@ struct ThinMark {
     /// blur, and a 4:2:0 photo's colour smear; then past half a fletching's (about four shafts
     /// wide), whose pixels weigh on which end of the shaft is its nock.
     let reaches: [Int]
+    /// Along the rows, the columns and both diagonals.
+    private static let directions = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
     init(image: WorkingImage, arrowRadiusPx: Double) {
         (width, height, rgb) = (image.width, image.height, image.rgb)
@@ -29,7 +31,7 @@ struct ThinMark {
         let x = index % width, y = index / width
         let p = colour(index), limit2 = limit * limit
         for reach in reaches {
-            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for (dx, dy) in Self.directions {
                 guard let (a, b) = sides(x: x, y: y, dx: dx, dy: dy, reach: reach),
                       distance2(a, b) <= limit2, distance2(p, a) > limit2, distance2(p, b) > limit2 else { continue }
                 return !ArrowFinder.isShadow(p, of: (a + b) / 2, limit: limit)
