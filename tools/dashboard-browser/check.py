@@ -12,10 +12,9 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 
 class CheckFailed(Exception):
@@ -49,7 +48,8 @@ def drive(out, steps, passed):
         # A WebDriver error's own text is mostly chromedriver's native stack; its first line names it.
         reason = failure if isinstance(failure, CheckFailed) else f"{type(failure).__name__}: {failure.msg}"
         shot(driver, out, "failure")
-        print(f"FAILED: {reason}\n--- page {driver.current_url} ---\n{driver.find_element(By.TAG_NAME, 'body').text[:3000]}")
+        # The reason goes last, where a log's tail keeps it.
+        print(f"--- page {driver.current_url} ---\n{driver.find_element(By.TAG_NAME, 'body').text[:3000]}\n---\nFAILED: {reason}")
         sys.exit(1)
     finally:
         driver.quit()
@@ -78,11 +78,22 @@ def check(condition, message):
 
 
 def wait(driver, predicate, message, timeout=20):
-    # Live updates redraw parts of the page, so an element found a moment ago may be gone: look again.
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: predicate(d))
-    except TimeoutException:
-        raise CheckFailed(f"timed out after {timeout} s waiting until {message}")
+    """Polls `predicate` until it holds. While a click's navigation is under way, the old page's
+    elements go stale and the new one may have no body or script context yet: WebDriver answers
+    those moments with errors, which are waited out like a false; the last one is named if time
+    runs out."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while True:
+        try:
+            if predicate(driver):
+                break
+        except WebDriverException as error:
+            last_error = error
+        if time.monotonic() > deadline:
+            detail = f" (the browser last said {type(last_error).__name__}: {last_error.msg})" if last_error else ""
+            raise CheckFailed(f"timed out after {timeout} s waiting until {message}{detail}")
+        time.sleep(0.1)
     print(f"ok: {message}")
 
 
