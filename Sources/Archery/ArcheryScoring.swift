@@ -52,7 +52,9 @@ public enum ArcheryScoring {
         let distance = { (impact: ArrowImpact) -> Double in
             face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY) ?? .infinity
         }
-        let believed = ArrowCandidates.strongest(impacts.filter { $0.confidence >= minimumConfidence }, count: options.expectedArrowCount,
+        let candidates = ArrowCandidates.scorable(impacts.filter { $0.confidence >= minimumConfidence }, isShaft: \.isShaft, distance: distance,
+                                                  arrowRadius: arrowRadius)
+        let believed = ArrowCandidates.strongest(candidates, count: options.expectedArrowCount,
                                                  tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: distance($0), mayBeShadow: $0.mayBeShadow) }, confidence: \.confidence)
         let crowd = options.expectedArrowCount.flatMap { believed.leftOut > 0 ? (found: $0 + believed.leftOut, shot: $0) : nil }
         let arrows = believed.kept.compactMap { impact -> DetectedArrow? in

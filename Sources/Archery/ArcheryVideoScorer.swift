@@ -109,7 +109,8 @@ public struct ArcheryVideoScorer: Sendable {
         }
         let radius = options.arrowRadiusInFaceRadii
         var placed = [(arrow: DetectedArrow, time: Double)]()
-        let believed = ArrowCandidates.strongest(tracks.filter(\.seenLast), count: options.expectedArrowCount,
+        let candidates = ArrowCandidates.scorable(tracks.filter(\.seenLast), isShaft: \.isShaft, distance: \.meanDistance, arrowRadius: radius)
+        let believed = ArrowCandidates.strongest(candidates, count: options.expectedArrowCount,
                                                  tier: { ArrowCandidates.tier(isShaft: $0.isShaft, distance: $0.meanDistance, mayBeShadow: $0.mayBeShadow) },
                                                  confidence: \.confidence)
         let crowd = options.expectedArrowCount.flatMap { believed.leftOut > 0 ? (found: $0 + believed.leftOut, shot: $0) : nil }

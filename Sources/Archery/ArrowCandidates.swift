@@ -83,6 +83,19 @@ enum ArrowCandidates {
     static let shadowLineReach = 0.03
     static let shadowLineSlope = 0.06
 
+    /// The candidates that are scored; the others are left to a person (an expected count then
+    /// says how many are missing). Two kinds are not scored, as the finder cannot tell them from
+    /// what is not an arrow:
+    /// - one beyond the face, where it would score M: the boss's edge, the stand, shadows and the
+    ///   paper's margin make thin marks there like a miss's shaft;
+    /// - a round group, when a shaft is on the face: the picture was taken with the end's arrows
+    ///   in it, so a hole is an earlier end's. Only a picture of holes alone (an end pulled before
+    ///   it was photographed) is scored from its holes.
+    static func scorable<T>(_ items: [T], isShaft: (T) -> Bool, distance: (T) -> Double, arrowRadius: Double) -> [T] {
+        let onTheFace = items.filter { ArcheryScoring.score(distance: distance($0), arrowRadius: arrowRadius).score > 0 }
+        return onTheFace.contains(where: isShaft) ? onTheFace.filter(isShaft) : onTheFace
+    }
+
     /// The `count` most believable of `items` (lowest `tier` first, then by confidence), in their
     /// given order, and how many were left out. All of them when `count` is nil.
     static func strongest<T>(_ items: [T], count: Int?, tier: (T) -> Int, confidence: (T) -> Double) -> (kept: [T], leftOut: Int) {

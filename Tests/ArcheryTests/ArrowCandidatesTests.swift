@@ -91,18 +91,35 @@ final class ArrowCandidatesTests: XCTestCase {
 
     func testWithTheCountShotTheClearestAreScoredAndTheRestCounted() {
         let shafts = [impact(0.1, 0, confidence: 0.6, tail: (0.1, 0.3)), impact(-0.3, 0, confidence: 0.9, tail: (-0.3, 0.3))]
-        let hole = impact(0, -0.5, confidence: 0.95)
-        let end = ArcheryScoring.end(face: face, impacts: shafts + [hole], options: ArcheryOptions(expectedArrowCount: 2))
-        XCTAssertEqual(end.arrows.map(\.score).sorted(), [8, 10], "the two shafts, before the hole however sure it is")
+        let nearTheEdge = impact(0, -0.97, confidence: 0.95, tail: (0, -1.2))
+        let end = ArcheryScoring.end(face: face, impacts: shafts + [nearTheEdge], options: ArcheryOptions(expectedArrowCount: 2))
+        XCTAssertEqual(end.arrows.map(\.score).sorted(), [8, 10], "the two shafts inside, before the one at the edge however sure it is")
         XCTAssertEqual(end.leftOutCandidates, 1)
         XCTAssertEqual(end.message?.contains("3 possible arrows found for 2 shot"), true, end.message ?? "")
         guard case .object(let fields) = end.json() else { return XCTFail("not an object") }
         XCTAssertEqual(fields["leftOutCandidates"], .number(1))
         // Without the count every candidate is scored.
-        XCTAssertEqual(ArcheryScoring.end(face: face, impacts: shafts + [hole], options: ArcheryOptions()).arrows.count, 3)
+        XCTAssertEqual(ArcheryScoring.end(face: face, impacts: shafts + [nearTheEdge], options: ArcheryOptions()).arrows.count, 3)
         let ranked = ArrowCandidates.strongest([0.2, 0.9, 0.5, 0.7], count: 2, tier: { _ in 0 }, confidence: { $0 })
         XCTAssertEqual(ranked.kept, [0.9, 0.7], "the most confident, in their given order")
         XCTAssertEqual(ranked.leftOut, 2)
+    }
+
+    /// What the finder cannot tell from a mark is left to a person: a candidate beyond the face
+    /// (one that would score M), and a round group when a shaft is on the face (a hole of an
+    /// earlier end). A picture of holes alone is scored from them.
+    func testMissesAndHolesBesideShaftsAreLeftToAPerson() {
+        let shaft = impact(0.1, 0, tail: (0.1, 0.3)), hole = impact(0, -0.5, confidence: 0.95)
+        let touchingTheEdge = impact(1 + arrowRadius / 2, 0, tail: (1.2, 0)), beyond = impact(0, 1 + 2 * arrowRadius, tail: (0, 1.3))
+        func scores(_ impacts: [ArrowImpact], expected: Int? = nil) -> ArcheryEnd {
+            ArcheryScoring.end(face: face, impacts: impacts, options: ArcheryOptions(expectedArrowCount: expected))
+        }
+        XCTAssertEqual(scores([shaft, touchingTheEdge, beyond]).arrows.map(\.score).sorted(), [1, 10], "a shaft touching the face's edge scores 1; one past it is not scored")
+        let withTheCount = scores([shaft, hole, beyond], expected: 3)
+        XCTAssertEqual(withTheCount.arrows.map(\.score), [10], "the hole beside a shaft and the miss are not scored")
+        XCTAssertEqual(withTheCount.missingArrows, 2)
+        XCTAssertEqual(scores([hole, impact(0.25, 0)]).arrows.map(\.score).sorted(), [6, 8], "holes alone are the end")
+        XCTAssertEqual(scores([hole, beyond]).arrows.map(\.score), [6], "a shaft beyond the face leaves the holes scored")
     }
 
     func testAPieceOfARingsEdgeIsNotAShaft() {

@@ -50,6 +50,23 @@ final class VideoTests: XCTestCase {
         }
     }
 
+    /// A video's end leaves a miss in the boss to a person, as a photo's does
+    /// (`ArrowCandidates.scorable`).
+    func testAVideoLeavesAMissInTheBossToAPerson() throws {
+        let arrows = [
+            SceneArrow(x: 0.12, y: 0.3, tiltDegrees: 10, tiltDirectionDegrees: 60, length: 0.55),     // 7
+            SceneArrow(x: -0.05, y: -0.04, tiltDegrees: 12, tiltDirectionDegrees: 200, length: 0.55), // 10
+            SceneArrow(x: 1.12, y: -0.35, tiltDegrees: 12, tiltDirectionDegrees: 300, length: 0.55),
+        ]
+        let camera = FaceCamera(width: 640, height: 480, focalPx: 180 * 6, yawDegrees: 20, distance: 6, aimX: 0, aimY: 0)
+        let frames = (0..<3).map { step in
+            (time: Double(step) * 0.25, image: Scenes.image(ArcheryRenderer.render(ArcheryScene(camera: camera, arrows: arrows, noise: 6, seed: UInt64(step + 1)))))
+        }
+        let end = try ArcheryVideoScorer.score(frames: frames, options: ArcheryOptions(expectedArrowCount: 3)).end
+        XCTAssertEqual(end.arrows.map(\.score).sorted(), [7, 10])
+        XCTAssertEqual(end.missingArrows, 1)
+    }
+
     /// A frame is scored when it shows as many ring boundaries as the video can, less one: a dim
     /// video whose frames all show three (the finder's minimum) is scored (issue 31: dim POV-Ray
     /// ends were refused as "no steady view"), and once a frame has shown five, one showing three
