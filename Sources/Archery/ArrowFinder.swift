@@ -199,6 +199,7 @@ enum ArrowFinder {
         let faceCentre = face.faceToWorking.apply(0, 0) ?? (x: Double(width) / 2, y: Double(height) / 2)
         let joined = joinCollinear(join(groups, within: 2 * band * radiusPx + 2), radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
         let minimumArea = max(6, Int(0.00012 * radiusPx * radiusPx))
+        let pose = FacePose(face: face.face, width: image.sourceWidth, height: image.sourceHeight)
         let impacts = joined.flatMap { members -> [ArrowImpact] in
             guard members.count >= minimumArea, !isRingArc(members, workingToFace: face.workingToFace) else { return [] }
             let shafts = ShaftSplitter.shafts(in: members, radiusPx: radiusPx, arrowRadiusPx: arrowRadiusPx)
@@ -210,7 +211,8 @@ enum ArrowFinder {
                                    isShaft: true, tailX: tail.x, tailY: tail.y, crossesAnother: true)
             }
         }.compactMap { found -> ArrowImpact? in
-            guard let impact = impactInsideSearch(found, face: face.face) else { return nil }
+            guard var impact = impactInsideSearch(found, face: face.face) else { return nil }
+            if let pose { impact = impactByPerspective(impact, pose: pose) }
             // A shaft's impact is where the shaft ends, which may lie inside another group or past a
             // zone of the shaft's own colour.
             func followed(_ impact: ArrowImpact) -> ArrowImpact {
@@ -245,6 +247,22 @@ enum ArrowFinder {
     }
 
     static let edgeMargin = 0.03
+
+    /// An arrow stands out of the face towards the camera, so its nock lies from its impact the
+    /// way the face's normal runs in the picture (`FacePose`). A shaft running clearly the other
+    /// way (its direction's cosine with that way below −`perspectiveAgreement`) was taken the wrong
+    /// way round: its fletching's colour or the zone under it hid which end is which. The face's
+    /// edge still has the last word (`impactOnTheFace`).
+    static func impactByPerspective(_ impact: ArrowImpact, pose: FacePose) -> ArrowImpact {
+        guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
+        let dx = tx - impact.pixelX, dy = ty - impact.pixelY, length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0, let outward = pose.outward(pixelX: (impact.pixelX + tx) / 2, pixelY: (impact.pixelY + ty) / 2) else { return impact }
+        return (dx * outward.x + dy * outward.y) / length < -perspectiveAgreement ? impact.turned(tailX: tx, tailY: ty) : impact
+    }
+
+    /// Arrows lean and so stray from the normal's way in the picture; only a shaft running nearly
+    /// opposite to it is turned, where a lean cannot explain it.
+    static let perspectiveAgreement = 0.8
 
     /// A shaft's end at the edge of the search (`searchRadius`) is where the search cut it, not an
     /// end: the impact is the other end. A shaft cut at both ends runs across the search's edge (a
