@@ -138,7 +138,7 @@ let package = Package(
                 resources: ["layout", "login", "overview", "jobs", "confirm", "failed", "job", "stages", "batches", "workers", "message"]
                     .map { .embedInCode("\($0).mustache") } + [.embedInCode("dashboard.css"), .embedInCode("dashboard.js")]),
         .target(name: "Coordinator", dependencies: [
-            "ReelworkCore", "Media", "ObjectStorage", "S3Storage", "Queue", "Store", "SportKit", "Sports", "Archery", "Threading", "Webhooks", "WebhookSending",
+            "ReelworkCore", "Media", "ObjectStorage", "S3Storage", "Queue", "Store", "SportKit", "Sports", "Threading", "Webhooks", "WebhookSending",
             "APIDocument", "Telemetry", "Pictures",
             "DashboardTemplates", .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -11,7 +11,7 @@ import SportKit
 /// of a second at a fraction of the cost (a 2-minute end at 30 fps: 480 frames scored of 3600).
 /// Those frames go through `ArcheryVideoScorer`, which keeps only steady views of the whole face.
 ///
-/// Result fields: the end's (`ArcheryEnd.json()`: `face`, `arrows[]`, `total`, `xCount`, `tens`,
+/// Result fields: the end's (`ArcheryResult.json()`: `face`, `arrows[]`, `total`, `xCount`, `tens`,
 /// and `expectedArrowCount`, `missingArrows`, `message` when arrows are missing), `arrows[].arrowNumber`
 /// (1-based, the rows' number), `input` (`photo` or `video`); from a video also `arrows[].arrivalTime`,
 /// `framesSeen` (frames scored), `steadyFrames` and `scoredFramesPerSecond`.

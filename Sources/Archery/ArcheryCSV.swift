@@ -6,7 +6,7 @@ public enum ArcheryCSV {
         "confidence", "pixelX", "pixelY",
     ]
 
-    public static func text(for end: ArcheryEnd) -> String {
+    public static func text(for end: ArcheryResult) -> String {
         var lines = [columns.joined(separator: ",")]
         for (index, a) in end.arrows.enumerated() {
             lines.append([

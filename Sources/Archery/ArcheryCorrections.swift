@@ -91,11 +91,11 @@ public enum ArcheryCorrections {
     /// detected arrows (moves and deletes do not renumber them); added arrows come last. Throws
     /// `ReelworkError.invalidInput` for an index that does not exist, an arrow both moved and
     /// deleted or moved twice, or a coordinate that is not finite or beyond ±1.5.
-    public static func apply(_ corrections: [ArcheryCorrection], to end: ArcheryEnd, options: ArcheryOptions) throws -> ConfirmedEnd {
+    public static func apply(_ corrections: [ArcheryCorrection], to end: ArcheryResult, options: ArcheryOptions) throws -> ConfirmedEnd {
         try apply(corrections, toPlacements: end.arrows.map { ($0.normalizedX, $0.normalizedY) }, options: options)
     }
 
-    /// The same, on a stored result document (`ArcheryEnd.json()`): the server keeps the detected
+    /// The same, on a stored result document (`ArcheryResult.json()`): the server keeps the detected
     /// end as JSON and applies corrections to it later. Throws `invalidInput` when the document has
     /// no `arrows` with finite `normalizedX` and `normalizedY`.
     public static func apply(_ corrections: [ArcheryCorrection], toDetected document: JSONValue, options: ArcheryOptions) throws -> ConfirmedEnd {

@@ -3,7 +3,7 @@ import SportKit
 
 /// The archery result document. Coordinates to 0.0001 face radii, pixels to 0.1, angles to 0.1°.
 enum ArcheryJSON {
-    static func encode(_ end: ArcheryEnd) -> JSONValue {
+    static func encode(_ end: ArcheryResult) -> JSONValue {
         var fields: [String: JSONValue] = [
             "face": face(end.face),
             "arrows": .array(end.arrows.enumerated().map { arrow($1, index: $0) }),

@@ -29,6 +29,9 @@ public struct ArcheryPlugin: SportPlugin {
         }
         return "\(arrows), \(Int(total))"
     }
+
+    /// `/v1/jobs/{id}/arrows`: the end's arrows moved, added or deleted, and the end rescored.
+    public var confirmationRoute: ConfirmationRoute? { ArcheryConfirmation.route }
 }
 
 extension ResultTable {

@@ -47,7 +47,7 @@ public enum ArcheryScoring {
     }
 
     /// Scores found impacts into an end: arrows sorted by clock position, totals, missing arrows.
-    static func end(face: TargetFace, impacts: [ArrowImpact], options: ArcheryOptions) -> ArcheryEnd {
+    static func end(face: TargetFace, impacts: [ArrowImpact], options: ArcheryOptions) -> ArcheryResult {
         let arrowRadius = options.arrowRadiusInFaceRadii
         let distance = { (impact: ArrowImpact) -> Double in
             face.radius(pixelX: impact.pixelX, pixelY: impact.pixelY) ?? .infinity
@@ -89,7 +89,7 @@ public enum ArcheryScoring {
     }
 
     /// `leftOut`: candidates found beyond the expected count, not scored.
-    static func finish(face: TargetFace, arrows: [DetectedArrow], expected: Int?, leftOut: Int = 0) -> ArcheryEnd {
+    static func finish(face: TargetFace, arrows: [DetectedArrow], expected: Int?, leftOut: Int = 0) -> ArcheryResult {
         let totals = totals(arrows.map { ($0.score, $0.isXRing) })
         var missing: Int?, message: String?
         if let expected, arrows.count < expected {
@@ -98,7 +98,7 @@ public enum ArcheryScoring {
         } else if let expected, leftOut > 0 {
             message = "\(expected + leftOut) possible arrows found for \(expected) shot: the \(expected) clearest are scored; check them on the picture before confirming the end"
         }
-        return ArcheryEnd(face: face, arrows: arrows, total: totals.total, xCount: totals.xCount, tens: totals.tens,
+        return ArcheryResult(face: face, arrows: arrows, total: totals.total, xCount: totals.xCount, tens: totals.tens,
                           expectedArrowCount: expected, missingArrows: missing, message: message,
                           leftOutCandidates: leftOut > 0 ? leftOut : nil)
     }

@@ -155,7 +155,7 @@ public struct ArcheryVideoScorer: Sendable {
 
 /// An end scored from a video.
 public struct ArcheryVideoResult: Sendable, Equatable {
-    public var end: ArcheryEnd
+    public var end: ArcheryResult
     /// Seconds, one per arrow in `end.arrows`' order.
     public var arrivalTimes: [Double]
     public var framesSeen: Int

@@ -2,6 +2,17 @@ import Foundation
 import ReelworkCore
 import SportKit
 
+/// The `shot_metrics` stage.
+public enum ShotMetricsCalculator {
+    public static func measure(_ tracks: BallTracks, options: BowlingOptions) -> [ShotMetrics] {
+        tracks.shots.enumerated().map { i, track in
+            var measurement = ShotMeasurement(track, number: i + 1, hand: options.hand,
+                                              hasMarkerColor: options.ballProfile.markerColor != nil)
+            return measurement.measure()
+        }
+    }
+}
+
 /// DOMAIN's shot metrics from one tracked shot. Each metric that cannot be computed is nil with a
 /// reason in `unavailable`.
 struct ShotMeasurement {

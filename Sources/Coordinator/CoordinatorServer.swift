@@ -7,6 +7,7 @@ import ObjectStorage
 import Queue
 import ReelworkCore
 import S3Storage
+import Sports
 import Store
 import Telemetry
 
@@ -73,7 +74,10 @@ extension CoordinatorServer {
         batches.register(on: api)
         let reports = ReportRoutes(backends: backends, jobs: jobs, batches: batches, store: store)
         reports.register(on: api)
-        ArcheryRoutes(backends: backends, jobs: jobs).register(on: api)
+        // A sport's own correction routes (archery's arrows), in a fixed order.
+        for (sport, route) in SportRegistry.confirmationRoutes {
+            ConfirmationRoutes(backends: backends, jobs: jobs, sport: sport, route: route).register(on: api)
+        }
         let corrections = CorrectionRoutes(backends: backends, jobs: jobs)
         corrections.register(on: api)
         ResultExportRoutes(backends: backends, batches: batches).register(on: api)

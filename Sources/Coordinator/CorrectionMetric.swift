@@ -8,16 +8,14 @@ import Sports
 /// whole set of corrections to the detected result, so a person who adds one more correction
 /// sends the earlier ones again: only those not in the version before are counted.
 enum CorrectionMetric {
-    /// Archery's ops (`/v1/jobs/{id}/arrows`), which has no row corrector.
-    static let archeryKinds = ["move", "add", "delete"]
-
     /// Every sport's kinds at 0, so that a scrape shows them before the first correction and a
-    /// rate over them starts from a known value.
+    /// rate over them starts from a known value: its row corrector's ops and its own route's
+    /// (archery's `/v1/jobs/{id}/arrows`).
     static func register() {
         for (sport, plugin) in SportRegistry.plugins {
-            for kind in plugin.corrector?.operations.keys.sorted() ?? [] { _ = counter(sport.rawValue, kind) }
+            let kinds = (plugin.corrector?.operations.keys.sorted() ?? []) + (plugin.confirmationRoute?.operations ?? [])
+            for kind in kinds { _ = counter(sport.rawValue, kind) }
         }
-        for kind in archeryKinds { _ = counter(Sport.archery.rawValue, kind) }
     }
 
     /// Counts the corrections of a new version (`corrections`, each `{op, …}`) that the previous

@@ -7,7 +7,8 @@ import Sports
 import Store
 
 /// `POST /v1/jobs/{id}/corrections` and `GET /v1/jobs/{id}/corrections`: a person corrects a
-/// succeeded job's rows (issue 31), as archery's arrows are corrected at `/v1/jobs/{id}/arrows`:
+/// succeeded job's rows (issue 31), as a sport's own route corrects what is not rows
+/// (`ConfirmationRoutes`, archery's arrows):
 /// basketball's shots (made or missed, 2PT or 3PT, an attempt added or dropped), bowling's shots (a
 /// false one dropped, the result set), tennis's swings (one dropped or added). The sport's plug-in
 /// says what each op reads (`SportPlugin.corrector`); this file knows no sport. Each POST is a whole
@@ -20,7 +21,7 @@ struct CorrectionRoutes {
     func register(on api: APIRouter) {
         CorrectionMetric.register()
         api.post("/v1/jobs/:id/corrections", .clubData) { request, context, caller in
-            // The job first, as archery's route does: another club's answers as a missing one, whatever the body.
+            // The job first, as a sport's own route does: another club's answers as a missing one, whatever the body.
             let target = try await correctableJob(RouteParams.uuid(context, "id"), caller)
             let body = try await JSONResponse.decode(JSONValue.self, from: request, limit: backends.config.limits.maxJSONBytes)
             return try JSONResponse.make(try await correct(target, body).json(), status: .created)
@@ -36,12 +37,22 @@ struct CorrectionRoutes {
         let job = try await jobs.job(id, caller)
         guard let sport = Sport(rawValue: job.sport), let corrector = SportRegistry.plugin(for: sport)?.corrector else {
             throw APIError(.unprocessableContent, "not_correctable",
-                           "job \(id.uuidString.lowercased()) is a \(job.sport) job; /v1/jobs/{id}/corrections corrects \(SportRegistry.names { $0.corrector != nil }) jobs (an archery end: /v1/jobs/{id}/arrows)")
+                           "job \(id.uuidString.lowercased()) is a \(job.sport) job; /v1/jobs/{id}/corrections corrects \(SportRegistry.names { $0.corrector != nil }) jobs\(Self.ownRoutes)")
         }
         guard job.status == .succeeded else {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); its result can be corrected once it has succeeded")
         }
         return (job, corrector)
+    }
+
+    /// Where the sports with their own correction route are corrected instead, for the message
+    /// that refuses them here: " (an archery end: /v1/jobs/{id}/arrows)"; empty when none has one.
+    static var ownRoutes: String {
+        let routes = SportRegistry.confirmationRoutes.map { sport, route in
+            let article = "aeiou".contains(sport.rawValue.first ?? "b") ? "an" : "a"
+            return "\(article) \(sport.rawValue) \(route.noun): /v1/jobs/{id}/\(route.segment)"
+        }
+        return routes.isEmpty ? "" : " (" + routes.joined(separator: "; ") + ")"
     }
 
     /// Stores the confirmed version `body`'s corrections give (the API's POST and the dashboard's

@@ -10,7 +10,7 @@ import Sports
 import Store
 
 /// `POST /v1/jobs`, `GET /v1/jobs`, `GET /v1/jobs/{id}`, `POST /v1/jobs/{id}/retry`, `GET /v1/jobs/{id}/results`
-/// (an archery job's corrections: `ArcheryRoutes`; another sport's: `CorrectionRoutes`).
+/// (a job's corrections: `CorrectionRoutes`, or its sport's own route, `ConfirmationRoutes`).
 struct JobRoutes {
     let backends: Backends
 
@@ -352,16 +352,20 @@ struct JobRoutes {
     }
 
     /// The result document as JSON, or with `format=csv` the sport's typed rows (shots, swings) as
-    /// CSV headed by the seeds' field names: a corrected job's confirmed rows (archery's stay the
-    /// detected end's; its confirmed CSV is `/v1/jobs/{id}/arrows?format=csv`).
+    /// CSV headed by the seeds' field names: a corrected job's confirmed rows (a sport with its own
+    /// correction route keeps the detected rows here; archery's confirmed CSV is
+    /// `/v1/jobs/{id}/arrows?format=csv`).
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
-        let confirmations: ConfirmationRepository.Table? = if job.sport == Sport.archery.rawValue { .archery } else {
-            Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.corrector } == nil ? nil : .results
+        let plugin = Sport(rawValue: job.sport).flatMap(SportRegistry.plugin(for:))
+        let confirmations: ConfirmationRepository.Table? = if let route = plugin?.confirmationRoute {
+            ConfirmationRepository.Table(route.confirmationsTable)
+        } else {
+            plugin?.corrector == nil ? nil : .results
         }
         guard job.status == .succeeded, let document = try await backends.sql({ db -> AnalysisDocument? in
-            // The newest confirmed version (an archery end's, another sport's rows) beside the detected result.
+            // The newest confirmed version (from the sport's own route, or its rows') beside the detected result.
             var document = try JobRepository(db).result(jobId: id)
             if let confirmations { document?.confirmed = try ConfirmationRepository(db, confirmations).latest(jobId: id)?.json() }
             return document

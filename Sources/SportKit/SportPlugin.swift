@@ -28,17 +28,20 @@ import ReelworkCore
 ///   video, so an `everyFrameStage` sees that frame (or the first steady ones of a clip: the
 ///   consumer keeps what it wants and ignores the rest).
 ///
-/// Adding a sport (archery, basketball):
-/// 1. a module `Sources/<Sport>/` with its analysis (no I/O), plus one file `<Sport>Plugin.swift`
-///    holding a type that conforms to `SportPlugin` (and its `SportAnalysis`; its `summary(of:)` is
-///    the CLI's line for a result); in Package.swift the target depends on `SportKit` (and
-///    `Pictures` for its drawing), and `Sports` depends on it;
-/// 2. its stage names, if new, as cases of `StageName` (they are the API's names);
+/// Adding a sport (docs/CHECKLISTS.md has the whole list):
+/// 1. a module `Sources/<Sport>/` with its analysis (no I/O), named as the other sports' are:
+///    `<Sport>Plugin.swift` holding a type that conforms to `SportPlugin` (and its `SportAnalysis`;
+///    its `summary(of:)` is the CLI's line for a result), `<Sport>Options.swift` (the options and
+///    their parser), the result's type, and `<Sport>Picture.swift`; in Package.swift the target
+///    depends on `SportKit` (and `Pictures` for its drawing), and `Sports` depends on it;
+/// 2. a case of `Sport`, and its stage names, if new, as cases of `StageName` (they are the API's names);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
-/// 4. optional: a drawing (`SportReport`, `<Sport>Picture.swift` in the sport's module, drawn with
-///    the Pictures module's canvas) returned by `report`; typed rows: a `ResultTable` defined in
-///    the sport's module, with its migration, returned by `table` (the worker hands it to the
-///    store, which links no sport module).
+/// 4. optional: a drawing (`SportReport`, `<Sport>Picture`, drawn with the Pictures module's canvas)
+///    returned by `report`; typed rows: a `ResultTable` defined in the sport's module, with its
+///    migration, returned by `table` (the worker hands it to the store, which links no sport
+///    module); corrections: a `RowCorrector` returned by `corrector`, or, for corrections that are
+///    not row edits, a `ConfirmationRoute` returned by `confirmationRoute` (with a migration for
+///    its table; the coordinator mounts it).
 public protocol SportPlugin: Sendable {
     var sport: Sport { get }
 
@@ -63,10 +66,15 @@ public protocol SportPlugin: Sendable {
     func summary(of result: JSONValue) -> String
 
     /// How a person corrects the result's rows (`POST /v1/jobs/{id}/corrections`); nil when the
-    /// sport takes no row corrections (archery's end is corrected at `/v1/jobs/{id}/arrows`).
+    /// sport takes no row corrections (archery's end is corrected at its `confirmationRoute`).
     var corrector: RowCorrector? { get }
+
+    /// The sport's own correction route, `/v1/jobs/{id}/<segment>` (archery's `arrows`), for
+    /// corrections that are not row edits; nil when it has none.
+    var confirmationRoute: ConfirmationRoute? { get }
 }
 
 extension SportPlugin {
     public var corrector: RowCorrector? { nil }
+    public var confirmationRoute: ConfirmationRoute? { nil }
 }

@@ -22,6 +22,12 @@ public enum SportRegistry {
     /// links no sport module, so it is handed the table (`RunRepository.complete`).
     public static func table(for sport: Sport) -> ResultTable? { plugin(for: sport)?.table }
 
+    /// The sports with their own correction route (`SportPlugin.confirmationRoute`), by name, so
+    /// that the coordinator mounts them in the same order every time.
+    public static var confirmationRoutes: [(sport: Sport, route: ConfirmationRoute)] {
+        plugins.compactMap { sport, plugin in plugin.confirmationRoute.map { (sport, $0) } }.sorted { $0.sport.rawValue < $1.sport.rawValue }
+    }
+
     /// The sport's part of a run of a job with `options`.
     public static func plan(for sport: Sport, options: JSONValue = .emptyObject) -> SportPlan {
         plugin(for: sport)?.plan(options: options) ?? .visionOnly

@@ -1,13 +1,25 @@
 import Foundation
 import ReelworkCore
 
-/// `archery_confirmations` and `result_confirmations`: versions count from 1 per job, the newest
-/// is the current one.
+/// A table of confirmed versions (`result_confirmations`, or a sport's own such as
+/// `archery_confirmations`): versions count from 1 per job, the newest is the current one.
 public struct ConfirmationRepository {
-    /// The two tables of confirmations: archery's ends, and every other sport's rows.
-    public enum Table: String, Sendable {
-        case archery = "archery_confirmations"
-        case results = "result_confirmations"
+    /// A table of confirmations: `results`, every sport's corrected rows, or the one a sport's own
+    /// correction route names (`ConfirmationRoute.confirmationsTable`), so that the store links no
+    /// sport module, as with `ResultTable`.
+    public struct Table: Sendable, Equatable {
+        public let name: String
+
+        /// The rows corrected through `/v1/jobs/{id}/corrections`, whatever the sport.
+        public static let results = Table("result_confirmations")
+
+        /// `name` comes from code (a plug-in), never from a request; it is put into SQL as it is,
+        /// so anything but a plain lower-case identifier is a programming error.
+        public init(_ name: String) {
+            precondition(!name.isEmpty && name.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) },
+                         "confirmation table '\(name)' is not a plain identifier")
+            self.name = name
+        }
     }
 
     let db: PGConnection
@@ -21,8 +33,8 @@ public struct ConfirmationRepository {
         let correctionsText = try corrections.encodedText(), confirmedText = try confirmed.encodedText()
         for _ in 0..<5 {
             let rows = try db.query("""
-                INSERT INTO \(table.rawValue) (job_id, version, corrections, confirmed)
-                SELECT $1, COALESCE(MAX(version), 0) + 1, $2::jsonb, $3::jsonb FROM \(table.rawValue) WHERE job_id = $1
+                INSERT INTO \(table.name) (job_id, version, corrections, confirmed)
+                SELECT $1, COALESCE(MAX(version), 0) + 1, $2::jsonb, $3::jsonb FROM \(table.name) WHERE job_id = $1
                 ON CONFLICT DO NOTHING
                 RETURNING version, created_at
                 """, [jobId, correctionsText, confirmedText]).rows
@@ -37,7 +49,7 @@ public struct ConfirmationRepository {
     /// The newest confirmation of the job, nil when none was made.
     public func latest(jobId: UUID) throws -> Confirmation? {
         try first("""
-            SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
+            SELECT version, corrections, confirmed, created_at FROM \(table.name)
             WHERE job_id = $1 ORDER BY version DESC LIMIT 1
             """, [jobId])
     }
@@ -47,7 +59,7 @@ public struct ConfirmationRepository {
     /// stored since.
     public func version(_ version: Int, jobId: UUID) throws -> Confirmation? {
         try first("""
-            SELECT version, corrections, confirmed, created_at FROM \(table.rawValue)
+            SELECT version, corrections, confirmed, created_at FROM \(table.name)
             WHERE job_id = $1 AND version = $2
             """, [jobId, version])
     }

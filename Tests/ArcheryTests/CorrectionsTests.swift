@@ -5,7 +5,7 @@ import XCTest
 
 final class CorrectionsTests: XCTestCase {
     /// A detected end built by hand: X, 9, 7 (the corrections need no photo).
-    func detected() throws -> ArcheryEnd {
+    func detected() throws -> ArcheryResult {
         let face = TargetFace(centerX: 500, centerY: 400, radiusPx: 300, ringsFound: 5,
                               homography: [1.0 / 300, 0, -500.0 / 300, 0, 1.0 / 300, -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
         func arrow(_ x: Double, _ y: Double, _ score: Int, _ isX: Bool) -> DetectedArrow {
@@ -13,7 +13,7 @@ final class CorrectionsTests: XCTestCase {
                           clockPositionDeg: ArcheryScoring.clockPosition(x: x, y: y), confidence: 0.9,
                           boundingBox: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: score, isXRing: isX)
         }
-        return ArcheryEnd(face: face, arrows: [arrow(0.01, 0.02, 10, true), arrow(0.15, 0, 9, false), arrow(0, -0.35, 7, false)],
+        return ArcheryResult(face: face, arrows: [arrow(0.01, 0.02, 10, true), arrow(0.15, 0, 9, false), arrow(0, -0.35, 7, false)],
                           total: 26, xCount: 1, tens: 1, expectedArrowCount: 4, missingArrows: 1, message: "1 of 4 arrows not found")
     }
 

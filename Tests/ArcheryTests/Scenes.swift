@@ -26,7 +26,7 @@ enum Scenes {
     }
 
     /// Every arrow within `tolerance` face radii of the truth, with its exact score, and the end's totals.
-    static func assertScored(_ end: ArcheryEnd, _ truth: SceneTruth, tolerance: Double = 0.04, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertScored(_ end: ArcheryResult, _ truth: SceneTruth, tolerance: Double = 0.04, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(end.arrows.count, truth.arrows.count, "arrows found", file: file, line: line)
         for expected in truth.arrows {
             guard let found = end.arrows.min(by: { hypot($0.normalizedX - expected.x, $0.normalizedY - expected.y)

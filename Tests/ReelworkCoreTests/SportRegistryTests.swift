@@ -35,6 +35,22 @@ final class SportRegistryTests: XCTestCase {
         for sport in Sport.allCases { XCTAssertEqual(summary(sport, ["noop": .bool(true)]), "-", sport.rawValue) }
     }
 
+    /// A sport's own correction routes (archery's `arrows`) are mounted side by side under
+    /// `/v1/jobs/{id}/`: each needs a segment and a table of its own, and neither may be another
+    /// route's or the row corrections' (`corrections`, `result_confirmations`).
+    func test_OwnCorrectionRoutesHaveTheirOwnSegmentAndTable() {
+        let routes = SportRegistry.confirmationRoutes
+        XCTAssertEqual(routes.map(\.sport), [.archery])
+        let segments = routes.map(\.route.segment), tables = routes.map(\.route.confirmationsTable)
+        XCTAssertEqual(Set(segments).count, segments.count, "\(segments)")
+        XCTAssertEqual(Set(tables).count, tables.count, "\(tables)")
+        for (sport, route) in routes {
+            XCTAssertFalse(["corrections", "results", "picture", "report.pdf", "retry", "cancel"].contains(route.segment), sport.rawValue)
+            XCTAssertNotEqual(route.confirmationsTable, "result_confirmations", sport.rawValue)
+            XCTAssertFalse(route.operations.isEmpty, sport.rawValue)
+        }
+    }
+
     /// A sport's options are charged to its first own stage, which every plan has.
     func test_EveryPluginsPlanHasAStageForItsOptions() {
         for plugin in SportRegistry.plugins.values {

@@ -53,7 +53,7 @@ func cpuSeconds() -> Double {
 }
 
 var seconds = [Double](), cpu = [Double]()
-var last: ArcheryEnd?
+var last: ArcheryResult?
 for run in 1...runs {
     let start = DispatchTime.now().uptimeNanoseconds, cpuStart = cpuSeconds()
     let end = try ArcheryAnalyzer.analyze(image, options: ArcheryOptions(expectedArrowCount: 6))

@@ -1,11 +1,21 @@
 import ReelworkCore
 
-/// Reads and checks the job options the tennis stages use.
-enum TennisOptionsParser {
+/// A job's tennis options: `dominantHand` ("right"/"left", default right), `playerHeight` (metres,
+/// optional: speeds in m/s when given). Sampling rate is the vision setting `sampleFps`.
+public struct TennisOptions: Sendable, Equatable {
+    public var dominantHand: Hand
+    public var playerHeight: Double?
+
+    public init(dominantHand: Hand = .right, playerHeight: Double? = nil) {
+        self.dominantHand = dominantHand
+        self.playerHeight = playerHeight
+    }
+
     /// Heights outside this range (metres) are typing mistakes (cm, feet), not players.
     static let playerHeightRange = 1.0...2.5
 
-    static func parse(_ options: JSONValue) throws -> TennisOptions {
+    /// Throws `ReelworkError.invalidInput` naming the option and the problem.
+    public static func parse(_ options: JSONValue) throws -> TennisOptions {
         switch options {
         case .object, .null: break
         default: throw ReelworkError.invalidInput("tennis options must be an object")

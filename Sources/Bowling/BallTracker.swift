@@ -1,39 +1,6 @@
 import Media
 import ReelworkCore
 
-// The Bowling module's surface as the pipeline uses it (the `ball` and `shot_metrics` stages).
-// Implementation files beside this one fill it in; keep these signatures.
-
-/// A job's bowling options, parsed and validated before any frame is decoded:
-/// `hand`, `ballProfile` {`color` {h, s, v}, `colorTolerance`, `markerColor`}, `calibration`
-/// (seed 000's `CalibrationProfile` fields, or `{"lanePoints": {...}}`).
-public struct BowlingOptions: Sendable {
-    public var hand: Hand
-    public var ballProfile: BallProfile
-    /// nil: no calibration; the trajectory is reported in pixels only.
-    public var calibration: LaneCalibration?
-
-    public init(hand: Hand = .right, ballProfile: BallProfile, calibration: LaneCalibration? = nil) {
-        (self.hand, self.ballProfile, self.calibration) = (hand, ballProfile, calibration)
-    }
-
-    /// Throws `ReelworkError.invalidInput` for malformed options and `.needsPerson` for ones only a
-    /// person can fix (invalid calibration geometry), each naming the option and the problem.
-    public static func parse(_ options: JSONValue) throws -> BowlingOptions {
-        guard case .object = options else {
-            throw ReelworkError.invalidInput("bowling options must be an object with ballProfile")
-        }
-        try OptionKeys.check(options, known: ["hand", "ballProfile", "calibration", "pose"], sport: .bowling)
-        switch options["pose"] {
-        case nil, .null?, .bool?: break
-        default: throw ReelworkError.invalidInput("option pose must be true or false (true: find the bowler's pose on sampled frames)")
-        }
-        return BowlingOptions(hand: try Hand.parse(options, key: "hand"),
-                              ballProfile: try BallProfile.parse(options["ballProfile"]),
-                              calibration: try LaneCalibration.parse(options["calibration"]))
-    }
-}
-
 /// The `ball` stage: fed every decoded frame in order; finds, tracks and cuts the ball's path into shots.
 public final class BallTracker {
     /// While this many first frames are looked at, a lane that matches the ball colour stops the job.
@@ -116,56 +83,5 @@ public struct BallTracks: Sendable {
 
     public init(shots: [ShotTrack], framesWithBall: Int) {
         (self.shots, self.framesWithBall) = (shots, framesWithBall)
-    }
-}
-
-/// The `shot_metrics` stage.
-public enum ShotMetricsCalculator {
-    public static func measure(_ tracks: BallTracks, options: BowlingOptions) -> [ShotMetrics] {
-        tracks.shots.enumerated().map { i, track in
-            var measurement = ShotMeasurement(track, number: i + 1, hand: options.hand,
-                                              hasMarkerColor: options.ballProfile.markerColor != nil)
-            return measurement.measure()
-        }
-    }
-}
-
-/// One shot's metrics, each nil with a reason in `unavailable` when it cannot be computed.
-/// `result.shots[i]`: seed 000's `Shot` field names, plus `startTime`, `endTime`, `confidence`,
-/// `flags`, `unavailable` {metric: reason} and `trajectory` [{t, x, y, board, distanceFt, phase}];
-/// `json()` is in ShotMetricsJSON.swift.
-public struct ShotMetrics: Sendable {
-    public var shotNumber: Int
-    public var startTime: Double
-    public var endTime: Double
-    /// mph.
-    public var launchSpeed: Double?
-    public var impactSpeed: Double?
-    public var foulLineBoard: Double?
-    public var arrowBoard: Double?
-    public var breakpointBoard: Double?
-    /// Feet past the foul line.
-    public var breakpointDistance: Double?
-    public var pocketBoard: Double?
-    public var pocketOffset: Double?
-    /// Degrees.
-    public var entryAngle: Double?
-    /// Revolutions per minute.
-    public var revRate: Double?
-    public var revCategory: RevCategory?
-    /// 0–1.
-    public var strikeProbability: Double?
-    /// nil: reached the pins.
-    public var result: ShotEnd?
-    public var confidence: Double = 0
-    public var flags: [ShotFlag] = []
-    /// Metric name → why it is nil.
-    public var unavailable: [String: String] = [:]
-    public var trajectory: [TrajectoryPoint] = []
-    /// Per track point, filled while measuring.
-    var phases: [String?] = []
-
-    public init(shotNumber: Int, startTime: Double, endTime: Double) {
-        (self.shotNumber, self.startTime, self.endTime) = (shotNumber, startTime, endTime)
     }
 }

@@ -1,13 +1,31 @@
 import ReelworkCore
 import SportMath
 
-/// Reads and checks the job options the basketball stages use (TennisOptionsParser's conventions:
-/// every number finite and in range, every message naming the option).
-enum BasketballOptionsParser {
+/// A job's basketball options: `hoop` {`rimLeft`: [x, y], `rimRight`: [x, y]} (optional: found in the
+/// first frames when absent), `ballColor` {h 0–360, s 0–100, v 0–100} (default an orange ball),
+/// `ballColorTolerance` (hue degrees, default 15), `threePointDistanceFt` (default 22.15, FIBA).
+public struct BasketballOptions: Sendable, Equatable {
+    public static let defaultBallColor = HSVColor(h: 22, s: 80, v: 80)
+    public static let defaultThreePointDistanceFt = 22.15
+
+    public var hoop: RimLine?
+    public var ballColor: HSVColor
+    public var ballColorTolerance: Double
+    public var threePointDistanceFt: Double
+
+    public init(hoop: RimLine? = nil, ballColor: HSVColor = defaultBallColor, ballColorTolerance: Double = 15,
+                threePointDistanceFt: Double = defaultThreePointDistanceFt) {
+        (self.hoop, self.ballColor, self.ballColorTolerance, self.threePointDistanceFt) =
+            (hoop, ballColor, ballColorTolerance, threePointDistanceFt)
+    }
+
     /// FIBA 22.15 ft, NBA 23.75, US high school 19.75; outside this range it is a typing mistake (metres, inches).
     static let threePointRange = 15.0...30.0
 
-    static func parse(_ options: JSONValue) throws -> BasketballOptions {
+    /// Throws `ReelworkError.invalidInput` naming the option and the problem (tennis's conventions:
+    /// every number finite and in range, every message naming the option). Whether the hoop lies
+    /// inside the frame is checked when the tracker is created (the frame size is known then).
+    public static func parse(_ options: JSONValue) throws -> BasketballOptions {
         switch options {
         case .object, .null: break
         default: throw ReelworkError.invalidInput("basketball options must be an object")
