@@ -111,7 +111,7 @@ final class ArrowCandidatesTests: XCTestCase {
     func testMissesAndHolesBesideShaftsAreLeftToAPerson() {
         let shaft = impact(0.1, 0, tail: (0.1, 0.3)), hole = impact(0, -0.5, confidence: 0.95)
         let touchingTheEdge = impact(1 + arrowRadius / 2, 0, tail: (1.2, 0)), beyond = impact(0, 1 + 2 * arrowRadius, tail: (0, 1.3))
-        func scores(_ impacts: [ArrowImpact], expected: Int? = nil) -> ArcheryEnd {
+        func scores(_ impacts: [ArrowImpact], expected: Int? = nil) -> ArcheryResult {
             ArcheryScoring.end(face: face, impacts: impacts, options: ArcheryOptions(expectedArrowCount: expected))
         }
         XCTAssertEqual(scores([shaft, touchingTheEdge, beyond]).arrows.map(\.score).sorted(), [1, 10], "a shaft touching the face's edge scores 1; one past it is not scored")
