@@ -10,7 +10,6 @@ import SportMath
 /// impact the way the face's normal runs in the picture.
 struct FacePose {
     let focal: Double
-    let centre: (x: Double, y: Double)
     /// The face's axes (one face radius long), its centre and its normal (towards the camera), in
     /// camera coordinates with the face radius as the unit.
     let axisX, axisY, origin, normal: SIMD3<Double>
@@ -39,7 +38,7 @@ struct FacePose {
         var normal = SIMD3(x.y * y.z - x.z * y.y, x.z * y.x - x.x * y.z, x.x * y.y - x.y * y.x)
         normal /= ((normal * normal).sum()).squareRoot()
         if (normal * t).sum() > 0 { normal = -normal }
-        (self.focal, self.centre, axisX, axisY, origin, self.normal, self.face) = (focal, centre, x, y, t, normal, face)
+        (self.focal, axisX, axisY, origin, self.normal, self.face) = (focal, x, y, t, normal, face)
     }
 
     /// The picture's unit direction in which a point of the face at (`pixelX`, `pixelY`) moves as
