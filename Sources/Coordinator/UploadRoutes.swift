@@ -50,6 +50,10 @@ struct UploadRoutes {
         guard VideoRoutes.isSHA256Hex(body.sha256) else {
             throw APIError(.badRequest, "invalid_request", "'sha256' is not a SHA-256 hash (64 lowercase hex digits)")
         }
+        // PostgreSQL's text holds no NUL: refused here, not met as a failed insert (a 500).
+        guard body.filename?.unicodeScalars.contains("\u{0}") != true else {
+            throw APIError(.badRequest, "invalid_request", "'filename' holds a NUL character; send the file's name as plain text")
+        }
         // A soft cap (two requests at once may both pass it): it bounds what one club keeps open.
         let cap = backends.config.clubLimits.openUploadsPerClub
         let open = try await backends.sql { try UploadRepository($0).unfinishedCount(club: club) }
