@@ -50,10 +50,7 @@ struct UploadRoutes {
         guard VideoRoutes.isSHA256Hex(body.sha256) else {
             throw APIError(.badRequest, "invalid_request", "'sha256' is not a SHA-256 hash (64 lowercase hex digits)")
         }
-        // PostgreSQL's text holds no NUL: refused here, not met as a failed insert (a 500).
-        guard body.filename?.unicodeScalars.contains("\u{0}") != true else {
-            throw APIError(.badRequest, "invalid_request", "'filename' holds a NUL character; send the file's name as plain text")
-        }
+        let name = try ClientText.uploadedFileName(body.filename, field: "filename")
         // A soft cap (two requests at once may both pass it): it bounds what one club keeps open.
         let cap = backends.config.clubLimits.openUploadsPerClub
         let open = try await backends.sql { try UploadRepository($0).unfinishedCount(club: club) }
@@ -71,7 +68,7 @@ struct UploadRoutes {
         } catch let error as ObjectStoreError {
             throw storageUnavailable(error, "starting an upload")
         }
-        let record = NewUpload(id: id, club: club, originalName: body.filename.flatMap { $0.isEmpty ? nil : String($0.prefix(255)) },
+        let record = NewUpload(id: id, club: club, originalName: name,
                                sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,
                                storeUploadId: storeUploadId)
         let hours = backends.config.limits.uploadExpiryHours

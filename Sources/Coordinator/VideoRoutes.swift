@@ -84,6 +84,7 @@ struct VideoRoutes {
     /// into place.
     func upload(_ request: Request, _ caller: Caller) async throws -> Response {
         let club = try caller.owningClub(requested: request.uri.queryParameters.get("club"), defaultClub: JobRoutes.defaultClub)
+        let name = try Self.originalName(request)
         try enterGate(club: club)
         defer { gate.leave(club: club) }
         let limit = backends.config.maxUploadBytes
@@ -99,7 +100,6 @@ struct VideoRoutes {
             throw APIError(.badRequest, "empty_upload", "the upload is empty: send the video file's bytes as the request body")
         }
         let facts = try await Self.facts(of: received.file, limits: backends.config.limits)
-        let name = Self.originalName(request)
         let (view, created) = try await store(received, facts: facts, name: name, club: club)
         return try JSONResponse.make(view, status: created ? .created : .ok)
     }
@@ -164,12 +164,12 @@ struct VideoRoutes {
         }
     }
 
-    /// The client's name for the file (`?filename=` or `X-Filename`), at most 255 characters.
-    static func originalName(_ request: Request) -> String? {
-        guard let name = request.uri.queryParameters.get("filename") ?? request.headers[.init("X-Filename")!], !name.isEmpty else {
-            return nil
+    /// The client's name for the file (`?filename=` or `X-Filename`), checked before a byte is read.
+    static func originalName(_ request: Request) throws -> String? {
+        if let query = request.uri.queryParameters.get("filename"), !query.isEmpty {
+            return try ClientText.uploadedFileName(query, field: "filename")
         }
-        return String(name.prefix(255))
+        return try ClientText.uploadedFileName(request.headers[.init("X-Filename")!], field: "X-Filename")
     }
 
     /// Serves a stored video with byte ranges, so libavformat on another machine can seek in it.

@@ -66,6 +66,27 @@ final class BadInputTests: InProcessTestCase {
         }
     }
 
+    /// A name holding a control character is refused before a byte is stored (PostgreSQL's text
+    /// holds no NUL: it was once a 500 from the failed insert, after the video was on disk); a
+    /// long one is kept to 255 characters, as the API document says.
+    func testAFileNameWithAControlCharacterIsRefusedAndALongOneIsCut() throws {
+        let bytes = try Data(contentsOf: try makeClip("named.mp4"))
+        for (label, query) in [("a NUL", "a%00b.mp4"), ("a newline", "a%0Ab.mp4")] {
+            let (data, status, _) = try stack.request("POST", "\(uploadPath)?filename=\(query)", key: stack.operatorKey, body: bytes,
+                                                      headers: ["Content-Type": "application/octet-stream"])
+            XCTAssertEqual(status, 400, "\(label): \(String(decoding: data, as: UTF8.self))")
+            XCTAssertEqual(HTTP.apiError(data)?.code, "invalid_request", label)
+            XCTAssertTrue(HTTP.apiError(data)?.message.contains("'filename' holds a control character") == true, String(decoding: data, as: UTF8.self))
+            try assertNothingStored()
+        }
+        let long = String(repeating: "x", count: 300)
+        let (data, status, _) = try stack.request("POST", "\(uploadPath)?filename=\(long)", key: stack.operatorKey, body: bytes,
+                                                  headers: ["Content-Type": "application/octet-stream"])
+        XCTAssertEqual(status, 201, String(decoding: data, as: UTF8.self))
+        let video = try ReelworkJSON.decoder.decode(VideoView.self, from: data)
+        XCTAssertEqual(video.originalName, String(repeating: "x", count: 255))
+    }
+
     func testUploadOverTheLimitIsRefusedWhileStreaming() throws {
         stack.stopCoordinator()
         try stack.startCoordinator(extraSettings: ["REELWORK_MAX_UPLOAD_BYTES": "50000"])

@@ -231,6 +231,7 @@ class UploadInPartsTests: InProcessTestCase {
             (CreateUploadRequest(filename: "a.mp4", sizeBytes: -5, sha256: hash), 400, "sizeBytes"),
             (CreateUploadRequest(filename: "a.mp4", sizeBytes: 1 << 40, sha256: hash), 413, "larger than the limit"),
             (CreateUploadRequest(filename: "a.mp4", sizeBytes: 10, sha256: "ABC"), 400, "sha256"),
+            (CreateUploadRequest(filename: "a\u{0}.mp4", sizeBytes: 10, sha256: hash), 400, "'filename' holds a control character"),
         ]
         for (request, status, words) in cases {
             let refused = apiError { _ = try awaitSync { try await client.createUpload(request) } }
