@@ -191,7 +191,7 @@ let package = Package(
         .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
                           path: "loadtest/vision-bench"),
 
-        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "Archery", "Bowling", "Tennis"]),
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "SportMath", "Archery", "Bowling", "Tennis"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
         // Signature V4 against AWS's published examples, settings, keys, both stores (the bucket a

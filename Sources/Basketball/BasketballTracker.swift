@@ -1,4 +1,5 @@
 import ReelworkCore
+import SportMath
 
 // One `BasketballTracker` is fed every decoded frame of one streamed decode, then `finish()`
 // gives the shots and the stats.
@@ -27,8 +28,7 @@ public final class BasketballTracker {
     var hoopSource: HoopSource
     var observations = BallObservations()
     var framesSeen = 0
-    private var lastTime = -Double.infinity
-    private var usesFrameClock = false
+    private var clock: FrameClock
 
     /// Throws `.invalidInput` when the `hoop` option lies outside this frame size or the size or
     /// rate is not usable.
@@ -40,6 +40,7 @@ public final class BasketballTracker {
         self.options = options
         (self.frameWidth, self.frameHeight) = (frameWidth, frameHeight)
         self.frameRate = frameRate.isFinite && frameRate > 0 && frameRate <= 1000 ? frameRate : 30
+        clock = FrameClock(frameRate: self.frameRate)
         blobs = BallBlobFinder(width: frameWidth, height: frameHeight, color: options.ballColor,
                                hueTolerance: options.ballColorTolerance, frameRate: self.frameRate)
         hoop = options.hoop
@@ -67,7 +68,8 @@ public final class BasketballTracker {
                 rimFinder = finder
             }
         }
-        let t = correctedTime(time, frameIndex: frameIndex)
+        // A flight must never mix two clocks: the points held are re-timed when the clock changes.
+        let t = clock.time(time, frameIndex: frameIndex) { observations.retime($0) }
         blobs.find(in: frame)
         observations.add(candidates: blobs.candidates, boxes: ballBoxes ?? [], time: t, frameIndex: frameIndex,
                          expectedRadius: hoop.map { $0.expectedBallRadius })
@@ -88,18 +90,5 @@ public final class BasketballTracker {
                                 framesSeen: framesSeen, framesWithBall: observations.framesWithBall,
                                 framesWithBallFromDetector: observations.framesWithBallFromDetector,
                                 threePointDistanceFt: options.threePointDistanceFt)
-    }
-
-    /// The frame's time, or frame index / frame rate once timestamps have gone backwards or are not
-    /// finite (a damaged file): a flight must never mix two clocks.
-    private func correctedTime(_ time: Double, frameIndex: Int) -> Double {
-        if !usesFrameClock, !(time.isFinite && time >= lastTime) {
-            usesFrameClock = true
-            let rate = frameRate
-            observations.retime { Double($0) / rate }
-        }
-        let corrected = usesFrameClock ? Double(frameIndex) / frameRate : time
-        lastTime = corrected
-        return corrected
     }
 }

@@ -1,5 +1,6 @@
 import Media
 import ReelworkCore
+import SportMath
 
 /// The `ball` stage: fed every decoded frame in order; finds, tracks and cuts the ball's path into shots.
 public final class BallTracker {
@@ -12,12 +13,9 @@ public final class BallTracker {
     private let detector: BallDetector
     private let path: BallPathTracker
     private let segmenter: ShotSegmenter
-    private let frameRate: Double
+    private var clock: FrameClock
     private var framesSeen = 0
     private var framesWithBall = 0
-    private var lastTime = -Double.infinity
-    /// Timestamps went backwards once: every time since is frame index / frame rate.
-    private var usesFrameClock = false
 
     /// Throws `.needsPerson` when the calibration does not fit this frame size.
     public init(options: BowlingOptions, frameWidth: Int, frameHeight: Int, frameRate: Double) throws {
@@ -27,7 +25,7 @@ public final class BallTracker {
             // than failing later with "Ball not detected".
             guard !calibration.searchPolygon().isEmpty else { throw ReelworkError.needsPerson(BowlingMessages.invalidCalibration) }
         }
-        self.frameRate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
+        clock = FrameClock(frameRate: frameRate.isFinite && frameRate > 0 ? frameRate : 30)
         let calibration = options.calibration
         detector = BallDetector(profile: options.ballProfile, width: frameWidth, height: frameHeight,
                                 searchPolygon: calibration?.searchPolygon(),
@@ -46,7 +44,9 @@ public final class BallTracker {
             throw ReelworkError.needsPerson(BowlingMessages.ballColorMatchesLane)
         }
         if !detector.candidates.isEmpty { framesWithBall += 1 }
-        let step = path.step(detector.candidates, time: correctedTime(time, frameIndex: frameIndex), frameIndex: frameIndex,
+        // Points already held are re-timed when the clock changes, so a shot never mixes clocks.
+        let time = clock.time(time, frameIndex: frameIndex) { segmenter.retime($0) }
+        let step = path.step(detector.candidates, time: time, frameIndex: frameIndex,
                              mayAbandon: !segmenter.isShooting)
         if step.endedPath { segmenter.endPath() }
         segmenter.add(step.points, gap: step.gap)
@@ -58,20 +58,6 @@ public final class BallTracker {
         segmenter.endPath()
         guard framesWithBall > 0 else { throw ReelworkError.needsPerson(BowlingMessages.ballNotDetected) }
         return BallTracks(shots: segmenter.shots, framesWithBall: framesWithBall)
-    }
-
-    /// The frame's time, or frame index / frame rate once timestamps have gone backwards (seed 003
-    /// "Frame Timestamp Errors"); points already held are re-timed the same way so a shot never mixes clocks.
-    private func correctedTime(_ time: Double, frameIndex: Int) -> Double {
-        // Equal timestamps (a duplicated frame) are not "backwards"; only an earlier one switches clocks.
-        if !usesFrameClock, !(time.isFinite && time >= lastTime) {
-            usesFrameClock = true
-            let rate = frameRate
-            segmenter.retime { Double($0) / rate }
-        }
-        let corrected = usesFrameClock ? Double(frameIndex) / frameRate : time
-        lastTime = corrected
-        return corrected
     }
 }
 
