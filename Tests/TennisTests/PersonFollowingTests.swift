@@ -70,8 +70,11 @@ final class PersonFollowingTests: XCTestCase {
         let speed = try XCTUnwrap(x["metrics"]?["peakWristSpeed"]?.number)
         XCTAssertEqual(y["metrics"]?["peakWristSpeed"]?.number ?? 0, speed, accuracy: 0.02 * speed)
         XCTAssertEqual(y["metrics"]?["contactHeight"]?.number ?? 0, x["metrics"]?["contactHeight"]?.number ?? 1, accuracy: 0.03)
+        // These angles are noise on a still cut-out, and the noise moves with the machine's CPU (ONNX
+        // Runtime's kernels): followThrough came out 0.4° / 4.8° on one machine and 1.6° / 7.8° on
+        // another (docs/benchmarks/vision.md). 10° still catches an angle measured wrong.
         for angle in ["followThrough", "shoulderTurn"] {
-            XCTAssertEqual(y["metrics"]?[angle]?.number ?? 99, x["metrics"]?[angle]?.number ?? -99, accuracy: 5, angle)
+            XCTAssertEqual(y["metrics"]?[angle]?.number ?? 99, x["metrics"]?[angle]?.number ?? -99, accuracy: 10, angle)
         }
     }
 }
