@@ -226,8 +226,8 @@ enum ArrowFinder {
             }
             // A group cut off at the face's edge (the boss behind it read as the face's colour) has
             // its nock's end there: followed, it leaves the face, and the impact is the other end.
-            let end = followed(impactOnTheFace(impact, face: face.face))
-            let turned = impactOnTheFace(end, face: face.face)
+            let end = followed(impactOnTheFace(impact, face: face.face, pose: pose))
+            let turned = impactOnTheFace(end, face: face.face, pose: pose)
             return turned == end ? end : followed(turned)
         }
         return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius)
@@ -248,16 +248,33 @@ enum ArrowFinder {
 
     static let edgeMargin = 0.03
 
+    /// `impactOnTheFace`, unless the camera's pose says the shaft already runs from its impact the
+    /// way an arrow stands out (`perspectiveCosine` above `perspectiveAgreement`): then it is a miss
+    /// in the boss whose nock leans over the face in the picture, and stays one.
+    static func impactOnTheFace(_ impact: ArrowImpact, face: TargetFace, pose: FacePose?) -> ArrowImpact {
+        if let pose, let cosine = perspectiveCosine(impact, pose: pose), cosine > perspectiveAgreement { return impact }
+        return impactOnTheFace(impact, face: face)
+    }
+
     /// An arrow stands out of the face towards the camera, so its nock lies from its impact the
     /// way the face's normal runs in the picture (`FacePose`). A shaft running clearly the other
     /// way (its direction's cosine with that way below −`perspectiveAgreement`) was taken the wrong
     /// way round: its fletching's colour or the zone under it hid which end is which. The face's
-    /// edge still has the last word (`impactOnTheFace`).
+    /// edge (`impactOnTheFace`) turns a shaft only where this way does not clearly agree with it.
     static func impactByPerspective(_ impact: ArrowImpact, pose: FacePose) -> ArrowImpact {
-        guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return impact }
+        guard let cosine = perspectiveCosine(impact, pose: pose), cosine < -perspectiveAgreement,
+              let tx = impact.tailX, let ty = impact.tailY else { return impact }
+        return impact.turned(tailX: tx, tailY: ty)
+    }
+
+    /// The cosine between a shaft's direction from its impact to its tail and the way the face's
+    /// normal runs in the picture there (`FacePose.outward`); nil for a hole or where the pose
+    /// gives no way.
+    static func perspectiveCosine(_ impact: ArrowImpact, pose: FacePose) -> Double? {
+        guard impact.isShaft, let tx = impact.tailX, let ty = impact.tailY else { return nil }
         let dx = tx - impact.pixelX, dy = ty - impact.pixelY, length = (dx * dx + dy * dy).squareRoot()
-        guard length > 0, let outward = pose.outward(pixelX: (impact.pixelX + tx) / 2, pixelY: (impact.pixelY + ty) / 2) else { return impact }
-        return (dx * outward.x + dy * outward.y) / length < -perspectiveAgreement ? impact.turned(tailX: tx, tailY: ty) : impact
+        guard length > 0, let outward = pose.outward(pixelX: (impact.pixelX + tx) / 2, pixelY: (impact.pixelY + ty) / 2) else { return nil }
+        return (dx * outward.x + dy * outward.y) / length
     }
 
     /// Arrows lean and so stray from the normal's way in the picture; only a shaft running nearly

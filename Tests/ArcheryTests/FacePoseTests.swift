@@ -27,6 +27,11 @@ final class FacePoseTests: XCTestCase {
         return TargetFace(centerX: centre.x, centerY: centre.y, radiusPx: 120, ringsFound: 5, homography: toFace.h, fitErrorPx: 0)
     }
 
+    func shaft(from head: (x: Double, y: Double), to tail: (x: Double, y: Double)) -> ArrowImpact {
+        ArrowImpact(pixelX: head.x, pixelY: head.y, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), confidence: 0.6,
+                    isShaft: true, tailX: tail.x, tailY: tail.y, endsAlike: true)
+    }
+
     func testTheFocalLengthAndTheWayOffTheFaceComeFromTheHomography() throws {
         let pose = try XCTUnwrap(FacePose(face: try face(yaw: 25, pitch: 10), width: width, height: height))
         XCTAssertEqual(pose.focal, focal, accuracy: 1e-6 * focal)
@@ -43,10 +48,6 @@ final class FacePoseTests: XCTestCase {
     func testAShaftRunningAgainstTheWayOffTheFaceIsTurnedRound() throws {
         let pose = try XCTUnwrap(FacePose(face: try face(yaw: 25, pitch: 10), width: width, height: height))
         let impact = project(0.2, 0.1, yaw: 25, pitch: 10), nock = project(0.2, 0.1, lift: 1.2, yaw: 25, pitch: 10)
-        func shaft(from head: (x: Double, y: Double), to tail: (x: Double, y: Double)) -> ArrowImpact {
-            ArrowImpact(pixelX: head.x, pixelY: head.y, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), confidence: 0.6,
-                        isShaft: true, tailX: tail.x, tailY: tail.y, endsAlike: true)
-        }
         let right = shaft(from: impact, to: nock)
         XCTAssertEqual(ArrowFinder.impactByPerspective(right, pose: pose), right, "taken the right way round")
         let wrong = ArrowFinder.impactByPerspective(shaft(from: nock, to: impact), pose: pose)
@@ -56,5 +57,29 @@ final class FacePoseTests: XCTestCase {
         let across = (x: impact.x - (nock.y - impact.y), y: impact.y + (nock.x - impact.x))
         let sideways = shaft(from: across, to: impact)
         XCTAssertEqual(ArrowFinder.impactByPerspective(sideways, pose: pose), sideways)
+    }
+
+    /// A miss in the boss whose nock leans over the face in the picture: by the face's edge alone
+    /// (its head off the face, its tail on it) it would be turned and scored on the face; the
+    /// camera's pose says it already runs from its impact the way an arrow stands out.
+    func testAMissWhoseNockLeansOverTheFaceStaysAMiss() throws {
+        let face = try face(yaw: 25, pitch: 10)
+        let pose = try XCTUnwrap(FacePose(face: face, width: width, height: height))
+        let misses = [(1.15, 0.0), (-1.15, 0.0), (0.0, 1.15), (0.0, -1.15)].map { u, v in
+            (impact: project(u, v, yaw: 25, pitch: 10), nock: project(u, v, lift: 1.5, yaw: 25, pitch: 10))
+        }
+        let miss = try XCTUnwrap(misses.first { face.radius(pixelX: $0.nock.x, pixelY: $0.nock.y).map { $0 < 0.9 } == true },
+                                 "one of the misses has its nock over the face")
+        let seen = shaft(from: miss.impact, to: miss.nock)
+        XCTAssertEqual(ArrowFinder.impactOnTheFace(seen, face: face).pixelX, miss.nock.x, accuracy: 1e-9, "the edge alone turns it")
+        XCTAssertEqual(ArrowFinder.impactOnTheFace(seen, face: face, pose: pose), seen, "the pose keeps it a miss")
+        // Seen the wrong way round (nock first), the edge's rule is not needed and the pose turns it.
+        let backwards = shaft(from: miss.nock, to: miss.impact)
+        XCTAssertEqual(ArrowFinder.impactOnTheFace(backwards, face: face, pose: pose), backwards, "its head is on the face: no turn")
+        XCTAssertEqual(ArrowFinder.impactByPerspective(backwards, pose: pose).pixelX, miss.impact.x, accuracy: 1e-9)
+        // Without a pose (a face seen straight on), the edge decides as before.
+        let unposed = try self.face(yaw: 0, pitch: 0)
+        XCTAssertNil(FacePose(face: unposed, width: width, height: height))
+        XCTAssertEqual(ArrowFinder.impactOnTheFace(seen, face: face, pose: nil).pixelX, miss.nock.x, accuracy: 1e-9)
     }
 }
