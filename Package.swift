@@ -188,10 +188,10 @@ let package = Package(
         // The tennis swing detector on generated pose sequences against their truth (loadtest/accuracy-bench.sh tennis).
         .executableTarget(name: "tennis-bench", dependencies: ["ReelworkCore", "SportKit", "Tennis", "TennisScenes"],
                           path: "loadtest/tennis-bench"),
-        .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Threading"],
+        .executableTarget(name: "vision-bench", dependencies: ["Media", "Inference", "Vision", "Pipeline", "ReelworkCore", "Sports", "Tennis", "Threading"],
                           path: "loadtest/vision-bench"),
 
-        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "SportMath", "Archery", "Bowling", "Tennis"]),
+        .testTarget(name: "ReelworkCoreTests", dependencies: ["ReelworkCore", "Sports", "SportMath", "Archery", "Basketball", "Bowling", "Tennis"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "ReelworkCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "ReelworkCore", "TestSupport", "FuzzSupport", "Threading"]),
         // Signature V4 against AWS's published examples, settings, keys, both stores (the bucket a
@@ -199,17 +199,18 @@ let package = Package(
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Storage", "ReelworkCore", "TestSupport"]),
         // The sports' tables (Bowling, Tennis, the registry's) as the worker hands them to the store.
         .testTarget(name: "StoreTests", dependencies: ["Store", "ReelworkCore", "Threading", "TestSupport", "Webhooks",
-                                                       "Sports", "SportKit", "Bowling", "Tennis"]),
+                                                       "Sports", "SportKit", "Archery", "Bowling", "Tennis"]),
         // The long-lived loops in process: maintenance rounds, lease renewal, the maintenance lock,
         // webhook dispatch.
         .testTarget(name: "BackgroundWorkTests", dependencies: ["Coordinator", "Worker", "Queue", "Store", "ReelworkCore", "Threading",
-                                                                "TestSupport", "Webhooks", "Sports"]),
+                                                                "TestSupport", "Webhooks", "Sports", "Tennis"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "ReelworkCore", "TestSupport"]),
         // Signatures (the specification's vector), URL policy, schedule, payload, and the sender
         // against a receiver that verifies with the `standardwebhooks` PyPI package.
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "WebhookSending", "ReelworkCore", "TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "ReelworkCore", "Threading"], exclude: ["Fixtures"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport"],
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Inference", "Media", "Pipeline", "ReelworkCore", "Sports", "TestSupport",
+                                                        "SportKit", "Archery", "Basketball", "Bowling", "Tennis"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "BowlingTests", dependencies: ["Bowling", "BowlingScenes", "Media", "Pipeline", "ReelworkCore", "SportMath",
                                                          "TestSupport", "FuzzSupport"]),
@@ -245,7 +246,7 @@ let package = Package(
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkClient", "ReelworkCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "Archery", "Tennis", "ObjectStorage", "S3Storage",
+        .testTarget(name: "IntegrationTests", dependencies: ["ReelworkCore", "Store", "Queue", "Media", "ReelworkClient", "TestSupport", "Coordinator", "Sports", "Archery", "Basketball", "Tennis", "ObjectStorage", "S3Storage",
                                                              "BowlingScenes", "ArcheryScenes", "BasketballScenes", "SceneVideo", "FuzzSupport", "Threading", "Webhooks",
                                                              .product(name: "Hummingbird", package: "hummingbird"),
                                                              .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -34,6 +34,17 @@ public struct ArcheryPlugin: SportPlugin {
     public var confirmationRoute: ConfirmationRoute? { ArcheryConfirmation.route }
 }
 
+extension Sport {
+    /// The API's name, the registry's key for `ArcheryPlugin`.
+    public static let archery = Sport(rawValue: "archery")
+}
+
+extension StageName {
+    /// Archery: the target face, its arrows and the end's score, from a photo (decoded as a
+    /// one-frame video) or from the steady frames of a video, sampled as they are decoded.
+    public static let scoring = StageName(rawValue: "scoring")
+}
+
 extension ResultTable {
     /// Seed 002's `DetectedArrow` fields, scored: one row per arrow of the detected end (the
     /// confirmed versions are stored apart, `archery_confirmations`). `arrivalTime` is a video's only.

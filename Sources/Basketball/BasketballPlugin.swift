@@ -37,6 +37,16 @@ public struct BasketballPlugin: SportPlugin, FrameSizedOptions {
     public var corrector: RowCorrector? { BasketballCorrections.corrector }
 }
 
+extension Sport {
+    /// The API's name, the registry's key for `BasketballPlugin`.
+    public static let basketball = Sport(rawValue: "basketball")
+}
+
+extension StageName {
+    /// Basketball: the rim, the ball in every decoded frame, each attempt made or missed, the stats.
+    public static let shots = StageName(rawValue: "shots")
+}
+
 extension ResultTable {
     /// Seed 001's shots from video: one row per attempt (`result.shots`, issue 14).
     public static let basketballShots = ResultTable(sqlTable: "basketball_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [

@@ -30,6 +30,18 @@ public struct BowlingPlugin: SportPlugin {
     public var corrector: RowCorrector? { BowlingCorrections.corrector }
 }
 
+extension Sport {
+    /// The API's name, the registry's key for `BowlingPlugin`.
+    public static let bowling = Sport(rawValue: "bowling")
+}
+
+extension StageName {
+    /// Bowling: the ball found and tracked in every decoded frame, cut into shots.
+    public static let ball = StageName(rawValue: "ball")
+    /// Bowling: each shot's speeds, boards, entry angle, rev rate and strike probability.
+    public static let shotMetrics = StageName(rawValue: "shot_metrics")
+}
+
 extension ResultTable {
     /// Seed 000's `Shot` fields the analysis produces.
     public static let bowlingShots = ResultTable(sqlTable: "bowling_shots", resultKey: "shots", numberColumn: "shotNumber", columns: [

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Queue
 import ReelworkCore
+import Sports
 import Store
 
 /// `POST /v1/batches`, `GET /v1/batches`, `GET /v1/batches/{id}`, `GET /v1/batches/{id}/jobs`,
@@ -86,7 +87,7 @@ struct BatchRoutes {
         }
         let maxAttempts = try JobRoutes.checkedMaxAttempts(body.maxAttempts, default: backends.config.maxAttempts)
         let priority = try JobRoutes.checkedPriority(body.priority)
-        guard let sport = Sport(rawValue: batch.sport) else {
+        guard let sport = SportRegistry.sport(named: batch.sport) else {
             throw APIError(.conflict, "conflict", "batch \(batch.id.uuidString.lowercased()) has sport '\(batch.sport)', which this version does not know")
         }
         let maxWaiting = backends.config.clubLimits.maxWaitingJobsPerClub

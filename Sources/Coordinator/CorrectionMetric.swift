@@ -12,9 +12,9 @@ enum CorrectionMetric {
     /// rate over them starts from a known value: its row corrector's ops and its own route's
     /// (archery's `/v1/jobs/{id}/arrows`).
     static func register() {
-        for (sport, plugin) in SportRegistry.plugins {
+        for plugin in SportRegistry.plugins {
             let kinds = (plugin.corrector?.operations.keys.sorted() ?? []) + (plugin.confirmationRoute?.operations ?? [])
-            for kind in kinds { _ = counter(sport.rawValue, kind) }
+            for kind in kinds { _ = counter(plugin.sport.rawValue, kind) }
         }
     }
 

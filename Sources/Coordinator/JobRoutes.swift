@@ -260,7 +260,7 @@ struct JobRoutes {
     /// video's frame as a new job's are (400 `invalid_options`, 422 `needs_person`).
     private func optionsForRetry(_ id: UUID, patch: JSONValue, _ caller: Caller) async throws -> JSONValue {
         let existing = try await job(id, caller)
-        guard let sport = Sport(rawValue: existing.sport) else {
+        guard let sport = SportRegistry.sport(named: existing.sport) else {
             throw APIError(.conflict, "not_retryable", "job \(id.uuidString.lowercased()) has sport '\(existing.sport)', which this version does not know")
         }
         let merged = existing.options.merging(patch)
@@ -358,7 +358,7 @@ struct JobRoutes {
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
-        let plugin = Sport(rawValue: job.sport).flatMap(SportRegistry.plugin(for:))
+        let plugin = SportRegistry.sport(named: job.sport).flatMap(SportRegistry.plugin(for:))
         let confirmations: ConfirmationRepository.Table? = if let route = plugin?.confirmationRoute {
             ConfirmationRepository.Table(route.confirmationsTable)
         } else {
@@ -373,7 +373,7 @@ struct JobRoutes {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
         guard csv else { return try JSONResponse.make(document) }
-        guard let sport = Sport(rawValue: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
+        guard let sport = SportRegistry.sport(named: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
             throw APIError(.badRequest, "invalid_request", "CSV results exist for \(SportRegistry.names { $0.table != nil }) jobs, not for \(job.sport)")
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }

@@ -58,7 +58,7 @@ struct ReportRoutes {
     /// A stored sport's name as a `Sport`; a name this coordinator does not know (a row written by a
     /// newer release, during a rolling upgrade) is a clear 422, never drawn as another sport.
     static func sport(_ name: String, of what: String) throws -> Sport {
-        guard let sport = Sport(rawValue: name) else {
+        guard let sport = SportRegistry.sport(named: name) else {
             throw APIError(.unprocessableContent, "unknown_sport", "\(what) is for the sport \"\(name)\", which this coordinator does not know (\(SportRegistry.names { _ in true }) here): upgrade it")
         }
         return sport
@@ -78,7 +78,7 @@ struct ReportRoutes {
 
     func picture(_ id: UUID, _ caller: Caller) async throws -> Response {
         let job = try await jobs.job(id, caller)
-        guard let sport = Sport(rawValue: job.sport), let report = SportReports.forSport(sport) else {
+        guard let sport = SportRegistry.sport(named: job.sport), let report = SportReports.forSport(sport) else {
             throw APIError(.unprocessableContent, "no_picture", "pictures are drawn for \(SportRegistry.names { $0.report != nil }) results; \(job.sport) results have none yet")
         }
         let item = try await drawable(job, club: caller.visibleClub)

@@ -1,26 +1,31 @@
-/// Stage names as the API shows them. A run is an ordered list of stages.
-public enum StageName: String, Codable, CaseIterable, Sendable {
-    case probe, decode
+/// Stage names as the API shows them (the raw value, also the text stored in PostgreSQL and Redis
+/// and the `stage` label of the metrics). A run is an ordered list of stages.
+///
+/// Open, as `Sport` is: the stages every run may have are declared here, and each sport declares
+/// its own beside its plug-in (`extension StageName { public static let swings = … }`). The
+/// stages a process knows are the Sports module's registry (`SportRegistry.stages`).
+public struct StageName: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// The API's name, in text too.
+    public var description: String { rawValue }
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public static let probe = StageName(rawValue: "probe")
+    public static let decode = StageName(rawValue: "decode")
     /// People, balls and rackets in each sampled frame (the detector), as frames stream out of `decode`.
-    case objects
+    public static let objects = StageName(rawValue: "objects")
     /// Body landmarks of each tracked person in each sampled frame, from the same stream of frames.
-    case pose
-    /// Tennis: swing candidates from the dominant wrist's speed, with type and keyframes.
-    case swings
-    /// Tennis: each swing's metrics (seed 004 `SegmentMetrics`).
-    case metrics
-    /// Bowling: the ball found and tracked in every decoded frame, cut into shots.
-    case ball
-    /// Bowling: each shot's speeds, boards, entry angle, rev rate and strike probability.
-    case shotMetrics = "shot_metrics"
-    /// Archery: the target face, its arrows and the end's score, from a photo (decoded as a
-    /// one-frame video) or from the steady frames of a video, sampled as they are decoded.
-    case scoring
-    /// Basketball: the rim, the ball in every decoded frame, each attempt made or missed, the stats.
-    case shots
+    public static let pose = StageName(rawValue: "pose")
     /// The diagnostic pipeline's only stage (job option `noop`): waits, reports progress, may fail on
     /// purpose. It measures and tests the queue without video work.
-    case noop
+    public static let noop = StageName(rawValue: "noop")
+
+    /// The stages that belong to no sport, in the order the registry lists them first.
+    public static let generic: [StageName] = [.probe, .decode, .objects, .pose, .noop]
 
     // A run's plan (`StageName.plan(for:options:)`) is the Sports module's: each sport's plug-in
     // names its own stages.

@@ -34,7 +34,9 @@ import ReelworkCore
 ///    its `summary(of:)` is the CLI's line for a result), `<Sport>Options.swift` (the options and
 ///    their parser), the result's type, and `<Sport>Picture.swift`; in Package.swift the target
 ///    depends on `SportKit` (and `Pictures` for its drawing), and `Sports` depends on it;
-/// 2. a case of `Sport`, and its stage names, if new, as cases of `StageName` (they are the API's names);
+/// 2. beside the plug-in, its `Sport` constant and its own stages' `StageName` constants
+///    (`extension Sport { public static let <sport> = Sport(rawValue: "<sport>") }`; the raw values
+///    are the API's names, which the registry then knows: `SportRegistry.sports`, `.stages`);
 /// 3. one line in `SportRegistry.plugins` (Sources/Sports/SportRegistry.swift);
 /// 4. optional: a drawing (`SportReport`, `<Sport>Picture`, drawn with the Pictures module's canvas)
 ///    returned by `report`; typed rows: a `ResultTable` defined in the sport's module, with its
@@ -48,6 +50,11 @@ public protocol SportPlugin: Sendable {
     /// The sport's part of a run of a job with `options`: what it takes from the streamed decode
     /// and its stages. Never throws: options are checked by `analysis(options:)`.
     func plan(options: JSONValue) -> SportPlan
+
+    /// Every stage of the sport's own that a plan of it may name (the registry lists them: the
+    /// API's `StageName` values, the worker's frame counters). By default its plan's stages with
+    /// no options; a sport whose options add a stage of its own lists it here.
+    var stages: [StageName] { get }
 
     /// A run's analysis, with the options parsed and validated. The coordinator calls this at job
     /// creation to refuse bad options with the worker's own parser (and drops the analysis).
@@ -75,6 +82,11 @@ public protocol SportPlugin: Sendable {
 }
 
 extension SportPlugin {
+    public var stages: [StageName] {
+        let plan = plan(options: .emptyObject)
+        return (plan.everyFrameStage.map { [$0] } ?? []) + plan.afterDecode
+    }
+
     public var corrector: RowCorrector? { nil }
     public var confirmationRoute: ConfirmationRoute? { nil }
 }

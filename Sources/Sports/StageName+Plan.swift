@@ -16,6 +16,6 @@ extension StageName {
     /// The stages that consume decoded frames as they stream out of one decode pass: `decode`, the
     /// models' and every registered sport's every-frame stage.
     public var isStreamed: Bool {
-        self == .decode || self == .objects || self == .pose || SportRegistry.plugins.values.contains { $0.plan(options: .emptyObject).everyFrameStage == self }
+        self == .decode || self == .objects || self == .pose || SportRegistry.plugins.contains { $0.plan(options: .emptyObject).everyFrameStage == self }
     }
 }

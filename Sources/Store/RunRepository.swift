@@ -10,6 +10,8 @@ public struct ClaimedRun: Sendable, Equatable {
     /// Attempts of this job that already ended in an error.
     public var failures: Int
     public var club: String
+    /// The sport as the job's row names it: the store links no sport module, so the worker checks
+    /// it against its registry (`JobRunner`) before running anything.
     public var sport: Sport
     public var options: JSONValue
     public var videoId: UUID
@@ -56,7 +58,7 @@ public struct RunRepository {
         let options = try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(try row.string("options").utf8))
         return .started(ClaimedRun(jobId: jobId, attempt: attempt, maxAttempts: try row.int("max_attempts"),
                                    failures: try row.int("failures"), club: try row.string("club"),
-                                   sport: try Sport.parse(try row.string("sport")), options: options,
+                                   sport: Sport(rawValue: try row.string("sport")), options: options,
                                    videoId: try row.uuid("video_id"), storageKey: try row.string("storage_key"),
                                    batchId: row.optionalUUID("batch_id")))
     }

@@ -29,6 +29,18 @@ public struct TennisPlugin: SportPlugin {
     public var corrector: RowCorrector? { TennisCorrections.corrector }
 }
 
+extension Sport {
+    /// The API's name, the registry's key for `TennisPlugin`.
+    public static let tennis = Sport(rawValue: "tennis")
+}
+
+extension StageName {
+    /// Tennis: swing candidates from the dominant wrist's speed, with type and keyframes.
+    public static let swings = StageName(rawValue: "swings")
+    /// Tennis: each swing's metrics (seed 004 `SegmentMetrics`).
+    public static let metrics = StageName(rawValue: "metrics")
+}
+
 extension ResultTable {
     /// Seed 004's swing fields: the type, the window, `keyFrameTimes` and `SegmentMetrics`.
     public static let tennisSwings = ResultTable(sqlTable: "tennis_swings", resultKey: "swings", numberColumn: "swingNumber", columns: [

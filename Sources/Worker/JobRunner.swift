@@ -31,7 +31,10 @@ struct JobRunner {
         let runs = RunRepository(db)
         let run: ClaimedRun
         switch try runs.start(jobId: claim.jobId, attempt: claim.attempt, worker: owner) {
-        case .started(let started):
+        case .started(var started):
+            // The store reads the sport as written; one this build does not know (a newer release
+            // made the job) is refused here, before the run begins, and the claim handed back.
+            started.sport = try Sport.parse(started.sport.rawValue)
             run = started
         case .finished, .gone:
             try queue.finish(claim, owner: owner, outcome: .done, on: redis)

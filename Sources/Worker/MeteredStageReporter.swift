@@ -55,8 +55,8 @@ final class MeteredStageReporter: StageReporter {
     /// The stages that count frames, the streamed ones: `decode` every decoded frame; `objects`
     /// and `pose` the sampled frames the models saw, a sport's every-frame stage (bowling's `ball`)
     /// every frame it searched. (Noop's "frames" are not video frames.) Made once, on first use,
-    /// after the process's metrics backend is set.
-    static let frameCounters: [StageName: Counter] = Dictionary(uniqueKeysWithValues: StageName.allCases.filter(\.isStreamed).map { stage in
+    /// after the process's metrics backend is set, for every stage the registry knows.
+    static let frameCounters: [StageName: Counter] = Dictionary(uniqueKeysWithValues: SportRegistry.stages.filter(\.isStreamed).map { stage in
         (stage, stage == .decode ? Counter(label: MetricName.framesDecoded)
                                  : Counter(label: MetricName.framesAnalysed, dimensions: [("stage", stage.rawValue)]))
     })

@@ -13,7 +13,7 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: "Prints one JSON document to stdout (or, with --format csv, its rows as CSV: bowling or basketball shots, tennis swings, archery arrows); progress goes to stderr. Exit status 1 when a stage fails (the reason is on stderr). Models and sampling come from the REELWORK_* variables (see the README) unless the flags say otherwise.")
 
     @Argument(help: "The video file (or an http(s) URL libavformat can read).") var file: String
-    @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: String
+    @Option(help: "Sport: \(SportRegistry.sportNames).") var sport: String
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?
     @Option(help: "Output format: json (the whole document) or csv (bowling or basketball shots / tennis swings / archery arrows, one row each).")
     var format: AnalyzeFormat = .json

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReelworkClient
 import ReelworkCore
+import Sports
 
 struct SubmitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct SubmitCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Video files, or folders with --recursive.") var paths: [String] = []
-    @Option(help: "Sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")) (for files the manifest gives none).") var sport: String?
+    @Option(help: "Sport: \(SportRegistry.sportNames) (for files the manifest gives none).") var sport: String?
     @Option(help: "A JSON manifest: [{\"file\", \"sport\"?, \"options\"?}], paths relative to it.") var manifest: String?
     @Option(help: "The club the jobs belong to (operator keys only; a club key's jobs are its club's).") var club: String?
     @Option(name: .customLong("options"), help: "A JSON file with the sport's options.") var optionsFile: String?

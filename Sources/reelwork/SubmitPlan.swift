@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import Sports
 
 /// Which sport and options each file of a `submit` is analysed with, and the batches that makes:
 /// one per sport and options, so a season folder may mix sports.
@@ -40,7 +41,7 @@ struct SubmitPlan {
         var plan = SubmitPlan()
         for (index, entry) in entries.enumerated() {
             if let sport = entry.sport, (try? Sport.parse(sport)) == nil {
-                throw UserFacingError("manifest \(path), entry \(index + 1) (\(entry.file)): unknown sport '\(sport)'; expected one of: \(Sport.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UserFacingError("manifest \(path), entry \(index + 1) (\(entry.file)): unknown sport '\(sport)'; expected one of: \(SportRegistry.sportNames)")
             }
             if let options = entry.options, options != .null {
                 guard case .object = options else { throw UserFacingError("manifest \(path), entry \(index + 1) (\(entry.file)): options must be a JSON object") }

@@ -2,6 +2,7 @@ import Foundation
 import Queue
 import ReelworkCore
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

@@ -3,6 +3,7 @@ import Logging
 import Queue
 import ReelworkCore
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

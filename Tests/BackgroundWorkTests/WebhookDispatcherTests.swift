@@ -3,6 +3,7 @@ import Logging
 import ReelworkCore
 import Sports
 import Store
+import Tennis
 import TestSupport
 import Webhooks
 import XCTest

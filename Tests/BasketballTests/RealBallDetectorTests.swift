@@ -1,3 +1,4 @@
+import Basketball
 import Foundation
 import Pipeline
 import ReelworkCore

@@ -1,3 +1,4 @@
+import Bowling
 import BowlingScenes
 import Foundation
 import Pipeline

@@ -1,8 +1,11 @@
+import Archery
+import Basketball
 import Foundation
 import Queue
 import ReelworkClient
 import ReelworkCore
 import Store
+import Tennis
 import XCTest
 
 /// The API contract, fuzzed (issue 12, part 4): schemathesis (a pinned venv that

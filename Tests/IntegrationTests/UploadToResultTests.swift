@@ -3,6 +3,7 @@ import ReelworkClient
 import ReelworkCore
 import Sports
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

@@ -1,5 +1,7 @@
+import Basketball
 import ReelworkCore
 import Sports
+import Tennis
 import XCTest
 
 /// Basketball through the registry as the coordinator uses it: its own parser at the door, and the

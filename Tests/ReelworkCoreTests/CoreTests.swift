@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Sports
+import Tennis
 import XCTest
 
 final class FrameQualityTests: XCTestCase {
@@ -95,6 +96,16 @@ final class DomainTests: XCTestCase {
         XCTAssertThrowsError(try Sport.parse("curling")) { error in
             XCTAssertEqual("\(error)", "unknown sport 'curling'; expected one of: tennis, bowling, archery, basketball")
         }
+    }
+
+    /// Sports and stages travel as the API's names, single strings, as the enums they were did.
+    /// Any name decodes (the types are open): the registry's check is where names come in.
+    func testSportAndStageNamesTravelAsPlainStrings() throws {
+        XCTAssertEqual(String(decoding: try ReelworkJSON.encoder.encode([Sport.tennis]), as: UTF8.self), #"["tennis"]"#)
+        XCTAssertEqual(String(decoding: try ReelworkJSON.encoder.encode([StageName.swings, .decode]), as: UTF8.self), #"["swings","decode"]"#)
+        XCTAssertEqual(try ReelworkJSON.decoder.decode([StageName].self, from: Data(#"["swings"]"#.utf8)), [.swings])
+        XCTAssertEqual(try ReelworkJSON.decoder.decode(Sport.self, from: Data(#""curling""#.utf8)).rawValue, "curling")
+        XCTAssertEqual("\(Sport.tennis) \(StageName.swings)", "tennis swings")
     }
 
     func testRetryabilityFollowsTheErrorKind() {

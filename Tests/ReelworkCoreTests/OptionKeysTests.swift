@@ -1,7 +1,11 @@
+import Archery
+import Basketball
+import Bowling
+import Foundation
 @testable import ReelworkCore
 import SportKit
 import Sports
-import Foundation
+import Tennis
 import XCTest
 
 /// A key no sport reads is refused, at the top of the options and inside nested options, with the

@@ -1,4 +1,5 @@
 import Archery
+import Basketball
 import Bowling
 import ReelworkCore
 import Sports

@@ -1,22 +1,53 @@
+import Archery
+import Basketball
+import Bowling
 import ReelworkCore
 import SportKit
 import Sports
+import Tennis
 import XCTest
 
 /// The registry and what the rest of the code reads beside it agree.
 final class SportRegistryTests: XCTestCase {
+    /// Each sport is registered once, looked up by its own plug-in, and known by its exact stored
+    /// name only (`sport(named:)` answers stored rows; clients' names go through `Sport.parse`).
     func test_EachPluginIsRegisteredUnderItsOwnSport() {
-        for (sport, plugin) in SportRegistry.plugins { XCTAssertEqual(plugin.sport, sport) }
+        XCTAssertEqual(Set(SportRegistry.sports).count, SportRegistry.plugins.count, "\(SportRegistry.sports)")
+        for plugin in SportRegistry.plugins {
+            XCTAssertEqual(SportRegistry.plugin(for: plugin.sport)?.sport, plugin.sport)
+            XCTAssertEqual(SportRegistry.sport(named: plugin.sport.rawValue), plugin.sport)
+        }
+        XCTAssertTrue(SportRegistry.sports.starts(with: [.tennis, .bowling, .archery, .basketball]), "the order messages list them in")
+        XCTAssertNil(SportRegistry.sport(named: "curling"))
+        XCTAssertNil(SportRegistry.sport(named: "Tennis"), "stored names are exact")
+        XCTAssertNil(SportRegistry.plugin(for: Sport(rawValue: "curling")))
+    }
+
+    /// The registry's stages (the API's `StageName` values) are the generic ones and every
+    /// plug-in's own, each once; a sport's plan names no stage the registry does not know.
+    func test_TheRegistryKnowsEveryStageAPlanNames() {
+        let stages = SportRegistry.stages
+        XCTAssertEqual(Set(stages).count, stages.count, "\(stages)")
+        XCTAssertEqual(Array(stages.prefix(StageName.generic.count)), StageName.generic)
+        for plugin in SportRegistry.plugins {
+            for options: JSONValue in [.emptyObject, .object(["pose": .bool(true)])] {
+                for stage in StageName.plan(for: plugin.sport, options: options) {
+                    XCTAssertTrue(stages.contains(stage), "\(plugin.sport.rawValue): \(stage.rawValue)")
+                }
+            }
+        }
+        XCTAssertTrue(stages.map(\.rawValue).starts(with: ["probe", "decode", "objects", "pose", "noop", "swings", "metrics", "ball",
+                                                           "shot_metrics", "scoring", "shots"]), "\(stages)")
     }
 
     /// What the worker hands the store with a result (`SportRegistry.table(for:)`) is the plug-in's
     /// own table, and no two sports write the same SQL table. (StoreTests' ResultRowsTests hold
     /// each table to the columns the migrations made.)
     func test_TheStoreIsHandedEachPluginsOwnTable() {
-        for sport in Sport.allCases {
+        for sport in SportRegistry.sports {
             XCTAssertEqual(SportRegistry.table(for: sport)?.sqlTable, SportRegistry.plugin(for: sport)?.table?.sqlTable, sport.rawValue)
         }
-        let tables = SportRegistry.plugins.values.compactMap(\.table).map(\.sqlTable)
+        let tables = SportRegistry.plugins.compactMap(\.table).map(\.sqlTable)
         XCTAssertEqual(Set(tables).count, tables.count, "\(tables)")
     }
 
@@ -32,7 +63,7 @@ final class SportRegistryTests: XCTestCase {
         XCTAssertEqual(summary(.basketball, ["shots": rows(1)]), "1 shot")
         XCTAssertEqual(summary(.archery, ["arrows": rows(6), "total": .number(54)]), "6 arrows, 54")
         XCTAssertEqual(summary(.archery, ["arrows": rows(6)]), "-", "no total, no end")
-        for sport in Sport.allCases { XCTAssertEqual(summary(sport, ["noop": .bool(true)]), "-", sport.rawValue) }
+        for sport in SportRegistry.sports { XCTAssertEqual(summary(sport, ["noop": .bool(true)]), "-", sport.rawValue) }
     }
 
     /// A sport's own correction routes (archery's `arrows`) are mounted side by side under
@@ -53,7 +84,7 @@ final class SportRegistryTests: XCTestCase {
 
     /// A sport's options are charged to its first own stage, which every plan has.
     func test_EveryPluginsPlanHasAStageForItsOptions() {
-        for plugin in SportRegistry.plugins.values {
+        for plugin in SportRegistry.plugins {
             XCTAssertNotNil(plugin.plan(options: .emptyObject).optionsStage, plugin.sport.rawValue)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ReelworkCore
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

@@ -1,6 +1,8 @@
+import Archery
 import Foundation
 import ReelworkCore
 import Store
+import Tennis
 import TestSupport
 import XCTest
 

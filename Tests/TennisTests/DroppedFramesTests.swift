@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Pipeline
 import ReelworkCore
+import Tennis
 import TestSupport
 import Vision
 import XCTest

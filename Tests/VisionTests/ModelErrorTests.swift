@@ -3,6 +3,7 @@ import Inference
 import Media
 import Pipeline
 import ReelworkCore
+import Tennis
 import TestSupport
 import Vision
 import XCTest

@@ -1,7 +1,12 @@
+import Archery
+import Basketball
+import Bowling
 import Inference
 import Pipeline
 import ReelworkCore
+import SportKit
 import Sports
+import Tennis
 import XCTest
 
 final class VisionSettingsTests: XCTestCase {
@@ -57,6 +62,11 @@ final class VisionSettingsTests: XCTestCase {
         XCTAssertEqual(StageName.plan(for: .archery), [.probe, .decode, .scoring])
         XCTAssertEqual(StageName.plan(for: .basketball), [.probe, .decode, .objects, .shots])
         XCTAssertEqual(StageName.plan(for: .tennis, options: .object(["noop": .object([:])])), [.noop])
-        XCTAssertEqual(StageName.allCases.filter(\.isStreamed), [.decode, .objects, .pose, .ball, .scoring, .shots])
+        // The streamed stages: the decode, the models' and each registered sport's every-frame
+        // stage (so a new sport's is streamed with no change here).
+        let everyFrame = SportRegistry.plugins.compactMap { $0.plan(options: .emptyObject).everyFrameStage }
+        XCTAssertEqual(SportRegistry.stages.filter(\.isStreamed), [.decode, .objects, .pose] + everyFrame)
+        XCTAssertTrue(Set<StageName>([.ball, .scoring, .shots]).isSubset(of: everyFrame), "\(everyFrame)")
+        for stage: StageName in [.probe, .noop, .swings, .metrics, .shotMetrics] { XCTAssertFalse(stage.isStreamed, stage.rawValue) }
     }
 }

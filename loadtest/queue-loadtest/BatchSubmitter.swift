@@ -31,7 +31,7 @@ struct BatchSubmitter {
     }
 
     private func submitBatch(club: String, videoIds: [UUID]) async throws {
-        let batch = try await client.createBatch(CreateBatchRequest(sport: Sport.tennis.rawValue, options: .object(["noop": .object([:])]), club: club))
+        let batch = try await client.createBatch(CreateBatchRequest(sport: "tennis", options: .object(["noop": .object([:])]), club: club))
         let added = try await client.addBatchJobs(batch.id, AddBatchJobsRequest(videoIds: videoIds, maxAttempts: 3))
         guard added.created == videoIds.count else {
             throw LoadError("batch \(batch.id): \(added.created) of \(videoIds.count) jobs created")

@@ -35,7 +35,7 @@ struct Submitter {
                         let club = "club-\(i % clubs)"
                         var options: [String: JSONValue] = ["n": .number(Double(i))]
                         if noop { options["noop"] = .object([:]) }
-                        let job = try jobs.create(NewJob(videoId: videoId, club: club, sport: .tennis, options: .object(options),
+                        let job = try jobs.create(NewJob(videoId: videoId, club: club, sport: Sport(rawValue: "tennis"), options: .object(options),
                                                          maxAttempts: 3, priority: "normal", dedupeKey: "load-\(i)")).job
                         try queue.enqueue(job.id, club: club, on: redis)
                     }

@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Pipeline
 import ReelworkCore
+import Sports
 import Threading
 import Vision
 

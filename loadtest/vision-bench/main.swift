@@ -24,6 +24,7 @@ import Inference
 import Media
 import Pipeline
 import ReelworkCore
+import Tennis
 import Vision
 
 func fail(_ message: String) -> Never {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ReelworkCore
+import Sports
 import Store
 
 /// The jobs page's filter as it travels in a URL (`status`, `sport`, `error`, `club`, `batch`,

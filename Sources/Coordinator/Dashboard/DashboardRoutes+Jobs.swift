@@ -25,7 +25,7 @@ extension DashboardRoutes {
             context["title"] = "Jobs"
             context["filter"] = Dictionary(uniqueKeysWithValues: DashboardFilter.names.map { ($0, filter.value($0)) })
             context["statuses"] = Self.options([("", "any")] + JobStatus.allCases.map { ($0.rawValue, $0.rawValue) }, selected: filter.value("status"))
-            context["sports"] = Self.options([("", "any")] + Sport.allCases.map { ($0.rawValue, $0.rawValue) }, selected: filter.value("sport"))
+            context["sports"] = Self.options([("", "any")] + SportRegistry.sports.map { ($0.rawValue, $0.rawValue) }, selected: filter.value("sport"))
             context["errorKinds"] = Self.options([("", "any")] + DashboardFilter.errorKinds.map { ($0, $0) }, selected: filter.value("error"))
             context["jobs"] = found.jobs.map(Self.row)
             context["matchText"] = found.jobs.isEmpty ? "" : (found.more || cursor != nil
@@ -154,7 +154,7 @@ extension DashboardRoutes {
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
-            context["hasCSV"] = Sport(rawValue: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
+            context["hasCSV"] = SportRegistry.sport(named: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
             if let review = Self.reviewSection(sport: job.sport, result: document.result) { context["review"] = review }
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, pictureHref: base + "/picture.png") {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]
@@ -170,7 +170,7 @@ extension DashboardRoutes {
         var search = filter.search
         let club = visitor.caller.visibleClub
         if search.sport == nil, let batchId = search.batchId {
-            search.sport = try await backends.sql { try BatchRepository($0).find(id: batchId, club: club) }.flatMap { Sport(rawValue: $0.sport) }
+            search.sport = try await backends.sql { try BatchRepository($0).find(id: batchId, club: club) }.flatMap { SportRegistry.sport(named: $0.sport) }
         }
         guard let sport = search.sport, let table = SportRegistry.plugin(for: sport)?.table else {
             throw DashboardProblem(.badRequest, "Choose a sport (or a batch) to export: each sport's rows have their own columns.")

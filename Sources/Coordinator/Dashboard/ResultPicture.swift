@@ -16,7 +16,7 @@ enum ResultPicture {
 
     /// `pictureHref`: the job's picture route, e.g. `/dashboard/jobs/ID/picture.png`.
     static func picture(sport: String, result: JSONValue, pictureHref: String) -> Picture? {
-        guard let sport = Sport(rawValue: sport), let report = SportRegistry.plugin(for: sport)?.report else { return nil }
+        guard let sport = SportRegistry.sport(named: sport), let report = SportRegistry.plugin(for: sport)?.report else { return nil }
         let rows = report.rows(in: result)
         guard !rows.isEmpty else { return nil }
         let noun = "\(rows.count) \(report.rowNoun)\(rows.count == 1 ? "" : "s")"
