@@ -1,7 +1,8 @@
 import ReelworkCore
 
 /// A job's archery options: `expectedArrowCount` (1…24, optional), `faceDiameterCm` (10…200,
-/// default 122), `arrowDiameterMm` (3…10, default 5.5). Unknown keys are ignored, as for tennis.
+/// default 122), `arrowDiameterMm` (3…10, default 5.5). Any other key is refused, naming the nearest
+/// known one (`OptionKeys.check`), as for every sport.
 public struct ArcheryOptions: Sendable, Equatable {
     public static let defaultFaceDiameterCm = 122.0
     public static let defaultArrowDiameterMm = 5.5

@@ -175,7 +175,8 @@ struct ReportRoutes {
         let batch = try await batches.batch(id, caller)
         let sport = try Self.sport(batch.sport, of: "batch \(id.uuidString.lowercased())")
         guard let report = SportReports.forSport(sport), let table = report as? any SessionStatsTable else {
-            throw APIError(.unprocessableContent, "no_stats", "stats tables are added up for basketball batches; \(batch.sport) batches have none")
+            let sports = SportRegistry.names { $0.report is any SessionStatsTable }
+            throw APIError(.unprocessableContent, "no_stats", "stats tables are added up for \(sports) batches; \(batch.sport) batches have none")
         }
         let page = try await backends.sql { try JobRepository($0).list(JobFilter(batchId: batch.id), limit: Self.maxBatchJobs, cursor: nil) }
         var sessions: [JSONValue] = [], rows: [JSONValue] = []

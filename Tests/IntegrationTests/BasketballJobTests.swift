@@ -142,6 +142,12 @@ final class BasketballJobTests: CoordinatorTestCase {
         XCTAssertEqual(sessions.count, 2)
         XCTAssertEqual(sessions.first?["fileName"], .string("session 1.mp4"))
         XCTAssertEqual(try get("/v1/batches/\(batch.id.uuidString.lowercased())/stats", key: betaKey).status, 404)
+        // A sport without a stats table says which sports have one (its plug-in's report, not a list here).
+        let tennis = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
+        let none = try get("/v1/batches/\(tennis.id.uuidString.lowercased())/stats", key: alphaKey)
+        XCTAssertEqual(none.status, 422)
+        XCTAssertEqual(HTTP.apiError(none.data)?.code, "no_stats")
+        XCTAssertEqual(HTTP.apiError(none.data)?.message, "stats tables are added up for basketball batches; tennis batches have none")
 
         // Another club gets exactly what a missing id gets.
         for path in ["picture", "report.pdf", "results?format=csv"] {
