@@ -124,14 +124,18 @@ public struct JobRepository {
 
     /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
     /// job is nil, exactly like one that does not exist.
+    /// The three reads share one snapshot, so a job that just finished is never shown with its
+    /// stages or attempts from before.
     public func find(id: UUID, club: String? = nil) throws -> JobView? {
-        guard let row = try db.query(SQL.find, [id, club]).rows.first else { return nil }
-        let stages = try db.query(SQL.stages, [id]).rows.map(StageRepository.view)
-        let attempts = try db.query(SQL.attempts, [id]).rows.map { r in
-            AttemptView(attempt: try r.int("attempt"), workerId: try r.string("worker_id"), startedAt: try r.date("started_at"),
-                        finishedAt: r.optionalDate("finished_at"), outcome: r["outcome"], error: r["error"], errorKind: r["error_kind"])
+        try db.snapshot { tx in
+            guard let row = try tx.query(SQL.find, [id, club]).rows.first else { return nil }
+            let stages = try tx.query(SQL.stages, [id]).rows.map(StageRepository.view)
+            let attempts = try tx.query(SQL.attempts, [id]).rows.map { r in
+                AttemptView(attempt: try r.int("attempt"), workerId: try r.string("worker_id"), startedAt: try r.date("started_at"),
+                            finishedAt: r.optionalDate("finished_at"), outcome: r["outcome"], error: r["error"], errorKind: r["error_kind"])
+            }
+            return try Self.view(row, attempts: attempts, stages: stages)
         }
-        return try Self.view(row, attempts: attempts, stages: stages)
     }
 
     /// A page of jobs, newest first. `cursor` is the id of the last job of the previous page.

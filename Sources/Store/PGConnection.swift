@@ -163,6 +163,28 @@ public final class PGConnection {
 
     private var savepointDepth = 0
 
+    /// Runs the reads in `body` against one snapshot of the database (a read-only REPEATABLE READ
+    /// transaction), so rows read by separate statements belong together: a row and its children
+    /// read in two queries cannot straddle another session's commit. Inside another transaction
+    /// it runs as part of that one (its isolation is already fixed).
+    public func snapshot<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        guard PQtransactionStatus(handle) == PQTRANS_IDLE else { return try body(self) }
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        let value: T
+        do {
+            value = try body(self)
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        if PQtransactionStatus(handle) == PQTRANS_INERROR {
+            try? execute("ROLLBACK")
+            throw PostgresError(message: "a read in the snapshot failed and its error was ignored; rolled back")
+        }
+        try execute("COMMIT")
+        return value
+    }
+
     // MARK: - For the pool
 
     /// Whether the connection is still usable, checked without a round trip: reads whatever the

@@ -174,9 +174,13 @@ public struct WebhookRepository {
             throw ReelworkError.invalidRequest("limit must be a whole number from 1 to \(Self.maxPageSize)")
         }
         guard try find(id: endpoint, club: club) != nil else { throw Self.noEndpoint(endpoint) }
-        let rows = try db.query(SQL.deliveries, [endpoint, cursor, limit + 1]).rows
-        let page = try withAttempts(Array(rows.prefix(limit)))
-        return WebhookDeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
+        // The deliveries and their attempts are two queries: read from one snapshot, an attempt
+        // recorded in between cannot show beside the delivery's state from before it.
+        return try db.snapshot { tx in
+            let rows = try tx.query(SQL.deliveries, [endpoint, cursor, limit + 1]).rows
+            let page = try WebhookRepository(tx).withAttempts(Array(rows.prefix(limit)))
+            return WebhookDeliveryPage(deliveries: page, nextCursor: rows.count > limit ? page.last?.id : nil)
+        }
     }
 
     /// Sends a finished delivery again: the same delivery (the same `webhook-id`, since it is the

@@ -249,6 +249,41 @@ final class WebhookRepositoryTests: MigratedDatabaseTestCase {
         XCTAssertEqual(try db.query("SELECT status FROM webhook_deliveries").rows.map { $0["status"] }, ["failed"])
     }
 
+    /// A page read while a dispatcher records attempts shows each delivery as one moment left it:
+    /// while a claim holds the delivery (due at the lease's end), the attempt that claim is about
+    /// to record is not listed yet. The page is two queries; this failed in a fresh-clone CI run
+    /// when they were not read from one snapshot.
+    func testAPageReadWhileAttemptsAreRecordedShowsOneMoment() throws {
+        let id = try endpoint().endpoint.id
+        try enqueue()
+        let lease: TimeInterval = 3_600
+        let url = database.url
+        let writing = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            defer { writing.signal() }
+            guard let connection = try? PGConnection(url) else { return }
+            let dispatcher = WebhookRepository(connection)
+            for _ in 0..<300 {
+                guard let claim = try? dispatcher.claimDue(limit: 1, lease: lease).first else { return }
+                let sent = WebhookSendResult(outcome: .rejected(status: 500, retryAfter: nil), sentAt: Date(), latencyMs: 1)
+                _ = try? dispatcher.record(claim, result: sent, decision: .retry(after: 0))
+            }
+        }
+        var whileClaimed = 0, torn: [String] = []
+        while writing.wait(timeout: .now()) == .timedOut {
+            let delivery = try XCTUnwrap(hooks.deliveries(endpoint: id, club: nil).deliveries.first)
+            guard let due = delivery.nextAttemptAt, due.timeIntervalSinceNow > lease / 2 else { continue }
+            whileClaimed += 1
+            let claimedAt = due.addingTimeInterval(-lease)
+            if let early = delivery.attempts.first(where: { $0.attemptedAt > claimedAt }) {
+                torn.append("attempt \(early.attempt) sent after the claim that still holds the delivery")
+            }
+        }
+        XCTAssertEqual(try hooks.deliveries(endpoint: id, club: nil).deliveries.first?.attempts.count, 300, "the writer ran to its end")
+        XCTAssertGreaterThan(whileClaimed, 0, "some reads fell while a claim held the delivery")
+        XCTAssertEqual(torn.count, 0, "\(torn.count) of \(whileClaimed) pages read during a claim, such as: \(torn.prefix(2))")
+    }
+
     func testDeliveriesAreListedNewestFirstInPages() throws {
         let created = try endpoint()
         for _ in 0..<5 { try enqueue() }
