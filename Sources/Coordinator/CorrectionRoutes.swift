@@ -35,7 +35,7 @@ struct CorrectionRoutes {
     /// (another club's reads as missing), with its sport's corrector.
     func correctableJob(_ id: UUID, _ caller: Caller) async throws -> (job: JobView, corrector: RowCorrector) {
         let job = try await jobs.job(id, caller)
-        guard let sport = SportRegistry.sport(named: job.sport), let corrector = SportRegistry.plugin(for: sport)?.corrector else {
+        guard let corrector = SportRegistry.plugin(named: job.sport)?.corrector else {
             throw APIError(.unprocessableContent, "not_correctable",
                            "job \(id.uuidString.lowercased()) is a \(job.sport) job; /v1/jobs/{id}/corrections corrects \(SportRegistry.names { $0.corrector != nil }) jobs\(Self.ownRoutes)")
         }
@@ -84,7 +84,7 @@ struct CorrectionRoutes {
             throw APIError(.notFound, "no_confirmation", "job \(id.uuidString.lowercased())'s result has not been corrected: POST its corrections to /v1/jobs/{id}/corrections")
         }
         guard csv else { return try JSONResponse.make(confirmation.json()) }
-        guard let sport = SportRegistry.sport(named: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
+        guard let table = SportRegistry.plugin(named: job.sport)?.table else {
             throw APIError(.badRequest, "invalid_request", "CSV results exist for \(SportRegistry.names { $0.table != nil }) jobs, not for \(job.sport)")
         }
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],

@@ -358,7 +358,7 @@ struct JobRoutes {
     func results(_ id: UUID, _ caller: Caller, format: String?) async throws -> Response {
         let csv = try Self.wantsCSV(format)
         let job = try await job(id, caller)
-        let plugin = SportRegistry.sport(named: job.sport).flatMap(SportRegistry.plugin(for:))
+        let plugin = SportRegistry.plugin(named: job.sport)
         let confirmations: ConfirmationRepository.Table? = if let route = plugin?.confirmationRoute {
             ConfirmationRepository.Table(route.confirmationsTable)
         } else {
@@ -373,7 +373,7 @@ struct JobRoutes {
             throw APIError(.conflict, "no_results", "job \(id.uuidString.lowercased()) is \(job.status.rawValue); results exist once it has succeeded")
         }
         guard csv else { return try JSONResponse.make(document) }
-        guard let sport = SportRegistry.sport(named: job.sport), let table = SportRegistry.plugin(for: sport)?.table else {
+        guard let table = SportRegistry.plugin(named: job.sport)?.table else {
             throw APIError(.badRequest, "invalid_request", "CSV results exist for \(SportRegistry.names { $0.table != nil }) jobs, not for \(job.sport)")
         }
         let text = try await backends.sql { try ResultRowsRepository($0).csv(jobId: id, table: table) }

@@ -35,12 +35,13 @@ public enum SportRegistry {
 
     public static func plugin(for sport: Sport) -> (any SportPlugin)? { bySport[sport] }
 
+    /// The plug-in of the sport stored under `name` (a job's or a batch's sport, exactly as
+    /// written), or nil for a name this build does not know.
+    public static func plugin(named name: String) -> (any SportPlugin)? { bySport[Sport(rawValue: name)] }
+
     /// The known sport stored under `name` (a job's or a batch's sport, exactly as written), or nil
     /// for a name this build does not know (a row written by a newer release).
-    public static func sport(named name: String) -> Sport? {
-        let sport = Sport(rawValue: name)
-        return bySport[sport] == nil ? nil : sport
-    }
+    public static func sport(named name: String) -> Sport? { plugin(named: name)?.sport }
 
     /// The sport's typed rows (its plug-in's `table`), for whoever stores its results: the store
     /// links no sport module, so it is handed the table (`RunRepository.complete`).

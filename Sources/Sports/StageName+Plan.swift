@@ -15,7 +15,7 @@ extension StageName {
 
     /// The stages that consume decoded frames as they stream out of one decode pass: `decode`, the
     /// models' and every registered sport's every-frame stage.
-    public var isStreamed: Bool {
-        self == .decode || self == .objects || self == .pose || SportRegistry.plugins.contains { $0.plan(options: .emptyObject).everyFrameStage == self }
-    }
+    public var isStreamed: Bool { Self.streamed.contains(self) }
+
+    private static let streamed: Set<StageName> = Set([.decode, .objects, .pose] + SportRegistry.plugins.compactMap { $0.plan(options: .emptyObject).everyFrameStage })
 }

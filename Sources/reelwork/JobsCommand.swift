@@ -292,7 +292,7 @@ extension JobsCommand {
         /// What the sport stages found, in the sport's words (`SportPlugin.summary(of:)`): "3 shots",
         /// "2 swings", "10 shots, 6 made", "6 arrows, 54"; "-" for a sport without a plug-in.
         static func found(_ result: JSONValue, sport: String) -> String {
-            SportRegistry.sport(named: sport).flatMap { SportRegistry.plugin(for: $0)?.summary(of: result) } ?? ResultSummary.nothing
+            SportRegistry.plugin(named: sport)?.summary(of: result) ?? ResultSummary.nothing
         }
     }
 }

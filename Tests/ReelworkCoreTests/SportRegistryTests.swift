@@ -16,7 +16,9 @@ final class SportRegistryTests: XCTestCase {
         for plugin in SportRegistry.plugins {
             XCTAssertEqual(SportRegistry.plugin(for: plugin.sport)?.sport, plugin.sport)
             XCTAssertEqual(SportRegistry.sport(named: plugin.sport.rawValue), plugin.sport)
+            XCTAssertEqual(SportRegistry.plugin(named: plugin.sport.rawValue)?.sport, plugin.sport)
         }
+        XCTAssertNil(SportRegistry.plugin(named: "tennis "), "stored names are exact")
         XCTAssertTrue(SportRegistry.sports.starts(with: [.tennis, .bowling, .archery, .basketball]), "the order messages list them in")
         XCTAssertNil(SportRegistry.sport(named: "curling"))
         XCTAssertNil(SportRegistry.sport(named: "Tennis"), "stored names are exact")

@@ -29,7 +29,7 @@ extension DashboardRoutes {
     /// The page's corrections section for a succeeded job of a sport with row corrections; nil for
     /// any other job.
     func correctionSection(_ job: JobView, result: JSONValue) async throws -> [String: Any]? {
-        guard let sport = SportRegistry.sport(named: job.sport), let plugin = SportRegistry.plugin(for: sport), let corrector = plugin.corrector else {
+        guard let plugin = SportRegistry.plugin(named: job.sport), let corrector = plugin.corrector else {
             return nil
         }
         let confirmation = try await backends.sql { try ConfirmationRepository($0, .results).latest(jobId: job.id) }

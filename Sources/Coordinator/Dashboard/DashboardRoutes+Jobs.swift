@@ -154,7 +154,7 @@ extension DashboardRoutes {
         context["attempts"] = Self.attempts(job)
         if job.status == .succeeded, let document = try await backends.sql({ try JobRepository($0).result(jobId: id) }) {
             context["hasResult"] = true
-            context["hasCSV"] = SportRegistry.sport(named: job.sport).flatMap { SportRegistry.plugin(for: $0)?.table } != nil
+            context["hasCSV"] = SportRegistry.plugin(named: job.sport)?.table != nil
             if let review = Self.reviewSection(sport: job.sport, result: document.result) { context["review"] = review }
             if let picture = ResultPicture.picture(sport: job.sport, result: document.result, pictureHref: base + "/picture.png") {
                 context["picture"] = ["html": picture.html, "caption": picture.caption]

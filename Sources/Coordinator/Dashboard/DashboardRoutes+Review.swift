@@ -11,7 +11,7 @@ import Sports
 extension DashboardRoutes {
     /// nil for a sport without rows, or whose rows carry no `review`.
     static func reviewSection(sport: String, result: JSONValue) -> [String: Any]? {
-        guard let sport = SportRegistry.sport(named: sport), let report = SportRegistry.plugin(for: sport)?.report else { return nil }
+        guard let report = SportRegistry.plugin(named: sport)?.report else { return nil }
         let rows = report.rows(in: result)
         guard rows.contains(where: { $0["review"] != nil }) else { return nil }
         // The report's own columns, with the confidence added where the sport's table lacks it.

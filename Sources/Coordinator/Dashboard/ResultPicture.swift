@@ -16,13 +16,13 @@ enum ResultPicture {
 
     /// `pictureHref`: the job's picture route, e.g. `/dashboard/jobs/ID/picture.png`.
     static func picture(sport: String, result: JSONValue, pictureHref: String) -> Picture? {
-        guard let sport = SportRegistry.sport(named: sport), let report = SportRegistry.plugin(for: sport)?.report else { return nil }
+        guard let plugin = SportRegistry.plugin(named: sport), let report = plugin.report else { return nil }
         let rows = report.rows(in: result)
         guard !rows.isEmpty else { return nil }
         let noun = "\(rows.count) \(report.rowNoun)\(rows.count == 1 ? "" : "s")"
         // The count is said once, as the noun ("6 arrows"), not again as the report's "Arrows 6".
         let totals = report.totals(rows).filter { !$0.isMissing && $0.label.lowercased() != "\(report.rowNoun)s" }.map { "\($0.label) \($0.value)" }
-        let html = #"<img src="\#(escape(pictureHref))" alt="the \#(sport.rawValue) result: \#(noun) drawn over the video" id="result-picture" class="sport-picture">"#
+        let html = #"<img src="\#(escape(pictureHref))" alt="the \#(plugin.sport.rawValue) result: \#(noun) drawn over the video" id="result-picture" class="sport-picture">"#
         return Picture(html: html, caption: ([noun.prefix(1).uppercased() + noun.dropFirst()] + totals).joined(separator: " · "))
     }
 
