@@ -2,6 +2,13 @@
 import PackageDescription
 
 // C libraries come from Debian's -dev packages (rw_install_deps in scripts/lib/services.sh installs them).
+
+// The modules with pixel loops (the sports, vision, media, the scene renderers) are optimised in
+// debug builds too: unoptimised they run 10–100× slower, and the tests run them over whole
+// rendered clips. `-enable-testing` still applies, so `@testable import` works, and
+// `-assert-config Debug` keeps their `assert`s checked in the tests.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Reelwork",
     platforms: [.macOS(.v14)],
@@ -44,7 +51,7 @@ let package = Package(
         // loop, a value behind a lock.
         .target(name: "Threading"),
         // FFmpeg: probe, decode, frame quality, content hashing.
-        .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"]),
+        .target(name: "Media", dependencies: ["CFFmpeg", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // Redis client (hiredis) and the job queue.
         .target(name: "Queue", dependencies: ["CHiredis", "ReelworkCore", .product(name: "Logging", package: "swift-log"),
                                               .product(name: "Metrics", package: "swift-metrics")]),
@@ -82,40 +89,42 @@ let package = Package(
                                               .product(name: "Crypto", package: "swift-crypto"),
                                               .product(name: "Metrics", package: "swift-metrics")]),
         // The stages of a run, shared by the worker and `reelwork analyze`.
-        .target(name: "Pipeline", dependencies: ["Media", "Vision", "SportKit", "Sports", "ReelworkCore"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Vision", "SportKit", "Sports", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // What a sport is to the rest of Reelwork (`SportPlugin`): its plan, options, analysis, rows
         // and drawing. No model runtime, so the coordinator checks options without linking one.
-        .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"]),
+        .target(name: "SportKit", dependencies: ["Media", "Pictures", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // The math more than one sport uses, in one place: plane-to-plane maps (homographies), small
         // linear solves, the options' HSV colour and its match, a seeded generator. No I/O.
-        .target(name: "SportMath", dependencies: ["ReelworkCore"]),
+        .target(name: "SportMath", dependencies: ["ReelworkCore"], swiftSettings: optimizedInDebug),
         // The registry of sports: `Sport` → its plug-in. Adding a sport adds its module here.
         .target(name: "Sports", dependencies: ["SportKit", "Archery", "Basketball", "Bowling", "Tennis", "Pictures", "ReelworkCore"]),
         // Bowling: ball detection and tracking on decoded frames, lane calibration, shot metrics (seeds 000, 003), its plug-in
         // and its picture (BowlingPicture, drawn with Pictures' canvas).
+        // Not optimised in debug builds: Swift 6.3.1 crashes optimising BallDetector outside
+        // whole-module mode (release builds are whole-module and fine).
         .target(name: "Bowling", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
         // Results drawn (cairo): the canvas each sport's picture (in its own module) draws with over
         // frames of its own video, as PNG, and session and batch reports as PDF.
-        .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"]),
+        .target(name: "Pictures", dependencies: ["CCairo", "Media", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // Archery: the target face from its rings (a homography, so faces up to 35° off axis score
         // right), arrow impacts, seed 002's scoring with the line-cutter rule, corrections, video
         // arrivals (seed 002). Pure Swift on RGB buffers; no I/O. Its plug-in (ArcheryPlugin.swift,
         // ArcheryAnalysis.swift) and its picture (ArcheryPicture.swift) are the only parts that see SportKit,
         // Pictures and Media's frames.
-        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
+        .target(name: "Archery", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // Basketball: the rim, the ball tracked on every frame (colour and motion, the detector's
         // sports-ball boxes on its sampled frames as extra evidence), attempts, makes and seed 001's
         // shooting stats. No I/O. Its plug-in (BasketballPlugin, BasketballAnalysis) and picture
         // (BasketballPicture) add SportKit, Media and Pictures; the core files use ReelworkCore and SportMath only.
-        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"]),
+        .target(name: "Basketball", dependencies: ["Media", "Pictures", "SportKit", "SportMath", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // Tennis: swings, keyframes and swing metrics from pose tracks (seed 004), its plug-in and its picture
         // (TennisPicture: keyframes of its own video, so Media). No I/O.
-        .target(name: "Tennis", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"]),
+        .target(name: "Tennis", dependencies: ["Media", "Pictures", "SportKit", "ReelworkCore"], swiftSettings: optimizedInDebug),
         // ONNX Runtime sessions: model loading, float32 tensors, runs with reused buffers.
         .target(name: "Inference", dependencies: ["COnnxRuntime", "ReelworkCore"]),
         // Detector and pose models on decoded frames: YOLO and BlazePose decoders, person tracking.
         .target(name: "Vision", dependencies: ["Inference", "Media", "ReelworkCore", "Threading",
-                                               .product(name: "Metrics", package: "swift-metrics")]),
+                                               .product(name: "Metrics", package: "swift-metrics")], swiftSettings: optimizedInDebug),
         // HTTP client for the coordinator's API (the CLI and the integration tests use it).
         .target(name: "ReelworkClient", dependencies: ["ReelworkCore"]),
         // The API's OpenAPI 3.1 document (openapi/openapi.json), compiled into the binary: a deployed
@@ -223,26 +232,26 @@ let package = Package(
         // speed, handedness, camera, noise, missing frames, passers-by, idle motions. The pose stage's
         // output only (no pictures), for the tennis tests and benchmark. Foundation, SportKit's
         // SampledVision and SportMath's seeded generator.
-        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"], path: "Fixtures/TennisScenes"),
+        .target(name: "TennisScenes", dependencies: ["ReelworkCore", "SportKit", "SportMath"], path: "Fixtures/TennisScenes", swiftSettings: optimizedInDebug),
         .target(name: "TestSupport", dependencies: ["ReelworkCore", "Store"], path: "Tests/TestSupport"),
         // Deterministic bowling clips with known truth (a pinhole camera over a lane, a ball with a
         // marker), for the tests, the sample clips and the ball-stage benchmark. Foundation, and SportMath's
         // seeded generator for the camera noise.
-        .target(name: "BowlingScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BowlingScenes"),
+        .target(name: "BowlingScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BowlingScenes", swiftSettings: optimizedInDebug),
         // Rendered frames to an H.264/HEVC clip and back with the ffmpeg CLI (no Media module), for
         // the scenes, the tests and the benchmarks.
-        .target(name: "SceneVideo", path: "Fixtures/SceneVideo"),
+        .target(name: "SceneVideo", path: "Fixtures/SceneVideo", swiftSettings: optimizedInDebug),
         // Deterministic side-view shooting sessions with known truth (makes, bank shots, rim-outs,
         // airballs, dribbles, passes), for the basketball tests and benchmark. Foundation, and SportMath's
         // seeded generator for the camera noise.
-        .target(name: "BasketballScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BasketballScenes"),
+        .target(name: "BasketballScenes", dependencies: ["SceneVideo", "SportMath"], path: "Fixtures/BasketballScenes", swiftSettings: optimizedInDebug),
         // Basketball on rendered sessions, raw and through H.264 (SceneVideo).
         .testTarget(name: "BasketballTests", dependencies: ["Basketball", "BasketballScenes", "SceneVideo", "Pipeline", "ReelworkCore",
                                                            "SportMath", "TestSupport", "Vision"]),
         // Target faces with arrows through a pinhole camera, with known truth (positions, scores),
         // for the archery tests and benchmark. Foundation, and SportMath's seeded generator for the
         // camera noise.
-        .target(name: "ArcheryScenes", dependencies: ["SportMath"], path: "Fixtures/ArcheryScenes"),
+        .target(name: "ArcheryScenes", dependencies: ["SportMath"], path: "Fixtures/ArcheryScenes", swiftSettings: optimizedInDebug),
         .testTarget(name: "ArcheryTests", dependencies: ["Archery", "ArcheryScenes", "Media", "SportKit", "ReelworkCore"]),
         // The CLI's own logic in process (`@testable import reelwork`): confirmations, the watch log, submit's resumption line.
         .testTarget(name: "CLITests", dependencies: ["reelwork", "ReelworkClient", "ReelworkCore"]),

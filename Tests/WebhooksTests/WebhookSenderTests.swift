@@ -96,11 +96,26 @@ final class WebhookSenderTests: XCTestCase {
     /// resolves the name again. The name is `localhost`, so a client that resolved it itself would
     /// reach the internal receiver on 127.0.0.1; 127.0.0.2, let through by an allowed block, plays
     /// the public address. The next attempt gets the internal answer and is refused before connecting.
+    /// Receivers on 127.0.0.2 and 127.0.0.1 with the same port number. The busy address is
+    /// taken first (any free port), then the quiet one on its number; a few tries, since another
+    /// process can still hold that number on 127.0.0.2.
+    private static func receiversOnOnePort() throws -> (outside: WebhookReceiver, inside: WebhookReceiver) {
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let inside = try WebhookReceiver(host: "127.0.0.1")
+            do {
+                return (try WebhookReceiver(host: "127.0.0.2", port: inside.port), inside)
+            } catch {
+                inside.stop()
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
     func testANameThatAnswersInternallyAfterTheCheckCannotLeadTheRequestInside() async throws {
-        let outside = try WebhookReceiver(host: "127.0.0.2")
-        defer { outside.stop() }
-        let inside = try WebhookReceiver(host: "127.0.0.1", port: outside.port)
-        defer { inside.stop() }
+        let (outside, inside) = try Self.receiversOnOnePort()
+        defer { outside.stop(); inside.stop() }
         let dns = ChangingAnswers([[.v4(127, 0, 0, 2)], [.v4(127, 0, 0, 1)], [.v4(127, 0, 0, 2), .v4(127, 0, 0, 1)]])
         let policy = WebhookURLPolicy(allowPrivate: false, allowedRanges: [try IPRange(parsing: "127.0.0.2/32")], resolve: { _ in dns.next() })
         let rebound = WebhookSender(policy: policy, timeout: 2)
