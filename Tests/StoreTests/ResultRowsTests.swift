@@ -42,7 +42,8 @@ final class ResultRowsTests: MigratedDatabaseTestCase {
         let sqlType: [ResultTable.ColumnType: String] = [.integer: "integer", .number: "double precision", .text: "text",
                                                          .boolean: "boolean", .flags: "jsonb"]
         let tables = SportRegistry.plugins.compactMap(\.table)
-        XCTAssertEqual(tables.count, SportRegistry.plugins.count, "every sport today has rows")
+        // A sport may have no rows; the four of today each have theirs, so the loop checks them all.
+        XCTAssertGreaterThanOrEqual(tables.count, 4, "\(tables.map(\.sqlTable))")
         for table in tables {
             let made = try db.query("""
                 SELECT column_name, data_type FROM information_schema.columns
