@@ -124,6 +124,7 @@ public struct JobRepository {
 
     /// The job with every attempt and every attempt's stages, or nil. With `club`, another club's
     /// job is nil, exactly like one that does not exist.
+    ///
     /// The three reads share one snapshot, so a job that just finished is never shown with its
     /// stages or attempts from before.
     public func find(id: UUID, club: String? = nil) throws -> JobView? {

@@ -139,9 +139,14 @@ public final class PGConnection {
     /// If `body` swallowed a failed statement the transaction is already aborted; it is then
     /// rolled back and an error is thrown rather than pretending COMMIT succeeded.
     public func transaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try transaction(beginning: "BEGIN", body)
+    }
+
+    /// `transaction`, begun (when not nested) with `begin`.
+    private func transaction<T>(beginning begin: String, _ body: (PGConnection) throws -> T) throws -> T {
         let nested = PQtransactionStatus(handle) != PQTRANS_IDLE
         let savepoint = "reelwork_sp_\(savepointDepth)"
-        try execute(nested ? "SAVEPOINT \(savepoint)" : "BEGIN")
+        try execute(nested ? "SAVEPOINT \(savepoint)" : begin)
         if nested { savepointDepth += 1 }
         defer { if nested { savepointDepth -= 1 } }
         let value: T
@@ -169,20 +174,7 @@ public final class PGConnection {
     /// it runs as part of that one (its isolation is already fixed).
     public func snapshot<T>(_ body: (PGConnection) throws -> T) throws -> T {
         guard PQtransactionStatus(handle) == PQTRANS_IDLE else { return try body(self) }
-        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        let value: T
-        do {
-            value = try body(self)
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        if PQtransactionStatus(handle) == PQTRANS_INERROR {
-            try? execute("ROLLBACK")
-            throw PostgresError(message: "a read in the snapshot failed and its error was ignored; rolled back")
-        }
-        try execute("COMMIT")
-        return value
+        return try transaction(beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
     }
 
     // MARK: - For the pool

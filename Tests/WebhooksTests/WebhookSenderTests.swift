@@ -91,11 +91,6 @@ final class WebhookSenderTests: XCTestCase {
         XCTAssertEqual(try target.requests().count, 0, "the redirect's target was called")
     }
 
-    /// DNS rebinding: the club's name answers a public address when it is checked and an internal
-    /// one the next time (TTL 0). The attempt connects to the address that was checked and never
-    /// resolves the name again. The name is `localhost`, so a client that resolved it itself would
-    /// reach the internal receiver on 127.0.0.1; 127.0.0.2, let through by an allowed block, plays
-    /// the public address. The next attempt gets the internal answer and is refused before connecting.
     /// Receivers on 127.0.0.2 and 127.0.0.1 with the same port number. The busy address is
     /// taken first (any free port), then the quiet one on its number; a few tries, since another
     /// process can still hold that number on 127.0.0.2.
@@ -113,6 +108,11 @@ final class WebhookSenderTests: XCTestCase {
         throw lastError!
     }
 
+    /// DNS rebinding: the club's name answers a public address when it is checked and an internal
+    /// one the next time (TTL 0). The attempt connects to the address that was checked and never
+    /// resolves the name again. The name is `localhost`, so a client that resolved it itself would
+    /// reach the internal receiver on 127.0.0.1; 127.0.0.2, let through by an allowed block, plays
+    /// the public address. The next attempt gets the internal answer and is refused before connecting.
     func testANameThatAnswersInternallyAfterTheCheckCannotLeadTheRequestInside() async throws {
         let (outside, inside) = try Self.receiversOnOnePort()
         defer { outside.stop(); inside.stop() }
