@@ -12,8 +12,11 @@ enum ArrowCandidates {
     /// 0.01 face radii), and within `ArrowFinder.collinearGap` of its ends, is a piece of it.
     static let pieceOffLine = 2.0
 
-    /// The impacts that may be arrows, in the order given.
-    static func plausible(_ impacts: [ArrowImpact], face: TargetFace, arrowRadius: Double) -> [ArrowImpact] {
+    /// The impacts that may be arrows, in the order given. `lineShowsThrough` says, for a shaft from
+    /// `head` to `tail` (face coordinates), whether the face's printed line shows through it (a
+    /// shadow), hides behind it (a shaft), or cannot be told (nil; `ShadowOnTheFace`).
+    static func plausible(_ impacts: [ArrowImpact], face: TargetFace, arrowRadius: Double,
+                          lineShowsThrough: (_ head: (x: Double, y: Double), _ tail: (x: Double, y: Double)) -> Bool? = { _, _ in nil }) -> [ArrowImpact] {
         let heads = impacts.map { face.faceCoordinates(pixelX: $0.pixelX, pixelY: $0.pixelY) }
         let tails = impacts.map { i in i.tailX.flatMap { x in i.tailY.flatMap { y in face.faceCoordinates(pixelX: x, pixelY: y) } } }
         let offLine = max(0.01, pieceOffLine * arrowRadius)
@@ -55,8 +58,9 @@ enum ArrowCandidates {
         // of a shaft on the face starts where the shaft entered it; on the black zone it does not
         // show, on the coloured zones it has a shadow's colour (`ArrowFinder.isShadow`), so from an
         // arrow further in it first shows on the white, as a grey shaft would. One whose line,
-        // carried on inward, runs into another impact is that arrow's shadow; one that runs into
-        // none (its arrow not found) is believed after the shafts that are not (`tier`).
+        // carried on inward, runs into another impact is that arrow's shadow, and so is one the
+        // face's line shows through; one that runs into none (its arrow not found) and cannot be
+        // told by the line is believed after the shafts that are not (`tier`).
         var impacts = impacts
         for a in impacts.indices where !dropped.contains(a) && impacts[a].isShaft {
             guard let head = heads[a], let tail = tails[a] else { continue }
@@ -69,7 +73,7 @@ enum ArrowCandidates {
                 let along = inward.along(p)
                 return along > 0 && inward.across(p) <= max(shadowLineReach, shadowLineSlope * along)
             }
-            if castBy { dropped.insert(a) } else { impacts[a].mayBeShadow = true }
+            if castBy || lineShowsThrough(head, tail) == true { dropped.insert(a) } else { impacts[a].mayBeShadow = true }
         }
         return impacts.indices.filter { !dropped.contains($0) }.map { impacts[$0] }
     }

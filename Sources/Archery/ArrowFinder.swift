@@ -230,7 +230,8 @@ enum ArrowFinder {
             let turned = impactOnTheFace(end, face: face.face, pose: pose)
             return turned == end ? end : followed(turned)
         }
-        return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius)
+        let shadows = ShadowOnTheFace(image: image, face: face.face)
+        return ArrowCandidates.plausible(impacts, face: face.face, arrowRadius: arrowRadius, lineShowsThrough: shadows.lineShowsThrough)
     }
 
     static let collinearGap = 0.12

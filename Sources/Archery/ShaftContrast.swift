@@ -16,15 +16,9 @@ struct ShaftContrast {
     /// a 4:2:0 photo's colour smear).
     static let colourTolerance = 40.0
 
-    let width: Int
-    let height: Int
-    let rgb: [UInt8]
+    let image: WorkingImage
     /// Half the shaft's width, working pixels.
     let arrowRadiusPx: Double
-
-    init(image: WorkingImage, arrowRadiusPx: Double) {
-        (width, height, rgb, self.arrowRadiusPx) = (image.width, image.height, image.rgb, arrowRadiusPx)
-    }
 
     /// The shortest run (working pixels) of the shaft showing that counts: longer than a ring line
     /// crossed at a slant looks, several shafts' widths.
@@ -56,7 +50,7 @@ struct ShaftContrast {
         while t <= 1 {
             var s = across.lowerBound
             while s <= across.upperBound + 1e-9 {
-                guard let p = sample(x: x + t * ux - s * uy, y: y + t * uy + s * ux) else { return nil }
+                guard let p = image.colour(x: x + t * ux - s * uy, y: y + t * uy + s * ux) else { return nil }
                 sum += p
                 count += 1
                 s += 0.5
@@ -64,18 +58,6 @@ struct ShaftContrast {
             t += 0.5
         }
         return count > 0 ? sum / count : nil
-    }
-
-    private func sample(x: Double, y: Double) -> SIMD3<Double>? {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { return nil }
-        let fx = x - Double(x0), fy = y - Double(y0)
-        func at(_ px: Int, _ py: Int) -> SIMD3<Double> {
-            let o = (py * width + px) * 3
-            return SIMD3(Double(rgb[o]), Double(rgb[o + 1]), Double(rgb[o + 2]))
-        }
-        let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx, bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
-        return top * (1 - fy) + bottom * fy
     }
 
     private func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }

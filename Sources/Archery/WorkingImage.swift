@@ -69,6 +69,20 @@ struct WorkingImage: Sendable {
         return ((x - (k - 1) / 2) / k, (y - (k - 1) / 2) / k)
     }
 
+    /// The RGB colour at a working-pixel position, bilinear; nil where its 2 × 2 neighbourhood
+    /// leaves the image.
+    func colour(x: Double, y: Double) -> SIMD3<Double>? {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { return nil }
+        let fx = x - Double(x0), fy = y - Double(y0)
+        func at(_ px: Int, _ py: Int) -> SIMD3<Double> {
+            let o = (py * width + px) * 3
+            return SIMD3(Double(rgb[o]), Double(rgb[o + 1]), Double(rgb[o + 2]))
+        }
+        let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx, bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
     /// Working → source pixels as a homography (a scale and a shift).
     var toSource: Homography {
         let k = Double(scale), shift = (k - 1) / 2

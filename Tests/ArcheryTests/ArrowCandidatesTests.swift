@@ -73,6 +73,26 @@ final class ArrowCandidatesTests: XCTestCase {
         XCTAssertEqual(kept.map(\.mayBeShadow), [false, false, false, true], "only a shaft from the white's inner edge outward may be a shadow")
     }
 
+    func testAShadowTheFacesLineShowsThroughIsNotAnArrowWhateverCastIt() {
+        // The arrow that cast it was not found; the line between the white rings shows through it.
+        let shadow = impact(0.021, 0.8, confidence: 0.9, tail: (0.025, 0.97))
+        var asked = [(head: (x: Double, y: Double), tail: (x: Double, y: Double))]()
+        XCTAssertEqual(ArrowCandidates.plausible([shadow], face: face, arrowRadius: arrowRadius,
+                                                 lineShowsThrough: { asked.append(($0, $1)); return true }), [])
+        XCTAssertEqual(asked.count, 1)
+        XCTAssertEqual(asked.first?.head.y ?? 0, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(asked.first?.tail.y ?? 0, 0.97, accuracy: 1e-9)
+        // The line hidden by it, or not to be told: a candidate believed after the shafts inside.
+        for answer in [false, nil] as [Bool?] {
+            let kept = ArrowCandidates.plausible([shadow], face: face, arrowRadius: arrowRadius, lineShowsThrough: { _, _ in answer })
+            XCTAssertEqual(kept.map(\.mayBeShadow), [true], "answer \(String(describing: answer))")
+        }
+        // A shaft elsewhere is not asked about.
+        let inside = impact(0.3, 0.5, tail: (0.35, 0.7))
+        XCTAssertEqual(ArrowCandidates.plausible([inside], face: face, arrowRadius: arrowRadius,
+                                                 lineShowsThrough: { _, _ in XCTFail("asked"); return true }), [inside])
+    }
+
     func testTwoPiecesOfOneShaftEndToEndAreOneArrow() {
         // The shaft from (0.2, 0) outwards, cut at 0.45: the piece at the impact and the one beyond.
         let head = impact(0.2, 0, confidence: 0.7, tail: (0.45, 0)), beyond = impact(0.5, 0, confidence: 0.9, tail: (0.8, 0.002))
