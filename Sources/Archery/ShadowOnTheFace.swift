@@ -16,21 +16,22 @@ struct ShadowOnTheFace {
     /// from the line): clear of the line's blur, inside the white zone.
     static let bodyBand = 0.02...0.08
     /// How far along the mark from the line's crossing the darkest point is looked for (working
-    /// pixels): the line's width, its blur, and the error of the mark's axis.
+    /// pixels): the line's width and blur, and the error of where the crossing is found.
     static let crossingReach = 3.0
     /// The line shows through when its darkest point on the mark is under this share of the mark's
-    /// brightness beside it: on the benchmark's tuning ends nearly every shaft crossing the line
-    /// keeps 0.8 or more of it there, most shadows less than 0.6 (docs/benchmarks/accuracy.md).
+    /// brightness beside it: on the benchmark's tuning ends 149 of 160 shafts crossing the line kept
+    /// 0.8 or more of it there, and 37 of 48 shadows fell under 0.65 (docs/benchmarks/accuracy.md).
     static let showsThroughBelow = 0.65
 
     /// True where the line shows through the mark from `head` to `tail` (face coordinates), false
-    /// where the mark hides it; nil where the mark does not cross the line with white on both sides
-    /// of the crossing, or leaves the picture there.
+    /// where the mark hides it; nil where the mark does not reach past the line, has too little of
+    /// itself on the white beside it to measure, or leaves the picture there.
     func lineShowsThrough(head: (x: Double, y: Double), tail: (x: Double, y: Double)) -> Bool? {
         guard let start = face.pixel(faceX: head.x, faceY: head.y).map({ image.workingPoint($0.x, $0.y) }),
               let end = face.pixel(faceX: tail.x, faceY: tail.y).map({ image.workingPoint($0.x, $0.y) }) else { return nil }
         let length = ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
-        guard length >= 4 else { return nil }
+        // Both ends come from the picture; a mark longer than the picture is none of its marks.
+        guard length >= 4, length <= Double(image.width + image.height) else { return nil }
         let steps = Int(2 * length)
         var crossing: (x: Double, y: Double)?
         var body = [Double]()
@@ -46,7 +47,9 @@ struct ShadowOnTheFace {
         }
         guard let crossing, body.count >= 3 else { return nil }
         // The crossing needs the mark on both sides of it, not its end.
-        func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+            ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        }
         let fromEnd = min(distance(crossing, start), distance(crossing, end))
         guard fromEnd > Self.crossingReach else { return nil }
         let (ux, uy) = ((end.x - start.x) / length, (end.y - start.y) / length)

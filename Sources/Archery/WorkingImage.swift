@@ -72,8 +72,9 @@ struct WorkingImage: Sendable {
     /// The RGB colour at a working-pixel position, bilinear; nil where its 2 × 2 neighbourhood
     /// leaves the image.
     func colour(x: Double, y: Double) -> SIMD3<Double>? {
+        // Compared as Doubles first: a NaN or a huge position is off the image, not a trap.
+        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { return nil }
         let fx = x - Double(x0), fy = y - Double(y0)
         func at(_ px: Int, _ py: Int) -> SIMD3<Double> {
             let o = (py * width + px) * 3
