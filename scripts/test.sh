@@ -33,6 +33,8 @@ if (( ! fast )); then
 fi
 # The Markdown's relative links and #anchors resolve (README, BENCHMARKS.md, docs/, deploy/, tools/).
 python3 tools/docs-check/check_docs.py
+# Swift files changed since .swift-format was adopted are formatted as it says.
+scripts/check-format.sh
 
 run_dir=$(mktemp -d /tmp/reelwork-test.XXXXXX)
 chmod 755 "$run_dir"

@@ -23,7 +23,7 @@ final class CorrectionsTests: XCTestCase {
                                                     detected: detected, videoSeconds: videoSeconds)
     }
 
-    func test_MadeTypeDropAndAddGiveTheConfirmedShotsInTimeOrderWithTheirStatsRecomputed() throws {
+    func testMadeTypeDropAndAddGiveTheConfirmedShotsInTimeOrderWithTheirStatsRecomputed() throws {
         let corrected = try correct("""
             {"corrections": [{"op": "made", "index": 0, "made": true, "note": "kept out"}, {"op": "type", "index": 2, "shotType": "3PT"},
                              {"op": "drop", "index": 1}, {"op": "add", "releaseTime": 6, "made": true, "shotType": "2PT"}]}
@@ -50,7 +50,7 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertNil(corrected.confirmed["hoop"], "the confirmed version holds the rows and their totals only")
     }
 
-    func test_NoCorrectionsConfirmTheDetectedShots() throws {
+    func testNoCorrectionsConfirmTheDetectedShots() throws {
         let corrected = try correct(#"{"corrections": []}"#)
         guard case .array(let shots)? = corrected.confirmed["shots"] else { return XCTFail("no shots") }
         XCTAssertEqual(shots.count, 3)
@@ -59,7 +59,7 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertEqual(corrected.kinds, [])
     }
 
-    func test_EveryBadCorrectionIsRefusedNamingIt() {
+    func testEveryBadCorrectionIsRefusedNamingIt() {
         let many = "[" + Array(repeating: #"{"op": "drop", "index": 0}"#, count: 201).joined(separator: ",") + "]"
         let bad: [(String, String)] = [
             (#"{"moves": []}"#, "corrections must be an array of {op: add, drop, made or type"),
@@ -89,12 +89,12 @@ final class CorrectionsTests: XCTestCase {
         }
     }
 
-    func test_ATimeIsBoundedByADayWhenTheVideoLengthIsUnknown() throws {
+    func testATimeIsBoundedByADayWhenTheVideoLengthIsUnknown() throws {
         XCTAssertNoThrow(try correct(#"{"corrections": [{"op": "add", "releaseTime": 600, "made": false, "shotType": "3PT"}]}"#, videoSeconds: nil))
         XCTAssertThrowsError(try correct(#"{"corrections": [{"op": "add", "releaseTime": 1e300, "made": false, "shotType": "3PT"}]}"#, videoSeconds: nil))
     }
 
-    func test_TheLineOfJSONShotsIsTheLineOfTheShots() {
+    func testTheLineOfJSONShotsIsTheLineOfTheShots() {
         let shots = [BasketballShot(shotNumber: 1, releaseTime: 1, rimTime: 2, made: true, shotType: .threePoint, distanceFt: 23, confidence: 1,
                                     releasePoint: FramePoint(x: 0, y: 0), trajectory: []),
                      BasketballShot(shotNumber: 2, releaseTime: 3, rimTime: 4, made: false, shotType: .twoPoint, distanceFt: 12, confidence: 1,

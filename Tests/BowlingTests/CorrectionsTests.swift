@@ -18,7 +18,7 @@ final class CorrectionsTests: XCTestCase {
         try BowlingCorrections.corrector.correct(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(json.utf8)), detected: detected, videoSeconds: 20)
     }
 
-    func test_AFalseShotIsDroppedAndAResultSetTheMetricsStayAsMeasured() throws {
+    func testAFalseShotIsDroppedAndAResultSetTheMetricsStayAsMeasured() throws {
         let corrected = try correct(#"{"corrections": [{"op": "drop", "index": 0}, {"op": "result", "index": 1, "result": "spare"}]}"#)
         XCTAssertEqual(corrected.kinds, ["drop", "result"])
         guard case .array(let shots)? = corrected.confirmed["shots"] else { return XCTFail("no shots: \(corrected.confirmed)") }
@@ -29,7 +29,7 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertEqual(shots.map { $0["launchSpeed"] }, [.number(16.1), .number(18)])
     }
 
-    func test_ABowlingSessionTakesOnlyItsOwnOpsAndResults() {
+    func testABowlingSessionTakesOnlyItsOwnOpsAndResults() {
         let bad: [(String, String)] = [
             (#"{"corrections": [{"op": "add", "startTime": 3}]}"#, "corrections[0].op must be drop or result, not 'add'"),
             (#"{"corrections": [{"op": "result", "index": 0, "result": "perfect"}]}"#,

@@ -40,7 +40,7 @@ final class ConfirmationTests: XCTestCase {
         }
     }
 
-    func test_WithoutATerminalAndWithoutYesItRefusesNamingTheFlag() throws {
+    func testWithoutATerminalAndWithoutYesItRefusesNamingTheFlag() throws {
         let answers = Answers(terminal: false, ["y"])
         XCTAssertThrowsError(try ask(answers)) { error in
             let text = "\(error)"
@@ -51,21 +51,21 @@ final class ConfirmationTests: XCTestCase {
         XCTAssertEqual(answers.readCount, 0, "stdin is not read for an answer")
     }
 
-    func test_YesGoesAheadWithoutAsking() throws {
+    func testYesGoesAheadWithoutAsking() throws {
         let answers = Answers(terminal: false)
         XCTAssertTrue(try ask(answers, ["--yes"]))
         XCTAssertTrue(try ask(answers, ["-y"]))
         XCTAssertEqual(answers.readCount, 0)
     }
 
-    func test_ADryRunNeverGoesAheadNorAsks() throws {
+    func testADryRunNeverGoesAheadNorAsks() throws {
         let answers = Answers(terminal: true, ["y"])
         XCTAssertFalse(try ask(answers, ["--dry-run"]))
         XCTAssertEqual(answers.readCount, 0)
         XCTAssertThrowsError(try options(["--dry-run", "--yes"]), "the two contradict each other")
     }
 
-    func test_OnATerminalOnlyYOrYesGoesAhead() throws {
+    func testOnATerminalOnlyYOrYesGoesAhead() throws {
         XCTAssertTrue(try ask(Answers(terminal: true, ["y"])))
         XCTAssertTrue(try ask(Answers(terminal: true, [" YES "])))
         for answer in ["", "n", "no", "yep"] {
@@ -76,7 +76,7 @@ final class ConfirmationTests: XCTestCase {
         XCTAssertThrowsError(try ask(Answers(terminal: true, [])), "end of input is no")
     }
 
-    func test_TheRetryScopeNamesTheFilter() {
+    func testTheRetryScopeNamesTheFilter() {
         XCTAssertEqual(RetryScope(club: "north").description, "of club north")
         XCTAssertEqual(RetryScope().description, "of every club")
         XCTAssertEqual(RetryScope(club: "north", sport: "bowling", since: "1d").description,

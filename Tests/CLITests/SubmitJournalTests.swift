@@ -4,7 +4,7 @@ import XCTest
 
 /// What `reelwork submit` says when it takes up an earlier run of the same command.
 final class SubmitJournalTests: XCTestCase {
-    func test_ResumingSaysWhichBatchAndHowManyFilesWereSent() {
+    func testResumingSaysWhichBatchAndHowManyFilesWereSent() {
         let files = (1...5).map { "/season/clip-\($0).mp4" }
         var journal = SubmitJournal()
         for (i, path) in files.enumerated() {

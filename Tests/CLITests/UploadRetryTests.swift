@@ -48,7 +48,7 @@ final class UploadRetryTests: XCTestCase {
         return .success((201, try! ReelworkJSON.encoder.encode(video)))
     }()
 
-    func test_NoAnswerAndUnavailableAreSentAgainUntilStored() async throws {
+    func testNoAnswerAndUnavailableAreSentAgainUntilStored() async throws {
         let (client, sent) = try client([.failure(.unreachable("timed out")), Self.error(503, "storage_unavailable"), Self.stored])
         let retries = Mutex<[String]>([])
         let video = try await client.uploadVideo(file: file, retryDelays: [.zero, .zero, .zero],
@@ -61,7 +61,7 @@ final class UploadRetryTests: XCTestCase {
         XCTAssertTrue(said[1].contains("storage_unavailable, HTTP 503"), said[1])
     }
 
-    func test_GivesUpAfterTheLastDelayWithTheLastError() async throws {
+    func testGivesUpAfterTheLastDelayWithTheLastError() async throws {
         let (client, sent) = try client([Self.error(503, "storage_unavailable")])
         do {
             _ = try await client.uploadVideo(file: file, retryDelays: [.zero, .zero])
@@ -72,7 +72,7 @@ final class UploadRetryTests: XCTestCase {
         XCTAssertEqual(sent.count.withLock { $0 }, 3, "the first try and one per delay")
     }
 
-    func test_AnAnswerThatIsNotTransientIsFinal() async throws {
+    func testAnAnswerThatIsNotTransientIsFinal() async throws {
         for (status, code) in [(400, "invalid_video"), (413, "too_large"), (429, "quota_exceeded"), (401, "unauthorized")] {
             let (client, sent) = try client([Self.error(status, code), Self.stored])
             do {
@@ -85,7 +85,7 @@ final class UploadRetryTests: XCTestCase {
         }
     }
 
-    func test_AStoresOwnInternalErrorIsWorthResendingTheCoordinatorsIsNot() {
+    func testAStoresOwnInternalErrorIsWorthResendingTheCoordinatorsIsNot() {
         XCTAssertTrue(ClientError.api(status: 500, code: "store_refused", message: "InternalError").isWorthResending)
         XCTAssertFalse(ClientError.api(status: 500, code: "internal", message: "a bug").isWorthResending)
         XCTAssertFalse(ClientError.api(status: 403, code: "store_refused", message: "AccessDenied").isWorthResending)
@@ -93,7 +93,7 @@ final class UploadRetryTests: XCTestCase {
 
     /// A complete answered "being completed" (an earlier try, whose answer was lost, is still at
     /// it) is asked again until the upload is done, and the video comes back.
-    func test_ACompleteBeingCompletedElsewhereIsWaitedOut() async throws {
+    func testACompleteBeingCompletedElsewhereIsWaitedOut() async throws {
         let upload = UploadView(id: UUID(), club: "c", status: .open, filename: "clip.mp4", sizeBytes: 18, sha256: String(repeating: "a", count: 64),
                                 partBytes: UploadPlan.minimumPartBytes, partCount: 1, partsReceived: [], bytesReceived: 0,
                                 expiresAt: Date().addingTimeInterval(3600), videoId: nil, error: nil)

@@ -22,7 +22,7 @@ final class WatchLogTests: XCTestCase {
                   error: nil, errorKind: nil)
     }
 
-    func test_ProgressTicksWriteNothingStageChangesOneLineEachAndTheEndSaysHowLongItTook() {
+    func testProgressTicksWriteNothingStageChangesOneLineEachAndTheEndSaysHowLongItTook() {
         var log = WatchLog()
         var written: [String] = []
         written += log.lines(job(.queued, attempt: 0, stages: []))
@@ -48,13 +48,13 @@ final class WatchLogTests: XCTestCase {
                        "nothing more once it has ended")
     }
 
-    func test_AFailedJobsLastLineCarriesItsError() {
+    func testAFailedJobsLastLineCarriesItsError() {
         var log = WatchLog()
         let lines = log.lines(job(.failed, stages: [stage("decode", .failed, end: 2)], finished: 2, error: "not a video"))
         XCTAssertEqual(lines.last, "1a2b3c4d serve.mp4 failed in 1.0s (attempt 1, 0/3 failed): not a video")
     }
 
-    func test_OnATerminalALineSaysHowLongItHasRunAndWhatIsLeftAtTheStagesRate() {
+    func testOnATerminalALineSaysHowLongItHasRunAndWhatIsLeftAtTheStagesRate() {
         // Started 10 s ago (t0 + 1), a quarter done: 30 s more at that rate.
         let running = job(.running, stages: [stage("pose", .running, progress: 0.25)])
         let now = t0.addingTimeInterval(11)

@@ -9,13 +9,13 @@ import XCTest
 /// `reelwork storage check` with uploads of several parts, on either backend: one past its expiry
 /// that no coordinator swept (none runs) is reported and its parts removed; a live one keeps its parts.
 final class AbandonedUploadCheckTests: XCTestCase {
-    func test_TheCheckRemovesAnExpiredUploadsPartsInABucket() throws {
+    func testTheCheckRemovesAnExpiredUploadsPartsInABucket() throws {
         let server = try S3TestServer(buckets: ["parts"])
         defer { server.stop() }
         try checkRemovesOnlyTheExpiredUpload(settings: server.environment(bucket: "parts"))
     }
 
-    func test_TheCheckRemovesAnExpiredUploadsPartsInAFolder() throws {
+    func testTheCheckRemovesAnExpiredUploadsPartsInAFolder() throws {
         try checkRemovesOnlyTheExpiredUpload(settings: [:])
     }
 

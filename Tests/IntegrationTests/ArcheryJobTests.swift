@@ -27,7 +27,7 @@ final class ArcheryJobTests: CoordinatorTestCase {
         return (status, HTTP.apiError(data)?.code, HTTP.apiError(data)?.message ?? "", data)
     }
 
-    func test_APhotoOfAFaceIsScoredStoredDrawnAndConfirmedOnlyByItsClub() throws {
+    func testAPhotoOfAFaceIsScoredStoredDrawnAndConfirmedOnlyByItsClub() throws {
         try stack.startWorker()
         let alphaKey = try stack.createKey(["--club", "alpha"]), betaKey = try stack.createKey(["--club", "beta"])
         let client = try stack.client(key: alphaKey)
@@ -184,7 +184,7 @@ final class ArcheryJobTests: CoordinatorTestCase {
         XCTAssertEqual(try awaitSync { try await client.results(job.id) }.confirmed?["version"], .number(2), "the newest is current")
     }
 
-    func test_WhatHasNoFaceFailsOnceAndSaysWhatToDo() throws {
+    func testWhatHasNoFaceFailsOnceAndSaysWhatToDo() throws {
         try stack.startWorker()
         let client = try stack.client()
         // A photo of a wall (one PNG frame) and a blank video: no face, no made-up score.

@@ -32,7 +32,7 @@ final class BatchTests: XCTestCase {
         try uploadBatchClips(count, in: stack.directory, client: client)
     }
 
-    func test_BadBatchRequestsAreRefusedAndCreateNothing() throws {
+    func testBadBatchRequestsAreRefusedAndCreateNothing() throws {
         let videos = try uploadClips(1)
         let client = self.client!
         let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis")) }
@@ -60,7 +60,7 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM batches").rows[0].int("n"), 1)
     }
 
-    func test_ABatchOverTheClubsQuotaCreatesNone() throws {
+    func testABatchOverTheClubsQuotaCreatesNone() throws {
         stack.shutdown()
         stack = try InProcessStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
         club = try stack.createKey(["--club", "north"])
@@ -103,7 +103,7 @@ final class BatchWorkerTests: XCTestCase {
         try uploadBatchClips(count, in: stack.directory, client: client)
     }
 
-    func test_ABatchCreatesItsJobsAtOnceRepeatsCreateNothingAndCountsFollow() throws {
+    func testABatchCreatesItsJobsAtOnceRepeatsCreateNothingAndCountsFollow() throws {
         let videos = try uploadClips(3)
         let noop: JSONValue = .object(["noop": .object(["seconds": .number(1)])])
         let client = self.client!
@@ -143,7 +143,7 @@ final class BatchWorkerTests: XCTestCase {
         XCTAssertEqual(try awaitSync { try await client.batches() }.batches.map(\.id), [batch.id])
     }
 
-    func test_RetryAndCancelActOnTheWholeBatch() throws {
+    func testRetryAndCancelActOnTheWholeBatch() throws {
         let videos = try uploadClips(2)
         let client = self.client!
         let failing = try awaitSync { try await client.createBatch(CreateBatchRequest(

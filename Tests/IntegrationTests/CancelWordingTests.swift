@@ -13,7 +13,7 @@ final class CancelWordingTests: WebhookStackTestCase {
         TestStack.fastQueue.merging(["REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_POLL_SECONDS": "0.1"]) { $1 }
     }
 
-    func test_ACancelNamesWhoAskedForIt() throws {
+    func testACancelNamesWhoAskedForIt() throws {
         let coach = try stack.client(key: try stack.createKey(["--club", "c"]))
         let hook = try awaitSync { try await self.stack.client().createWebhook(CreateWebhookRequest(url: self.receiver.url("/c"), events: ["job.cancelled"], club: "c")) }
         try receiver.verify(with: [hook.secret])

@@ -24,7 +24,7 @@ final class ChaosTests: QueueStackTestCase {
         Int(try stack.db().query("SELECT count(*) AS n FROM results WHERE job_id = $1", [id]).rows[0]["n"] ?? "") ?? -1
     }
 
-    func test_SIGKILLedWorkersJobCompletesOnAnotherWorkerWithOneResultAndTheStallRecorded() throws {
+    func testSIGKILLedWorkersJobCompletesOnAnotherWorkerWithOneResultAndTheStallRecorded() throws {
         let doomed = try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 4, tag: 1)
         try waitRunning(job.id)
@@ -41,7 +41,7 @@ final class ChaosTests: QueueStackTestCase {
         XCTAssertEqual(try resultCount(job.id), 1)
     }
 
-    func test_SIGTERMedWorkerHandsItsJobBackAndAnotherCompletesIt() throws {
+    func testSIGTERMedWorkerHandsItsJobBackAndAnotherCompletesIt() throws {
         let leaving = try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 6, tag: 2)
         try waitRunning(job.id)
@@ -60,7 +60,7 @@ final class ChaosTests: QueueStackTestCase {
         XCTAssertEqual(try resultCount(job.id), 1)
     }
 
-    func test_ASecondSIGTERMExitsAtOnceAndTheLeaseExpiryRequeuesTheJob() throws {
+    func testASecondSIGTERMExitsAtOnceAndTheLeaseExpiryRequeuesTheJob() throws {
         // A grace period longer than the test: only the second signal can end the worker early.
         let leaving = try stack.startWorker(extraEnvironment: ["REELWORK_SHUTDOWN_GRACE_SECONDS": "600"])
         let job = try stack.submitNoop(video: video, seconds: 8, tag: 3)
@@ -99,28 +99,28 @@ final class ChaosTests: QueueStackTestCase {
         }
     }
 
-    func test_RedisRestartedMidRunLosesNoJob() throws {
+    func testRedisRestartedMidRunLosesNoJob() throws {
         try runThrough(12, seconds: 1, workers: 2, timeout: 60) { try stack.restartRedis() }
     }
 
     /// SIGKILL, no final append-only-file flush: up to the last second of queue changes is gone.
-    func test_RedisKilledMidRunLosesNoJobAndRunsNoneTwice() throws {
+    func testRedisKilledMidRunLosesNoJobAndRunsNoneTwice() throws {
         try runThrough(12, seconds: 1, workers: 2, timeout: 60) { try stack.crashRedis() }
     }
 
-    func test_RedisFlushedMidRunLosesNoJob() throws {
+    func testRedisFlushedMidRunLosesNoJob() throws {
         try runThrough(12, seconds: 1, workers: 2, timeout: 60) {
             try stack.redis().command("FLUSHALL")
         }
     }
 
-    func test_PostgresRestartedMidRunLosesNoJob() throws {
+    func testPostgresRestartedMidRunLosesNoJob() throws {
         try runThrough(12, seconds: 1, workers: 2, timeout: 90) { try stack.restartPostgres(downFor: 2) }
     }
 
     /// The postmaster and every backend SIGKILLed at once; PostgreSQL recovers from its WAL. The
     /// statements that end a run commit durably, so none is lost and no job runs to success twice.
-    func test_PostgresKilledMidRunLosesNoJobAndRunsNoneTwice() throws {
+    func testPostgresKilledMidRunLosesNoJobAndRunsNoneTwice() throws {
         try runThrough(12, seconds: 1, workers: 2, timeout: 90) { try stack.crashPostgres(downFor: 1) }
     }
 
@@ -138,7 +138,7 @@ final class ChaosTests: QueueStackTestCase {
     /// A worker frozen (SIGSTOP) mid-job past its lease: another worker takes the job and finishes
     /// it; then the first wakes up (SIGCONT) and carries on with its stale run. Its late writes are
     /// fenced by the attempt: no stage row, no result and no typed row changes.
-    func test_AFrozenWorkersLateWritesChangeNothingAfterAnotherFinishedItsJob() throws {
+    func testAFrozenWorkersLateWritesChangeNothingAfterAnotherFinishedItsJob() throws {
         // Three shots: a pass long enough to freeze the worker in the middle of it.
         let scene = BowlingScene(camera: .behindBowler720p, hand: .right,
                                  shots: [.hook(.right, speedMph: 17, revRateRPM: 300), .hook(.right, speedMph: 15, revRateRPM: 250),
@@ -185,7 +185,7 @@ final class ChaosTests: QueueStackTestCase {
         XCTAssertEqual(try attemptOutcomes(job.id), ["stalled", "succeeded"], "exactly one succeeded attempt")
     }
 
-    func test_200JobsWhileWorkersAreKilledAndRestarted_eachEndsOnceAndCapsHold() throws {
+    func test200JobsWhileWorkersAreKilledAndRestartedEachEndsOnceAndCapsHold() throws {
         stack.shutdown()
         // A job requeued after a kill goes first in line, so the next victim may well be running it
         // again: by chance one job met four kills in one CI run and failed on the stall limit (3),
@@ -271,7 +271,7 @@ final class ChaosTests: QueueStackTestCase {
         return peak
     }
 
-    func test_ASingleJobOfAnotherClubIsNotStuckBehindABulkUpload() throws {
+    func testASingleJobOfAnotherClubIsNotStuckBehindABulkUpload() throws {
         let slots = 2
         try stack.startWorker(slots: slots)
         let bulk = try (0..<100).map { try stack.submitNoop(video: video, club: "A", seconds: 0.2, tag: 2000 + $0) }

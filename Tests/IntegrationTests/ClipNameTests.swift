@@ -13,7 +13,7 @@ final class ClipNameTests: WebhookStackTestCase {
         TestStack.fastQueue.merging(["REELWORK_WEBHOOK_ALLOW_PRIVATE": "1", "REELWORK_WEBHOOK_POLL_SECONDS": "0.1"]) { $1 }
     }
 
-    func test_TwoCopiesOfAClipUnderOtherNamesKeepTheirOwnNamesEverywhere() throws {
+    func testTwoCopiesOfAClipUnderOtherNamesKeepTheirOwnNamesEverywhere() throws {
         try stack.startWorker()
         let clubKey = try stack.createKey(["--club", "c"])
         let client = try stack.client()
@@ -100,7 +100,7 @@ final class ClipNameTests: WebhookStackTestCase {
     }
 
     /// Names a client gives are one line of bounded length, checked before anything is stored.
-    func test_ANameThatIsNotOneShortLineIsRefusedAndCreatesNothing() throws {
+    func testANameThatIsNotOneShortLineIsRefusedAndCreatesNothing() throws {
         let client = try stack.client()
         let batch = try awaitSync { try await client.createBatch(CreateBatchRequest(sport: "tennis", club: "c")) }
         let url = URL(string: "\(stack.coordinatorURL)/v1/batches/\(batch.id.uuidString.lowercased())/jobs")!

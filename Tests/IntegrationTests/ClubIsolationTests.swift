@@ -121,7 +121,7 @@ final class ClubIsolationTests: XCTestCase {
             .filter { !request.lowercased().contains($0) }
     }
 
-    func test_EveryRouteNeedsAKeyAndAWorkerKeyOnlyReadsVideoContent() throws {
+    func testEveryRouteNeedsAKeyAndAWorkerKeyOnlyReadsVideoContent() throws {
         let revoked = try stack.createKey(["--club", "alpha", "--label", "to revoke"])
         let revokedId = try XCTUnwrap(APIKeyRepository(stack.db()).list().first { $0.label == "to revoke" }?.id)
         _ = try APIKeyRepository(stack.db()).revoke(id: revokedId)   // as `reelwork keys revoke` does
@@ -155,7 +155,7 @@ final class ClubIsolationTests: XCTestCase {
             if pattern.hasSuffix("/**") {
                 XCTAssertEqual(asWorker.status, 404, "\(label): the catch-all answers unknown paths")
             } else if access == "videoContent" {
-                // Without the grant of a job it runs (test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns has the rest).
+                // Without the grant of a job it runs (testAWorkerKeyReadsOnlyTheVideoOfAJobItRuns has the rest).
                 XCTAssertEqual(asWorker.status, 403, "\(label): a worker reads only what it analyses")
             } else {
                 XCTAssertEqual(asWorker.status, 403, "\(label): a worker key reads video content only")
@@ -163,7 +163,7 @@ final class ClubIsolationTests: XCTestCase {
         }
     }
 
-    func test_AnotherClubsIdAnswersExactlyAsAMissingOne() throws {
+    func testAnotherClubsIdAnswersExactlyAsAMissingOne() throws {
         var checked = 0
         for (method, pattern, access) in try registeredRoutes() {
             let label = "\(method) \(pattern)"
@@ -197,7 +197,7 @@ final class ClubIsolationTests: XCTestCase {
         XCTAssertEqual(operatorSees.status, 200, "an operator sees every club")
     }
 
-    func test_AClubKeyCannotActForAnotherClub() throws {
+    func testAClubKeyCannotActForAnotherClub() throws {
         let named = Data(#"{"videoId":"\#(alphaVideo.id.uuidString)","sport":"tennis","club":"alpha"}"#.utf8)
         let (data, status, _) = try stack.request("POST", "/v1/jobs", key: betaKey, body: named)
         XCTAssertEqual(status, 403, String(decoding: data, as: UTF8.self))
@@ -212,7 +212,7 @@ final class ClubIsolationTests: XCTestCase {
     /// A list's cursor is looked up within the caller's club: beta naming alpha's newest job, batch or
     /// endpoint as its cursor gets what an unknown cursor gets (an empty page), never its own records
     /// older than alpha's, which would tell when alpha made them.
-    func test_AnotherClubsIdAsACursorAnswersAsAnUnknownOne() throws {
+    func testAnotherClubsIdAsACursorAnswersAsAnUnknownOne() throws {
         let beta = try stack.client(key: betaKey), alpha = try stack.client(key: alphaKey)
         let betaVideo = try awaitSync { try await beta.uploadVideo(file: try self.stack.makeTinyClip()) }
         _ = try awaitSync { try await beta.createJob(CreateJobRequest(videoId: betaVideo.id, sport: "tennis", options: .object(["noop": .object([:])]))) }
@@ -240,7 +240,7 @@ final class ClubIsolationTests: XCTestCase {
         return try XCTUnwrap(object[field] as? [Any], "\(field) in \(object)")
     }
 
-    func test_TheSameBytesFromTwoClubsAreStoredOnceAndRecordedTwice() throws {
+    func testTheSameBytesFromTwoClubsAreStoredOnceAndRecordedTwice() throws {
         let clip = try stack.makeTinyClip()
         let bytes = try Data(contentsOf: clip)
         let url = "/v1/videos"
@@ -267,7 +267,7 @@ final class ClubIsolationTests: XCTestCase {
         XCTAssertEqual(found.videos.map(\.videoId), [videos[1].id])
     }
 
-    func test_HealthSaysWhatIsDownWithoutAKeyOrDetails() throws {
+    func testHealthSaysWhatIsDownWithoutAKeyOrDetails() throws {
         let (data, status, _) = try stack.get("/healthz")
         XCTAssertEqual(status, 200)
         XCTAssertEqual(try ReelworkJSON.decoder.decode(HealthView.self, from: data), HealthView(status: "ok", redis: "ok", postgres: "ok"))
@@ -306,7 +306,7 @@ final class ClubIsolationWorkerTests: XCTestCase {
         return (data, status)
     }
 
-    func test_AWorkerKeyReadsOnlyTheVideoOfAJobItRuns() throws {
+    func testAWorkerKeyReadsOnlyTheVideoOfAJobItRuns() throws {
         let alpha = try stack.client(key: alphaKey)
         let other = try awaitSync { try await alpha.uploadVideo(file: try self.stack.makeClip("other.mp4", "testsrc2=size=64x48:rate=5:duration=1")) }
         let long = try awaitSync { try await alpha.createJob(CreateJobRequest(videoId: self.alphaVideo.id, sport: "tennis",

@@ -16,7 +16,7 @@ final class ClubLimitsTests: XCTestCase {
         stack?.shutdown()
     }
 
-    func test_AClubOverItsWaitingJobQuotaGets429WithTheNumbersAndOthersGoOn() throws {
+    func testAClubOverItsWaitingJobQuotaGets429WithTheNumbersAndOthersGoOn() throws {
         stack = try InProcessStack(settings: ["REELWORK_MAX_WAITING_JOBS_PER_CLUB": "2"])
         let north = try stack.createKey(["--club", "north"])
         let south = try stack.createKey(["--club", "south"])
@@ -47,7 +47,7 @@ final class ClubLimitsTests: XCTestCase {
         XCTAssertNoThrow(try create(northClient, video.id, tag: 3), "a cancelled job frees its place")
     }
 
-    func test_AKeyOverItsRateGets429WithRetryAfterAndOtherKeysDoNot() throws {
+    func testAKeyOverItsRateGets429WithRetryAfterAndOtherKeysDoNot() throws {
         stack = try InProcessStack(settings: ["REELWORK_RATE_LIMIT_PER_SECOND": "5"])
         let busy = try stack.createKey(["--club", "north"])
         let calm = try stack.createKey(["--club", "south"])
@@ -67,7 +67,7 @@ final class ClubLimitsTests: XCTestCase {
         XCTAssertEqual(try stack.get(url, key: calm).1, 200, "the limit is per key")
     }
 
-    func test_ARevokedKeyStopsWorkingAtOnce() throws {
+    func testARevokedKeyStopsWorkingAtOnce() throws {
         stack = try InProcessStack()
         let key = try stack.createKey(["--club", "north", "--label", "laptop"])
         try stack.startCoordinator()
@@ -94,7 +94,7 @@ final class ClubLimitsProcessTests: XCTestCase {
     /// The per-address limit comes before anything that costs: from one address, a flood of well-formed
     /// keys that do not exist meets 429 on the API, on the dashboard's sign-in form and on `/metrics`
     /// alike, while a client at another address goes on as before.
-    func test_AnAddressOverItsRateGets429OnEveryRouteAndOtherAddressesDoNot() throws {
+    func testAnAddressOverItsRateGets429OnEveryRouteAndOtherAddressesDoNot() throws {
         stack = try TestStack(settings: ["REELWORK_RATE_LIMIT_PER_ADDRESS": "5"])
         let forged = try revokedKey("forged")
         let calm = try stack.createKey(["--club", "south"])
@@ -116,7 +116,7 @@ final class ClubLimitsProcessTests: XCTestCase {
 
     /// A key PostgreSQL just said is unknown is refused again without asking it: with PostgreSQL
     /// stopped, that key still gets 401, while a key never seen needs the lookup and gets 503.
-    func test_AnUnknownKeyIsRefusedAgainWithoutALookup() throws {
+    func testAnUnknownKeyIsRefusedAgainWithoutALookup() throws {
         stack = try TestStack()
         let seen = try revokedKey("seen"), unseen = try revokedKey("unseen")
         try stack.startCoordinator()

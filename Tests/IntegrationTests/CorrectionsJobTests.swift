@@ -58,7 +58,7 @@ final class CorrectionsJobTests: CoordinatorTestCase {
         Array(csv.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty })
     }
 
-    func test_ABasketballSessionIsCorrectedByItsOwnClubAndEveryTotalFollowsTheConfirmedShots() throws {
+    func testABasketballSessionIsCorrectedByItsOwnClubAndEveryTotalFollowsTheConfirmedShots() throws {
         try stack.startWorker()
         let alphaKey = try stack.createKey(["--club", "alpha"]), betaKey = try stack.createKey(["--club", "beta"])
         let alpha = try stack.client(key: alphaKey)
@@ -212,7 +212,7 @@ final class CorrectionsJobTests: CoordinatorTestCase {
     /// Bowling and tennis through the same route: a false shot dropped and a result set, a missed
     /// swing added; the job's CSV and the season export (bowling's flags, tennis's contact time read
     /// out of the confirmed JSON) give the confirmed rows. Archery's arrows count in the same metric.
-    func test_ABowlingShotAndATennisSwingAreCorrectedAndTheExportsFollow() throws {
+    func testABowlingShotAndATennisSwingAreCorrectedAndTheExportsFollow() throws {
         try stack.startWorker()
         let key = try stack.createKey(["--club", "gamma"])
         let client = try stack.client(key: key)

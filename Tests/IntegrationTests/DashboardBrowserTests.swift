@@ -13,7 +13,7 @@ final class DashboardBrowserTests: QueueStackTestCase {
     static let script = TestStack.packageRoot.appendingPathComponent("tools/dashboard-browser/check.py")
     static let screenshots = TestStack.packageRoot.appendingPathComponent(".local/test-artifacts/dashboard")
 
-    func test_TheDashboardShowsLiveStateAndItsButtonsWorkInChromium() throws {
+    func testTheDashboardShowsLiveStateAndItsButtonsWorkInChromium() throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
             return XCTFail("\(tool) is missing: scripts/test.sh installs chromium and chromium-driver")
         }

@@ -37,7 +37,7 @@ final class DashboardTests: InProcessTestCase {
         return session
     }
 
-    func test_SignInTakesAValidKeyAndGivesAStrictHttpOnlyCookie() throws {
+    func testSignInTakesAValidKeyAndGivesAStrictHttpOnlyCookie() throws {
         let anonymous = try dashboard.get("/dashboard")
         XCTAssertEqual(anonymous.status, 303)
         XCTAssertEqual(anonymous.headers["location"], "/dashboard/login")
@@ -75,7 +75,7 @@ final class DashboardTests: InProcessTestCase {
 
     /// Every dashboard page, the sign-in form included, carries the Content-Security-Policy that
     /// keeps a stored `<script>` from running even if one were ever written unescaped.
-    func test_DashboardPagesCarryTheContentSecurityPolicy() throws {
+    func testDashboardPagesCarryTheContentSecurityPolicy() throws {
         let session = try signedIn(alphaKey)
         for (path, answer) in [("/dashboard/login", try dashboard.get("/dashboard/login")), ("/dashboard", try session.get("/dashboard")),
                                ("/dashboard/jobs", try session.get("/dashboard/jobs"))] {
@@ -91,7 +91,7 @@ final class DashboardTests: InProcessTestCase {
     /// Markup stored in a file name, a batch label and an error message is shown as text on every
     /// page that shows it: escaped in the HTML, never a tag. (`DashboardBrowserTests` checks in
     /// Chromium that nothing runs.)
-    func test_MarkupInAFileNameALabelAndAnErrorIsShownAsText() throws {
+    func testMarkupInAFileNameALabelAndAnErrorIsShownAsText() throws {
         let fileMarkup = #"<img src=x onerror="alert('file')">.mp4"#
         let labelMarkup = #"<script>alert("label")</script>"#
         let errorMarkup = #"<img src=y onerror=alert(2)><script>alert("error")</script>"#
@@ -131,7 +131,7 @@ final class DashboardTests: InProcessTestCase {
             .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
     }
 
-    func test_AnActionWithoutTheSessionsCSRFTokenChangesNothing() throws {
+    func testAnActionWithoutTheSessionsCSRFTokenChangesNothing() throws {
         let session = try signedIn(stack.operatorKey)
         let api = try stack.client()
         let csrf = try XCTUnwrap(try session.get("/dashboard").csrf)
@@ -158,7 +158,7 @@ final class DashboardTests: InProcessTestCase {
         XCTAssertFalse(try awaitSync { try await api.queueStats() }.paused)
     }
 
-    func test_ARevokedKeysSessionEndsAtOnce() throws {
+    func testARevokedKeysSessionEndsAtOnce() throws {
         let session = try signedIn(alphaKey)
         XCTAssertEqual(try session.get("/dashboard").status, 200)
         try stack.db().query("UPDATE api_keys SET revoked_at = now() WHERE id = (SELECT k.id FROM api_keys k JOIN clubs c ON c.id = k.club_id WHERE c.name = 'alpha')")
@@ -168,7 +168,7 @@ final class DashboardTests: InProcessTestCase {
         XCTAssertEqual(try session.post("/dashboard/logout", []).status, 401, "and its forms do nothing")
     }
 
-    func test_AClubKeySeesAndChangesItsClubOnly() throws {
+    func testAClubKeySeesAndChangesItsClubOnly() throws {
         let alphaJob = try stack.submitNoop(video: video, club: "alpha", seconds: 0.1, tag: 1)
         let betaJob = try stack.submitNoop(video: video, club: "beta", seconds: 0.1, tag: 2)
         let alpha = try signedIn(alphaKey)
@@ -198,7 +198,7 @@ final class DashboardTests: InProcessTestCase {
         XCTAssertEqual(try stack.status(betaJob.id), "queued")
     }
 
-    func test_AMalformedFilterGetsAClearAnswer() throws {
+    func testAMalformedFilterGetsAClearAnswer() throws {
         let session = try signedIn(stack.operatorKey)
         let cases = [("from=yesterday", "is not a time"), ("to=2026-13-40", "is not a time"), ("status=done", "Unknown status"),
                      ("batch=42", "is not a batch id"), ("error=boom", "Unknown error kind"), ("sport=curling", "curling"),
@@ -215,7 +215,7 @@ final class DashboardTests: InProcessTestCase {
 
     /// Login CSRF: the sign-in form carries a token of its own, in a hidden field and in a cookie
     /// scoped to the form; a POST without both, or with two that differ, signs nobody in.
-    func test_TheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
+    func testTheSignInFormNeedsItsOwnTokenSoAnotherSiteCannotSignABrowserIn() throws {
         func sessionCookie(_ answer: DashboardSession.Answer) -> String? {
             answer.headers["set-cookie"].flatMap { $0.hasPrefix("reelwork_session=") ? $0 : nil }
         }
@@ -243,7 +243,7 @@ final class DashboardTests: InProcessTestCase {
     }
 
     /// Behind https (the public URL says so) both cookies are Secure: never sent over plain HTTP.
-    func test_CookiesAreSecureWhenThePublicURLIsHttps() throws {
+    func testCookiesAreSecureWhenThePublicURLIsHttps() throws {
         let https = try InProcessStack(settings: ["REELWORK_PUBLIC_URL": "https://reelwork.example.org"])
         defer { https.shutdown() }
         let key = try https.createKey(["--club", "alpha"])
@@ -257,7 +257,7 @@ final class DashboardTests: InProcessTestCase {
         XCTAssertTrue(cookie.hasPrefix("reelwork_session=") && cookie.contains("; Secure"), cookie)
     }
 
-    func test_BulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
+    func testBulkRetryConfirmsItsCountThenRetriesExactlyWhatTheFilterMatches() throws {
         let failing = try (1...2).map { try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: $0, extra: ["invalidAttempts": .number(1)]) }
         let otherClub = try stack.submitNoop(video: video, club: "beta", seconds: 0.05, tag: 3, extra: ["invalidAttempts": .number(1)])
         let fine = try stack.submitNoop(video: video, club: "alpha", seconds: 0.05, tag: 4)
@@ -285,7 +285,7 @@ final class DashboardTests: InProcessTestCase {
 
     /// The job page shows the sport's own picture (the PNG the API and the reports draw) with the
     /// report's totals as its caption; stills of the video come from `frame.png` at any time.
-    func test_ATennisResultShowsTheSportsPictureAndStillsOfItsOwnVideo() throws {
+    func testATennisResultShowsTheSportsPictureAndStillsOfItsOwnVideo() throws {
         let clip = try stack.makeTinyClip()   // 1 s, 160×120, 10 frames a second
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }
@@ -339,7 +339,7 @@ final class DashboardTests: InProcessTestCase {
     /// Stills cost a decode each: a key asking for many new ones at once meets 429 naming the
     /// setting, while a still already made is served from memory at once, also when asked for at a
     /// time or width that differs only by rounding; another key has its own share.
-    func test_StillsAreCachedAndNewDecodesAreLimitedPerKey() throws {
+    func testStillsAreCachedAndNewDecodesAreLimitedPerKey() throws {
         let clip = try stack.makeTinyClip()
         let client = try stack.client()
         let upload = try awaitSync { try await client.uploadVideo(file: clip) }

@@ -26,7 +26,7 @@ final class DependencyFaultTests: QueueStackTestCase {
         super.tearDown()
     }
 
-    func test_AWorkerWhoseKeyTheCoordinatorRefusesHandsTheJobBackAndClaimsNoMore() throws {
+    func testAWorkerWhoseKeyTheCoordinatorRefusesHandsTheJobBackAndClaimsNoMore() throws {
         let made = try stack.run(["keys", "create", "--worker", "--label", "revoked by the test", "--format", "json"])
         let created = try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any]
         let (keyID, key) = try (XCTUnwrap(created?["id"] as? String), XCTUnwrap(created?["key"] as? String))
@@ -60,7 +60,7 @@ final class DependencyFaultTests: QueueStackTestCase {
         XCTAssertEqual(keyed.process.terminationStatus, 0)
     }
 
-    func test_AWorkerThatCannotReachTheCoordinatorWaitsForItAndLosesNoJob() throws {
+    func testAWorkerThatCannotReachTheCoordinatorWaitsForItAndLosesNoJob() throws {
         let worker = try FaultyWorker(stack, http)
         XCTAssertEqual(try stack.waitForTerminal(try submitReadingJobs(1, from: 1)[0].id, timeout: 30).status, .succeeded)
         // Jobs that wait while the coordinator goes away, then are released to the worker.
@@ -84,7 +84,7 @@ final class DependencyFaultTests: QueueStackTestCase {
         XCTAssertEqual(try worker.scrape().value(MetricName.dependencyFailing, ["dependency": "coordinator"]), 0)
     }
 
-    func test_ARedisThatRefusesWritesIsWaitedOutAndLosesNoJob() throws {
+    func testARedisThatRefusesWritesIsWaitedOutAndLosesNoJob() throws {
         let redis = try stack.redis()
         let maxmemory = try XCTUnwrap(redis.command("CONFIG", "GET", "maxmemory").array?.last?.string)
         defer {
@@ -246,7 +246,7 @@ final class PostgresDiskFullTests: XCTestCase {
         super.tearDown()
     }
 
-    func test_APostgresOutOfDiskIsWaitedOutAndNoJobFails() throws {
+    func testAPostgresOutOfDiskIsWaitedOutAndNoJobFails() throws {
         let stack = try XCTUnwrap(stack)
         let video = try stack.uploadTinyClip()
         // Connections opened before the disk fills: a new session may need to write a cache file

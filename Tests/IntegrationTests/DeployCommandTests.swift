@@ -100,7 +100,7 @@ final class DeployCommandTests: XCTestCase {
             .first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) }
     }
 
-    func test_TheImageComposeK8sAndSystemdCommandLinesRunAgainstALocalStack() throws {
+    func testTheImageComposeK8sAndSystemdCommandLinesRunAgainstALocalStack() throws {
         let commands = try loadCommands()
         // The image and every orchestration run the same roles with the same arguments.
         XCTAssertEqual(commands.image.entrypoint, ["/usr/local/bin/reelwork"])

@@ -25,7 +25,7 @@ final class FailingStoreTests: BrokenStoreTestCase {
                       "\(route) does not name the store and its answer: \(answer.2)", file: file, line: line)
     }
 
-    func test_StartingAnUploadRecordsNothing() throws {
+    func testStartingAnUploadRecordsNothing() throws {
         // Two parts: the store begins a multipart upload at once (one part is a plain PUT, asked of no store until complete).
         let body = try ReelworkJSON.encoder.encode(CreateUploadRequest(filename: "a.mp4", sizeBytes: UploadPlan.minimumPartBytes + 1,
                                                                       sha256: String(repeating: "a", count: 64)))
@@ -33,7 +33,7 @@ final class FailingStoreTests: BrokenStoreTestCase {
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM uploads").rows[0].int("n"), 0, "an upload the store never began was recorded")
     }
 
-    func test_AnOpenUploadStaysOpenAndNoVideoIsRecorded() throws {
+    func testAnOpenUploadStaysOpenAndNoVideoIsRecorded() throws {
         // An upload begun while the store still answered.
         let id = UUID().uuidString.lowercased()
         try stack.db().execute("""
@@ -52,7 +52,7 @@ final class FailingStoreTests: BrokenStoreTestCase {
         XCTAssertEqual(try db.query("SELECT count(*) AS n FROM videos").rows[0].int("n"), 0)
     }
 
-    func test_AVideoSentWholeIsNotRecorded() throws {
+    func testAVideoSentWholeIsNotRecorded() throws {
         let clip = try stack.makeTinyClip()
         assertNamesTheStore(try ask("POST", "/v1/videos?filename=tiny.mp4", body: try Data(contentsOf: clip)), "POST /v1/videos")
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM videos").rows[0].int("n"), 0, "a video the store did not keep was recorded")

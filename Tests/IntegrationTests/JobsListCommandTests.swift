@@ -6,7 +6,7 @@ import XCTest
 /// Status names are the same in every view (issue 32): `batches list` counts jobs "waiting", and
 /// `jobs list --status waiting` finds them; `--status` help and errors list every name.
 final class JobsListCommandTests: QueueStackTestCase {
-    func test_WaitingIsAStatusFilterAsTheViewsCallIt() throws {
+    func testWaitingIsAStatusFilterAsTheViewsCallIt() throws {
         // No worker: the job stays queued.
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 1)
         let id = job.id.uuidString.lowercased()
@@ -23,7 +23,7 @@ final class JobsListCommandTests: QueueStackTestCase {
     }
 
     /// An error found after the arguments were read says what is wrong, without the usage text.
-    func test_AnErrorAfterParsingEndsWithoutTheUsageText() throws {
+    func testAnErrorAfterParsingEndsWithoutTheUsageText() throws {
         let keyless = try stack.run(["jobs", "list"], extraEnvironment: ["REELWORK_API_KEY": ""])
         XCTAssertNotEqual(keyless.status, 0)
         XCTAssertTrue(keyless.output.contains("no API key"), keyless.output)

@@ -6,7 +6,7 @@ import XCTest
 /// `reelwork jobs results` never hides a job without results (issue 32): a failed job is listed
 /// with its error in the table and in JSON, and the exit status says something has no results.
 final class JobsResultsCommandTests: QueueStackTestCase {
-    func test_AFailedJobIsListedWithItsErrorAndTheExitStatusSaysSo() throws {
+    func testAFailedJobIsListedWithItsErrorAndTheExitStatusSaysSo() throws {
         try stack.startWorker()
         let good = try stack.submitNoop(video: video, seconds: 0, tag: 1)
         let bad = try stack.submitNoop(video: video, seconds: 0, tag: 2, extra: ["invalidAttempts": .number(1)], maxAttempts: 1)

@@ -8,7 +8,7 @@ import XCTest
 /// `reelwork jobs watch` in a pipe or a log (issue 32): a line per change of stage, a last line
 /// with how long the job took, not a line per progress tick.
 final class JobsWatchLogTests: QueueStackTestCase {
-    func test_InAPipeWatchWritesStageChangesAndAFinalLineNotProgressTicks() throws {
+    func testInAPipeWatchWritesStageChangesAndAFinalLineNotProgressTicks() throws {
         try stack.startWorker()
         // The noop stage reports progress every 50 ms for 1.5 s: some thirty ticks.
         let job = try stack.submitNoop(video: video, seconds: 1.5, tag: 1, extra: ["probe": .bool(true)])

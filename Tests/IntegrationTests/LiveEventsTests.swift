@@ -29,7 +29,7 @@ final class LiveEventsTests: QueueStackTestCase {
         stack.waitUntil(timeout: timeout) { tap.events.contains { $0.event.jobId == job && $0.event.type == type } }
     }
 
-    func test_AJobsEventsArriveInOrderWithTheirFields() throws {
+    func testAJobsEventsArriveInOrderWithTheirFields() throws {
         let tap = try tap()
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 1, tag: 1)
@@ -61,7 +61,7 @@ final class LiveEventsTests: QueueStackTestCase {
     /// Guarantee 5: every change a worker writes is visible through the stream within a second of
     /// its write, `GET /v1/jobs/{id}` already shows it when its event arrives, and a running stage's
     /// progress is never more than a second old.
-    func test_StatusIsTruthfulWithinASecond() throws {
+    func testStatusIsTruthfulWithinASecond() throws {
         let tap = try tap()
         try stack.startWorker()
         let api = try stack.client()
@@ -97,7 +97,7 @@ final class LiveEventsTests: QueueStackTestCase {
         XCTAssertLessThan(gaps.max() ?? 99, 1, "progress gaps: \(gaps)")
     }
 
-    func test_AClubKeyNeverReceivesAnotherClubsEvents() throws {
+    func testAClubKeyNeverReceivesAnotherClubsEvents() throws {
         let keyA = try stack.createKey(["--club", "club-a"]), keyB = try stack.createKey(["--club", "club-b"])
         let tapA = try tap(key: keyA), tapB = try tap(key: keyB), all = try tap()
         try stack.startWorker(slots: 2)
@@ -124,7 +124,7 @@ final class LiveEventsTests: QueueStackTestCase {
 
     /// A club key resuming with `Last-Event-ID` gets the backlog replayed from Redis, not the live
     /// feed: the replay too holds its own club's events only, every one of them, and no other's.
-    func test_AClubKeysReplayOfTheBacklogHoldsOnlyItsOwnClubsEvents() throws {
+    func testAClubKeysReplayOfTheBacklogHoldsOnlyItsOwnClubsEvents() throws {
         let keyA = try stack.createKey(["--club", "club-a"])
         let all = try tap()
         try stack.startWorker(slots: 2)
@@ -146,7 +146,7 @@ final class LiveEventsTests: QueueStackTestCase {
         XCTAssertGreaterThan(all.events.filter { $0.event.club == "club-b" }.count, 0, "club-b's events are in the backlog to leak")
     }
 
-    func test_ResumingFromLastEventIdDeliversExactlyTheMissedEvents() throws {
+    func testResumingFromLastEventIdDeliversExactlyTheMissedEvents() throws {
         let whole = try tap()
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 1, tag: 5)
@@ -167,7 +167,7 @@ final class LiveEventsTests: QueueStackTestCase {
         XCTAssertTrue(text.contains("id: \(seen[running + 1].id)\n"), text)
     }
 
-    func test_AnExpiredOrMalformedLastEventIdGetsTheResetEventFirst() throws {
+    func testAnExpiredOrMalformedLastEventIdGetsTheResetEventFirst() throws {
         // The stream as a coordinator with a cap of 100 keeps it, after 1,000 events.
         let stream = EventStream(prefix: stack.queuePrefix, cap: 100)
         let ids = try stream.append((0..<1_000).map { JobEvent(type: .jobQueued, jobId: UUID(), club: "c", time: Date(timeIntervalSince1970: Double($0))) },
@@ -187,7 +187,7 @@ final class LiveEventsTests: QueueStackTestCase {
 
     /// A key has at most its cap of streams open on a coordinator: the next is refused with 429
     /// naming the setting, another key is not affected, and a stream that ends gives its place back.
-    func test_AKeyOverItsStreamCapGets429UntilOneOfItsStreamsEnds() throws {
+    func testAKeyOverItsStreamCapGets429UntilOneOfItsStreamsEnds() throws {
         let open = try (0..<Self.streamCap).map { _ in try tap() }
         let refused = EventTap(try stack.client(key: nil))
         XCTAssertTrue(stack.waitUntil(timeout: 10) { refused.ended.withLock { $0 } != nil }, "one stream more than the cap was let open")
@@ -208,13 +208,13 @@ final class LiveEventsTests: QueueStackTestCase {
         other.stop()
     }
 
-    func test_AnIdleStreamGetsHeartbeatComments() throws {
+    func testAnIdleStreamGetsHeartbeatComments() throws {
         let tap = try tap()
         XCTAssertTrue(stack.waitUntil(timeout: 5) { tap.all.filter { $0.item == .comment("heartbeat") }.count >= 3 },
                       "heartbeats every 0.3 s: \(tap.all.map(\.item))")
     }
 
-    func test_JobsWatchFollowsTheEventsWithPlainLinesWhenNotATerminal() throws {
+    func testJobsWatchFollowsTheEventsWithPlainLinesWhenNotATerminal() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 1, tag: 6)
         let watched = try stack.run(["jobs", "watch", job.id.uuidString.lowercased()])

@@ -54,7 +54,7 @@ final class MetricsEndpointTests: XCTestCase {
         return last
     }
 
-    func test_CountersMoveByExactlyTheJobsRun() throws {
+    func testCountersMoveByExactlyTheJobsRun() throws {
         try startStack()
         let client = try stack.client()
         let clip = try stack.makeTinyClip()
@@ -176,7 +176,7 @@ final class MetricsEndpointTests: XCTestCase {
 
     /// A job whose worker died, past its stalls, is failed by the coordinator's reaper: the
     /// coordinator counts it (the worker cannot), and publishes its end as a live event.
-    func test_AJobFailedForStallingIsCountedByTheCoordinator() throws {
+    func testAJobFailedForStallingIsCountedByTheCoordinator() throws {
         try startStack(extra: ["REELWORK_MAX_STALLS": "0"])
         let video = try stack.uploadTinyClip()
         let doomed = try stack.startWorker()
@@ -196,7 +196,7 @@ final class MetricsEndpointTests: XCTestCase {
         XCTAssertEqual(scrape.value(MetricName.jobsFinished), 1, "counted once, by the coordinator")
     }
 
-    func test_OnlyAnOperatorKeyOrTheScrapeTokenReadsMetrics() throws {
+    func testOnlyAnOperatorKeyOrTheScrapeTokenReadsMetrics() throws {
         try startStack()
         let clubKey = try stack.createKey(["--club", "alpha"])
         let workerKey = try stack.createKey(["--worker"])
@@ -235,7 +235,7 @@ final class MetricsEndpointTests: XCTestCase {
     /// The scrape token needs no database: with PostgreSQL down a scraper holding it still reads
     /// the metrics, while an operator key, which cannot be checked, gets 503 (not a 401 that
     /// would call a good key bad).
-    func test_TheScrapeTokenReadsMetricsWhilePostgreSQLIsDown() throws {
+    func testTheScrapeTokenReadsMetricsWhilePostgreSQLIsDown() throws {
         try startStack()
         try stack.services(#"rw_stop_postgres "$REELWORK_TEST_PG_DIR""#)
         defer { try? stack.services(#"RW_PG_FAST=1 rw_start_postgres "$REELWORK_TEST_PG_DIR" "$REELWORK_TEST_PG_PORT" postgres"#) }
@@ -246,7 +246,7 @@ final class MetricsEndpointTests: XCTestCase {
     }
 
     /// The README's "Metrics" section names every metric the code exports.
-    func test_TheReadmeListsEveryMetric() throws {
+    func testTheReadmeListsEveryMetric() throws {
         let readme = try String(contentsOf: TestStack.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try XCTUnwrap(readme.components(separatedBy: "\n## Metrics\n").dropFirst().first?.components(separatedBy: "\n## ").first,
                                     "README.md has a '## Metrics' section")

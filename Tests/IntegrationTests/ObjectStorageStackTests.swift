@@ -36,7 +36,7 @@ final class ObjectStorageStackTests: XCTestCase {
         }.sorted()
     }
 
-    func test_AnUploadGoesToTheBucketAndAWorkerWithoutSharedDiskReadsItFromThere() throws {
+    func testAnUploadGoesToTheBucketAndAWorkerWithoutSharedDiskReadsItFromThere() throws {
         let clip = try stack.makeClip("bucket.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
@@ -76,7 +76,7 @@ final class ObjectStorageStackTests: XCTestCase {
 
     /// A client asking the coordinator for the bytes is sent to the store: a redirect to a
     /// presigned URL, which reads the file without any key of ours.
-    func test_TheContentRouteRedirectsToAPresignedURL() throws {
+    func testTheContentRouteRedirectsToAPresignedURL() throws {
         let clip = try stack.makeClip("redirect.mp4", "testsrc2=size=320x240:rate=25")
         let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
         let url = "\(stack.coordinatorURL)/v1/videos/\(video.id.uuidString.lowercased())/content"
@@ -94,7 +94,7 @@ final class ObjectStorageStackTests: XCTestCase {
 
     /// `reelwork storage check` lists the bucket: an object no row points to is an orphan, which
     /// `--remove-orphans` removes, and the video's own object stays.
-    func test_StorageCheckFindsAndRemovesOrphansInTheBucket() throws {
+    func testStorageCheckFindsAndRemovesOrphansInTheBucket() throws {
         let clip = try stack.makeClip("kept.mp4", "testsrc2=size=320x240:rate=25")
         let video = try awaitSync { try await self.stack.client().uploadVideo(file: clip) }
         let clean = try stack.run(["storage", "check"])
@@ -118,7 +118,7 @@ final class ObjectStorageStackTests: XCTestCase {
 
     /// Parts of an upload that ended without them being dropped (the store failed at that moment)
     /// are found and removed; those of an open upload are left alone.
-    func test_StorageCheckFindsAndRemovesAbandonedUploads() throws {
+    func testStorageCheckFindsAndRemovesAbandonedUploads() throws {
         let client = try stack.client()
         let clip = try stack.makeClip("parts.mp4", "testsrc2=size=320x240:rate=25")
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? NSNumber).int64Value
@@ -147,7 +147,7 @@ final class ObjectStorageStackTests: XCTestCase {
 
     /// A bucket that does not exist, or credentials the store refuses, stop a coordinator's start
     /// and the storage check with the reason; nothing else is touched.
-    func test_AMissingBucketOrWrongCredentialsAreNamed() throws {
+    func testAMissingBucketOrWrongCredentialsAreNamed() throws {
         let missing = try stack.run(["storage", "check"], extraEnvironment: ["REELWORK_S3_BUCKET": "no-such-bucket"])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.output.contains("bucket no-such-bucket at \(server.endpoint) does not exist"), missing.output)
@@ -166,7 +166,7 @@ final class ObjectStorageStackTests: XCTestCase {
     /// The store down while a job waits: the worker says so once, naming the store and what to
     /// do, claims nothing it could only hand back, spends none of the job's attempts, and runs it
     /// once the store is back.
-    func test_AStoreThatGoesDownDelaysJobsAndFailsNone() throws {
+    func testAStoreThatGoesDownDelaysJobsAndFailsNone() throws {
         let clip = try stack.makeClip("outage.mp4", "testsrc2=size=320x240:rate=25")
         let client = try stack.client()
         let video = try awaitSync { try await client.uploadVideo(file: clip) }
@@ -190,7 +190,7 @@ final class ObjectStorageStackTests: XCTestCase {
 /// A slow store: copying the video takes longer than the stage timeout, and the run is not taken
 /// for stuck, because the copy says it is alive chunk by chunk.
 final class SlowObjectStoreTests: XCTestCase {
-    func test_ACopySlowerThanTheStageTimeoutIsNotStalled() throws {
+    func testACopySlowerThanTheStageTimeoutIsNotStalled() throws {
         let server = try S3TestServer(buckets: ["slow"], rcloneFlags: ["--bwlimit", "400k"])
         defer { server.stop() }
         // The diagnostic pipeline with its probe: the copy is the only slow part (a model's first

@@ -30,7 +30,7 @@ final class OpenAPIContractTests: XCTestCase {
             .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
     }
 
-    func test_TheDocumentDescribesExactlyTheRoutesTheRouterServes() throws {
+    func testTheDocumentDescribesExactlyTheRoutesTheRouterServes() throws {
         let documented = Set(try OpenAPIDocument().operations.map(\.label))
         let routed = try routedOperations()
         XCTAssertGreaterThanOrEqual(routed.count, 20, "the router's routes were found: \(routed.sorted())")
@@ -39,7 +39,7 @@ final class OpenAPIContractTests: XCTestCase {
                        "operations in openapi/openapi.json that no route serves: remove them, or register the route")
     }
 
-    func test_EveryOperationSaysWhatItNeedsAndHowItRefuses() throws {
+    func testEveryOperationSaysWhatItNeedsAndHowItRefuses() throws {
         let document = try OpenAPIDocument()
         let operations = document.operations
         let ids = operations.compactMap(\.id)
@@ -103,7 +103,7 @@ final class OpenAPIContractTests: XCTestCase {
     /// The document's enums and bounds are the server's: a value added to a Swift enum without the
     /// document (or the other way round) fails here, before a client meets it. Sports and stages
     /// are open types: theirs are the registry's lists (every plug-in's sport and stages).
-    func test_TheDocumentsEnumsAreTheServersTypes() throws {
+    func testTheDocumentsEnumsAreTheServersTypes() throws {
         let document = try OpenAPIDocument()
         func check(_ schema: String, _ values: [String], file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertEqual(document.enumValues(schema).sorted(), values.sorted(), schema, file: file, line: line)
@@ -127,7 +127,7 @@ final class OpenAPIContractTests: XCTestCase {
 
     /// A request at the document's own bounds fits the default JSON body limit; otherwise a client
     /// that follows the document gets 413 (as `submit` did with 10,000 hashes in 256 KiB).
-    func test_TheLongestListsTheDocumentAllowsFitTheBodyLimit() throws {
+    func testTheLongestListsTheDocumentAllowsFitTheBodyLimit() throws {
         let document = try OpenAPIDocument()
         func maxItems(_ schema: String, _ field: String) throws -> Int {
             let properties = document.resolve(["$ref": "#/components/schemas/\(schema)"])?["properties"] as? [String: Any]
@@ -155,7 +155,7 @@ final class OpenAPIContractTests: XCTestCase {
 
     /// Data the server stored and cannot read back is its fault: a 500, which the fuzzer reports,
     /// not a 400 `invalid_json` blaming the request (how a succeeded job's results once failed).
-    func test_AServerSideDecodingFailureIsA500() throws {
+    func testAServerSideDecodingFailureIsA500() throws {
         do {
             _ = try ReelworkJSON.decoder.decode(VideoFacts.self, from: Data(#"{"durationSeconds": "long"}"#.utf8))
             XCTFail("the damaged facts decoded")
@@ -166,7 +166,7 @@ final class OpenAPIContractTests: XCTestCase {
         }
     }
 
-    func test_TheServedDocumentIsTheFileAndEveryOperationWithSecurityNeedsAKey() throws {
+    func testTheServedDocumentIsTheFileAndEveryOperationWithSecurityNeedsAKey() throws {
         // The coordinator in process (`InProcessStack`): its router answers as a process would.
         let stack = try InProcessStack()
         defer { stack.shutdown() }

@@ -24,7 +24,7 @@ final class OperatorConfirmationTests: QueueStackTestCase {
         try stack.db().query("SELECT count(*) AS n FROM jobs WHERE status = 'failed'").rows[0].int("n")
     }
 
-    func test_RetryFailedSaysHowManyAsksAndRefusesWithoutATerminal() throws {
+    func testRetryFailedSaysHowManyAsksAndRefusesWithoutATerminal() throws {
         let (a, b) = try failedJobs()
         let retry = ["jobs", "retry", "--failed", "--club", "a", "--since", "1d"]
 
@@ -63,7 +63,7 @@ final class OperatorConfirmationTests: QueueStackTestCase {
         XCTAssertTrue(again.output.contains("no failed jobs of club a"), again.output)
     }
 
-    func test_BatchCancelSaysHowManyJobsItReachesAndAsks() throws {
+    func testBatchCancelSaysHowManyJobsItReachesAndAsks() throws {
         // No worker: the batch's jobs wait.
         let other = try stack.makeClip("other.mp4", "testsrc=size=160x120:rate=10", seconds: 1)
         let client = try stack.client()
@@ -97,7 +97,7 @@ final class OperatorConfirmationTests: QueueStackTestCase {
         XCTAssertTrue(none.output.contains("nothing to cancel"), none.output)
     }
 
-    func test_DrainSaysWhatHappensToTheWorkersRunningJobsAndAsks() throws {
+    func testDrainSaysWhatHappensToTheWorkersRunningJobsAndAsks() throws {
         try stack.startWorker()
         let client = try stack.client()
         _ = try stack.submitNoop(video: video, seconds: 60, tag: 1)

@@ -76,7 +76,7 @@ final class PartURLExpiryTests: XCTestCase {
         try check(stack, clip, submitted)
     }
 
-    func test_SubmitAsksForAFreshURLWhenAPartsURLExpired() throws {
+    func testSubmitAsksForAFreshURLWhenAPartsURLExpired() throws {
         try submitThroughProxy("once") { stack, clip, submitted in
             XCTAssertEqual(submitted.status, 0, submitted.output)
             // The store did refuse an expired URL (rclone: 400 AccessDenied; S3: 403 "Request has expired").
@@ -94,7 +94,7 @@ final class PartURLExpiryTests: XCTestCase {
     }
 
     /// Fresh URLs refused too: a bounded number of tries, then the file fails with the store's answer.
-    func test_AStoreThatRefusesFreshURLsTooFailsTheFileWithItsAnswer() throws {
+    func testAStoreThatRefusesFreshURLsTooFailsTheFileWithItsAnswer() throws {
         try submitThroughProxy("always") { stack, _, submitted in
             XCTAssertEqual(submitted.status, 1, submitted.output)
             XCTAssertEqual(submitted.output.components(separatedBy: "asking the coordinator for a fresh one").count - 1, 2, submitted.output)

@@ -47,7 +47,7 @@ final class PictureRouteTests: CoordinatorTestCase {
         return (try XCTUnwrap(pages, info), String(decoding: try Tool.run("pdftotext", ["-layout", pdf.path, "-"]), as: UTF8.self))
     }
 
-    func test_ABowlingShotsPictureAndReportComeFromItsOwnVideoAndOnlyToItsClub() throws {
+    func testABowlingShotsPictureAndReportComeFromItsOwnVideoAndOnlyToItsClub() throws {
         try stack.startWorker()
         let alphaKey = try stack.createKey(["--club", "alpha"]), betaKey = try stack.createKey(["--club", "beta"])
         let client = try stack.client(key: alphaKey)
@@ -101,7 +101,7 @@ final class PictureRouteTests: CoordinatorTestCase {
         }
     }
 
-    func test_APictureNeedsASucceededJobWithSomethingToDraw() throws {
+    func testAPictureNeedsASucceededJobWithSomethingToDraw() throws {
         try stack.startWorker()
         let video = try stack.uploadTinyClip()
         let key = stack.operatorKey
@@ -135,7 +135,7 @@ final class PictureRouteTests: CoordinatorTestCase {
         XCTAssertEqual(HTTP.apiError(answer.data)?.message.contains("no shots to draw"), true, String(decoding: answer.data, as: UTF8.self))
     }
 
-    func test_ABatchReportHasASectionForEachJobAndOnlyForItsClub() throws {
+    func testABatchReportHasASectionForEachJobAndOnlyForItsClub() throws {
         try stack.startWorker()
         let alphaKey = try stack.createKey(["--club", "alpha"]), betaKey = try stack.createKey(["--club", "beta"])
         let client = try stack.client(key: alphaKey)

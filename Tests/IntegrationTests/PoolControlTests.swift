@@ -28,7 +28,7 @@ final class PoolControlTests: QueueStackTestCase {
         }
     }
 
-    func test_ADrainedWorkerFinishesItsJobClaimsNothingMoreAndExitsZero() throws {
+    func testADrainedWorkerFinishesItsJobClaimsNothingMoreAndExitsZero() throws {
         let worker = try stack.startWorker(extraEnvironment: ["REELWORK_WORKER_ID": "drain-me", "REELWORK_SHUTDOWN_GRACE_SECONDS": "600"])
         let running = try stack.submitNoop(video: video, seconds: 2, tag: 1)
         XCTAssertTrue(try stack.waitUntil(timeout: 20) { try stack.status(running.id) == "running" }, stack.logTail())
@@ -61,7 +61,7 @@ final class PoolControlTests: QueueStackTestCase {
         XCTAssertEqual(try post("/v1/workers/bad%20id/drain").status, 400)
     }
 
-    func test_APausedClubWaitsWhileAnotherClubsJobsRunAndResumeReleasesIt() throws {
+    func testAPausedClubWaitsWhileAnotherClubsJobsRunAndResumeReleasesIt() throws {
         let paused = try stack.submitNoop(video: video, club: "paused-club", seconds: 0.1, tag: 1)
         let pausedByCLI = try stack.run(["queue", "pause", "--club", "paused-club"])
         XCTAssertEqual(pausedByCLI.status, 0, pausedByCLI.output)
@@ -96,7 +96,7 @@ final class PoolControlTests: QueueStackTestCase {
         XCTAssertEqual(try stack.waitForTerminal(paused.id, timeout: 30).status, .succeeded, "resumed: claimed")
     }
 
-    func test_AGlobalPauseStopsClaimsWhileRunningJobsFinish() throws {
+    func testAGlobalPauseStopsClaimsWhileRunningJobsFinish() throws {
         try stack.startWorker(slots: 2, extraEnvironment: ["REELWORK_WORKER_ID": "global-test"])
         let running = try stack.submitNoop(video: video, seconds: 1.5, tag: 1)
         XCTAssertTrue(try stack.waitUntil(timeout: 20) { try stack.status(running.id) == "running" })

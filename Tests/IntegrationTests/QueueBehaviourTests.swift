@@ -17,7 +17,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
             """, [id]).rows.map { (try $0.double("scheduled"), try $0.double("late")) }
     }
 
-    func test_TransientErrorsRetryWithGrowingBackoffUntilTheyPass() throws {
+    func testTransientErrorsRetryWithGrowingBackoffUntilTheyPass() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 1, extra: ["failAttempts": .number(2)])
         let done = try stack.waitForTerminal(job.id, timeout: 30)
@@ -41,7 +41,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
     }
 
     /// Past the cap every wait is in [cap/2, cap], however many failures came before.
-    func test_RetryBackoffStopsGrowingAtTheCap() throws {
+    func testRetryBackoffStopsGrowingAtTheCap() throws {
         stack.shutdown()
         stack = try TestStack(settings: TestStack.fastQueue.merging([QueueSettings.Env.retryBaseSeconds: "0.2",
                                                                     QueueSettings.Env.retryFactor: "4",
@@ -63,7 +63,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
     /// PostgreSQL refuses the run's result (here a CHECK constraint; in life a value it cannot
     /// store): each attempt fails `internal` with the reason, and the job ends after its attempts
     /// instead of being handed back and claimed again forever.
-    func test_AResultPostgresRefusesFailsTheJobAfterItsAttempts() throws {
+    func testAResultPostgresRefusesFailsTheJobAfterItsAttempts() throws {
         try stack.db().execute("ALTER TABLE results ADD CONSTRAINT refuse_noop CHECK (NOT (result ? 'noop'))")
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 12)
@@ -77,7 +77,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM results").rows[0]["n"], "0")
     }
 
-    func test_AResultLargerThanTheLimitFailsAtOnceWithTheReason() throws {
+    func testAResultLargerThanTheLimitFailsAtOnceWithTheReason() throws {
         try stack.startWorker(extraEnvironment: [InputLimits.Env.maxResultBytes: "5"])
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 13)
         let done = try stack.waitForTerminal(job.id, timeout: 30)
@@ -87,7 +87,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertTrue(done.lastError?.contains("more than the limit of 5 (REELWORK_MAX_RESULT_BYTES)") ?? false, done.lastError ?? "")
     }
 
-    func test_TransientErrorsStopAtMaxAttemptsWithTheReason() throws {
+    func testTransientErrorsStopAtMaxAttemptsWithTheReason() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 2, extra: ["failAttempts": .number(9)])
         let done = try stack.waitForTerminal(job.id, timeout: 30)
@@ -99,7 +99,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(done.attempts.map(\.outcome), ["retry", "retry", "failed"])
     }
 
-    func test_PermanentErrorsFailAtOnce() throws {
+    func testPermanentErrorsFailAtOnce() throws {
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 3, extra: ["invalidAttempts": .number(9)])
         let done = try stack.waitForTerminal(job.id, timeout: 30)
@@ -108,7 +108,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(done.lastErrorKind, "invalid_input")
     }
 
-    func test_CancelRemovesAQueuedJobAndStopsARunningOneWithinAHeartbeat() throws {
+    func testCancelRemovesAQueuedJobAndStopsARunningOneWithinAHeartbeat() throws {
         let client = try stack.client()
         let running = try stack.submitNoop(video: video, seconds: 20, tag: 4)
         let waiting = try stack.submitNoop(video: video, seconds: 20, tag: 5)
@@ -134,7 +134,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         }
     }
 
-    func test_RepeatSubmissionsReturnTheExistingJob() throws {
+    func testRepeatSubmissionsReturnTheExistingJob() throws {
         let client = try stack.client()
         let ball: JSONValue = .object(["color": .object(["h": .number(220), "s": .number(80), "v": .number(70)])])
         let request = CreateJobRequest(videoId: video, sport: "bowling", club: "north", options: .object(["hand": .string("left"), "ballProfile": ball]))
@@ -156,7 +156,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(stats.ready, 4, "each job enqueued once")
     }
 
-    func test_OperatorRetriesEveryFailedJobMatchingAFilter() throws {
+    func testOperatorRetriesEveryFailedJobMatchingAFilter() throws {
         try stack.startWorker(slots: 2)
         let northFailing = try (0..<3).map { try stack.submitNoop(video: video, club: "north", seconds: 0, tag: 10 + $0,
                                                                    extra: ["invalidAttempts": .number(1)]) }
@@ -176,7 +176,7 @@ final class QueueBehaviourTests: QueueStackTestCase {
         XCTAssertEqual(none.stdout, "")
     }
 
-    func test_RedisDownAtSubmitCreatesNothing() throws {
+    func testRedisDownAtSubmitCreatesNothing() throws {
         stack.shutdown()
         stack = try TestStack(settings: ["REELWORK_REDIS_URL": "redis://127.0.0.1:1/0"])
         try stack.startCoordinator(requireHealthy: false)

@@ -34,7 +34,7 @@ final class ReviewMarkerTests: CoordinatorTestCase {
             {"code": "nearSwingThreshold", "message": "the wrist's peak speed (11.2 torso lengths/s) is close to the swing threshold (9)"}]}]}
         """
 
-    func test_AJobPageMarksTheRowsToReviewWithTheirConfidenceAndReasons() throws {
+    func testAJobPageMarksTheRowsToReviewWithTheirConfidenceAndReasons() throws {
         try stack.startWorker()
         let key = try stack.createKey(["--club", "alpha"])
         let client = try stack.client(key: key)

@@ -71,7 +71,7 @@ final class SchemathesisTests: XCTestCase {
                                          "REELWORK_WEBHOOK_POLL_SECONDS": "0.1", "REELWORK_EVENTS_MAX_STREAM_SECONDS": "0.5",
                                          "REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.3"]
 
-    func test_EveryOperationAnswersAsDocumented() throws {
+    func testEveryOperationAnswersAsDocumented() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.schemathesis.path) else {
             return XCTFail("\(Self.schemathesis.path) is missing: run scripts/setup-schemathesis.sh (scripts/test.sh does)")
         }

@@ -19,7 +19,7 @@ final class SeasonExportTests: CoordinatorTestCase {
         environment = ["REELWORK_API_KEY": clubKey, "XDG_STATE_HOME": stack.directory.appendingPathComponent("state").path]
     }
 
-    func test_SidecarOptionsAndOneCSVOfTheSeasonWithEachJobsFileName() throws {
+    func testSidecarOptionsAndOneCSVOfTheSeasonWithEachJobsFileName() throws {
         try stack.startWorker()
         let folder = stack.directory.appendingPathComponent("season")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -81,7 +81,7 @@ final class SeasonExportTests: CoordinatorTestCase {
     }
 
     /// A manifest gives each file its sport and options: one batch per sport and options.
-    func test_AManifestMixesSportsIntoOneBatchEach() throws {
+    func testAManifestMixesSportsIntoOneBatchEach() throws {
         try stack.startWorker()
         let folder = stack.directory.appendingPathComponent("mixed")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("wed"), withIntermediateDirectories: true)

@@ -15,7 +15,7 @@ final class ShortIDTests: QueueStackTestCase {
             """, [id, video, club])
     }
 
-    func test_TheStartOfAnIdNamesItsJobOrBatchOrSaysWhyNot() throws {
+    func testTheStartOfAnIdNamesItsJobOrBatchOrSaysWhyNot() throws {
         try insertJob("abcd1234-0000-4000-8000-000000000001", club: "c")
         try insertJob("abcd1234-0000-4000-8000-000000000002", club: "c")
         try insertJob("abcd9999-0000-4000-8000-000000000003", club: "c")

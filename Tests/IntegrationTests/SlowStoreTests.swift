@@ -12,7 +12,7 @@ import XCTest
 final class SlowStoreTests: BrokenStoreTestCase {
     override var behaviour: Behaviour { .neverAnswers }
 
-    func test_AStoreThatNeverAnswersIsNamedAndNothingIsRecorded() throws {
+    func testAStoreThatNeverAnswersIsNamedAndNothingIsRecorded() throws {
         // Two parts: the store is asked to begin a multipart upload at once.
         let body = try ReelworkJSON.encoder.encode(CreateUploadRequest(filename: "a.mp4", sizeBytes: UploadPlan.minimumPartBytes + 1,
                                                                       sha256: String(repeating: "a", count: 64)))

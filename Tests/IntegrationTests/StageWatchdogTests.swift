@@ -36,7 +36,7 @@ final class StageWatchdogTests: QueueStackTestCase {
         return (row["outcome"], Double(row["seconds"] ?? "") ?? -1)
     }
 
-    func test_AHungStageIsFailedByTheWatchdogWithinItsDeadlineAndTheSlotRunsTheNextJob() throws {
+    func testAHungStageIsFailedByTheWatchdogWithinItsDeadlineAndTheSlotRunsTheNextJob() throws {
         let stuck = try createJob(video: try stuckVideo(), maxAttempts: 1)
         let next = try stack.submitNoop(video: video, seconds: 0.2, tag: 1)
         let worker = try stack.startWorker(slots: 1)
@@ -61,7 +61,7 @@ final class StageWatchdogTests: QueueStackTestCase {
         XCTAssertTrue(stack.logTail(lines: 200).contains("its thread is stuck in job \(stuck.id.uuidString.lowercased())"), "the slot got a new thread")
     }
 
-    func test_AHungStageIsRetriedWithinItsBudgetAndThenFails() throws {
+    func testAHungStageIsRetriedWithinItsBudgetAndThenFails() throws {
         let stuck = try createJob(video: try stuckVideo(), maxAttempts: 2)
         try stack.startWorker(slots: 2)
         let failed = try stack.waitForTerminal(stuck.id, timeout: 60)
@@ -70,7 +70,7 @@ final class StageWatchdogTests: QueueStackTestCase {
         XCTAssertEqual(failed.attempts.map(\.outcome), ["retry", "failed"])
     }
 
-    func test_ACancelReachesAStuckStage() throws {
+    func testACancelReachesAStuckStage() throws {
         stack.shutdown()
         stack = try TestStack(settings: TestStack.fastQueue.merging([QueueSettings.Env.stageTimeoutSeconds: "120"]) { $1 })
         try stack.startCoordinator()
@@ -87,7 +87,7 @@ final class StageWatchdogTests: QueueStackTestCase {
         XCTAssertEqual(try stack.waitForTerminal(next.id, timeout: 30).status, .succeeded, "and the slot is free again")
     }
 
-    func test_SIGTERMReachesAStuckStageAndHandsTheJobBack() throws {
+    func testSIGTERMReachesAStuckStageAndHandsTheJobBack() throws {
         stack.shutdown()
         stack = try TestStack(settings: TestStack.fastQueue.merging([QueueSettings.Env.stageTimeoutSeconds: "120"]) { $1 })
         try stack.startCoordinator()
@@ -107,7 +107,7 @@ final class StageWatchdogTests: QueueStackTestCase {
     /// Each abandoned thread keeps its memory until the process ends, so after
     /// `REELWORK_WORKER_MAX_ABANDONED_THREADS` of them the worker drains and exits non-zero for its
     /// supervisor to start a fresh one. Its other job is handed back, never failed, and a new worker runs it.
-    func test_AWorkerThatAbandonedTooManyThreadsDrainsAndExitsNonZeroWithoutLosingItsOtherJob() throws {
+    func testAWorkerThatAbandonedTooManyThreadsDrainsAndExitsNonZeroWithoutLosingItsOtherJob() throws {
         let stuckVideo = try stuckVideo()
         // Two jobs, not one asked twice: their names tell them apart.
         let stuck = try (1...2).map { tag in

@@ -43,7 +43,7 @@ final class SubmitCommandTests: XCTestCase {
         try stack.db().query(sql).rows[0].int("n")
     }
 
-    func test_AFolderBecomesOneBatchAndRunningItAgainCreatesNothing() throws {
+    func testAFolderBecomesOneBatchAndRunningItAgainCreatesNothing() throws {
         // One clip is on the coordinator already: it is found by its hash, not sent again.
         let client = try stack.client(key: clubKey)
         _ = try awaitSync { try await client.uploadVideo(file: self.folder.appendingPathComponent("clip-0.mp4")) }
@@ -76,7 +76,7 @@ final class SubmitCommandTests: XCTestCase {
     /// A coordinator whose database was reset (a local stack started afresh) has none of the
     /// journal's ids: the command sends everything again into a new batch instead of failing on a
     /// batch that is gone.
-    func test_AJournalFromADatabaseSinceResetIsSentAfresh() throws {
+    func testAJournalFromADatabaseSinceResetIsSentAfresh() throws {
         let first = try submit()
         XCTAssertEqual(first.status, 0, first.output)
         let oldJobs = Set(first.stdout.split(separator: "\n").map(String.init))
@@ -94,7 +94,7 @@ final class SubmitCommandTests: XCTestCase {
         XCTAssertEqual(try count("SELECT count(*) AS n FROM videos WHERE club = 'north'"), 4)
     }
 
-    func test_AFolderWithoutRecursiveIsRefusedWithTheFix() throws {
+    func testAFolderWithoutRecursiveIsRefusedWithTheFix() throws {
         let result = try stack.run(["submit", folder.path, "--sport", "tennis"], extraEnvironment: environment)
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("add --recursive"), result.output)

@@ -39,7 +39,7 @@ final class SubmitResumeTests: XCTestCase {
         try stack.db().query("SELECT count(*) AS n FROM batches").rows[0].int("n")
     }
 
-    func test_NothingSentMakesNoBatch() throws {
+    func testNothingSentMakesNoBatch() throws {
         try clip("a.mp4", big: true, hue: 0)
         try clip("b.mp4", big: true, hue: 40)
         let run = try submit()
@@ -48,7 +48,7 @@ final class SubmitResumeTests: XCTestCase {
         XCTAssertEqual(try batches(), 0, "no empty batch left behind:\n\(run.output)")
     }
 
-    func test_RunAgainItSaysWhichBatchItResumesAndHowManyFilesWereSent() throws {
+    func testRunAgainItSaysWhichBatchItResumesAndHowManyFilesWereSent() throws {
         for (i, big) in [false, true, false, true, false].enumerated() { try clip("clip-\(i).mp4", big: big, hue: i * 20) }
         let first = try submit()
         XCTAssertNotEqual(first.status, 0, "two uploads failed: \(first.output)")

@@ -19,7 +19,7 @@ final class SubmitUploadResumeTests: XCTestCase {
         stack?.shutdown()
     }
 
-    func test_AClientKilledMidFileResumesFromTheLastPartHeld() throws {
+    func testAClientKilledMidFileResumesFromTheLastPartHeld() throws {
         let folder = stack.directory.appendingPathComponent("match")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let clip = folder.appendingPathComponent("rally.mp4")

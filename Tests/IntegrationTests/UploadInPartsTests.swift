@@ -60,7 +60,7 @@ class UploadInPartsTests: InProcessTestCase {
         return nil
     }
 
-    func test_PartsSentInAnyOrderAndTwiceBecomeOneVideo() throws {
+    func testPartsSentInAnyOrderAndTwiceBecomeOneVideo() throws {
         let clip = try makeLargeClip()
         let client = try stack.client()
         let upload = try create(clip.file, size: clip.size, sha256: clip.sha256, client: client)
@@ -97,7 +97,7 @@ class UploadInPartsTests: InProcessTestCase {
 
     /// A file smaller than a part is one part (with a bucket, one presigned PUT of the object:
     /// no multipart upload), and is checked the same way.
-    func test_AFileOfOnePartIsSentAndCheckedTheSameWay() throws {
+    func testAFileOfOnePartIsSentAndCheckedTheSameWay() throws {
         let clip = try stack.makeTinyClip()
         let (size, hash) = try ContentHasher.hash(file: clip)
         let client = try stack.client()
@@ -126,7 +126,7 @@ class UploadInPartsTests: InProcessTestCase {
     /// stays open with its parts (joined now), and the next complete records it. Rejecting it
     /// would have dropped a good upload on a passing fault; reopening it without its joined bytes
     /// would have answered the next complete that no part arrived.
-    func test_AStoreFailureWhileCompletingKeepsTheUploadOpenForTheNextComplete() throws {
+    func testAStoreFailureWhileCompletingKeepsTheUploadOpenForTheNextComplete() throws {
         let (clip, size, hash) = try makeLargeClip()
         let client = try stack.client()
         let upload = try create(clip, size: size, sha256: hash, client: client)
@@ -151,7 +151,7 @@ class UploadInPartsTests: InProcessTestCase {
     }
 
     /// The parts a store holds outlive the coordinator: a client resumes with the parts missing.
-    func test_AnUploadResumesFromItsLastPartAfterTheCoordinatorRestarts() throws {
+    func testAnUploadResumesFromItsLastPartAfterTheCoordinatorRestarts() throws {
         let clip = try makeLargeClip()
         let upload = try create(clip.file, size: clip.size, sha256: clip.sha256, client: try stack.client())
         try send([1], of: upload, file: clip.file, client: try stack.client())
@@ -174,7 +174,7 @@ class UploadInPartsTests: InProcessTestCase {
     }
 
     /// Parts of other bytes than declared: refused at completion, nothing recorded, nothing left.
-    func test_BytesThatDoNotMatchTheDeclaredHashAreRefusedAndLeaveNothing() throws {
+    func testBytesThatDoNotMatchTheDeclaredHashAreRefusedAndLeaveNothing() throws {
         let clip = try makeLargeClip()
         let client = try stack.client()
         let claimed = String(repeating: "ab", count: 32)
@@ -196,7 +196,7 @@ class UploadInPartsTests: InProcessTestCase {
     }
 
     /// A part of the wrong length: refused where it arrives (the coordinator) or at completion (a bucket).
-    func test_APartOfTheWrongLengthIsNamed() throws {
+    func testAPartOfTheWrongLengthIsNamed() throws {
         let clip = try makeLargeClip()
         let client = try stack.client()
         let upload = try create(clip.file, size: clip.size, sha256: clip.sha256, client: client)
@@ -223,7 +223,7 @@ class UploadInPartsTests: InProcessTestCase {
         XCTAssertEqual(try awaitSync { try await client.completeUpload(upload.id) }.contentHash, clip.sha256)
     }
 
-    func test_BadDeclarationsAndPartNumbersAreRefusedWithTheReason() throws {
+    func testBadDeclarationsAndPartNumbersAreRefusedWithTheReason() throws {
         let client = try stack.client()
         let hash = String(repeating: "0", count: 64)
         let cases: [(CreateUploadRequest, Int, String)] = [
@@ -263,7 +263,7 @@ class UploadInPartsTests: InProcessTestCase {
 
     /// An upload past its expiry is abandoned by the coordinator's sweep (one round at its start):
     /// its parts leave the store.
-    func test_AnExpiredUploadIsAbandonedAndItsPartsDropped() throws {
+    func testAnExpiredUploadIsAbandonedAndItsPartsDropped() throws {
         let clip = try makeLargeClip()
         let client = try stack.client()
         let upload = try create(clip.file, size: clip.size, sha256: clip.sha256, client: client)
@@ -312,7 +312,7 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
     /// A store that keeps uploads in memory (rclone) loses them when it restarts: a part sent to
     /// it then is refused with NoSuchUpload, the upload ends as gone (410, not "try again"), and a
     /// client resuming it starts it again on its own.
-    func test_AnUploadWhoseStoreLostItsPartsIsStartedAgain() throws {
+    func testAnUploadWhoseStoreLostItsPartsIsStartedAgain() throws {
         let clip = try makeLargeClip()
         let client = try stack.client()
         let upload = try create(clip.file, size: clip.size, sha256: clip.sha256, client: client)
@@ -343,7 +343,7 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
     /// With the store down, an upload of one part still starts (nothing is asked of the store until
     /// its part goes there), a larger one is refused with the reason and nothing recorded, and
     /// asking after an upload says the store failed.
-    func test_WithTheStoreDownNothingIsHalfRecorded() throws {
+    func testWithTheStoreDownNothingIsHalfRecorded() throws {
         let client = try stack.client()
         let hash = String(repeating: "5", count: 64)
         server.kill()
@@ -361,7 +361,7 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
     }
 
     /// The part URLs point at the store and carry its signature; the coordinator's own part route refuses.
-    func test_PartsGoStraightToTheBucket() throws {
+    func testPartsGoStraightToTheBucket() throws {
         let client = try stack.client()
         let upload = try awaitSync { try await client.createUpload(CreateUploadRequest(filename: "c.mp4", sizeBytes: 20 << 20,
                                                                                        sha256: String(repeating: "1", count: 64))) }
@@ -380,7 +380,7 @@ final class UploadInPartsS3Tests: UploadInPartsTests {
 final class OpenUploadsQuotaTests: InProcessTestCase {
     override var stackSettings: [String: String] { ["REELWORK_MAX_OPEN_UPLOADS_PER_CLUB": "3"] }
 
-    func test_AClubAtItsOpenUploadsIsRefusedUntilOneEnds() throws {
+    func testAClubAtItsOpenUploadsIsRefusedUntilOneEnds() throws {
         let alpha = try stack.client(key: try stack.createKey(["--club", "alpha"]))
         let beta = try stack.client(key: try stack.createKey(["--club", "beta"]))
         let declared = CreateUploadRequest(filename: "a.mp4", sizeBytes: 1000, sha256: String(repeating: "3", count: 64))

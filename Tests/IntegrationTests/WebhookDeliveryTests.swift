@@ -44,7 +44,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
         try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(request.body.utf8))
     }
 
-    func test_AWorkersResultAndFailureReachTheReceiverSignedAfterItFailedTwice() throws {
+    func testAWorkersResultAndFailureReachTheReceiverSignedAfterItFailedTwice() throws {
         let endpoint = try endpoint("/fail-twice")
         try stack.startWorker()
         let good = try stack.submitNoop(video: video, seconds: 0, tag: 1)
@@ -68,7 +68,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
     /// One way of writing ids (lower case, RFC 9562): the id `reelwork jobs list` prints is found
     /// verbatim as the job's id in the event stream and in the webhook's body, and the API's
     /// answer has it too, so an operator can grep any of them for what the CLI gave.
-    func test_TheIdTheCLIPrintsIsFoundVerbatimInTheEventsTheWebhookAndTheAPI() throws {
+    func testTheIdTheCLIPrintsIsFoundVerbatimInTheEventsTheWebhookAndTheAPI() throws {
         _ = try endpoint("/ok")
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 9)
@@ -97,7 +97,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
     /// The coordinator looks for due deliveries once a minute here, so the job ends between two of
     /// its looks; it is then killed. The delivery was committed with the job's end, so the next
     /// coordinator sends it.
-    func test_ACoordinatorKilledBetweenTheJobsEndAndTheDeliveryLosesNothing() throws {
+    func testACoordinatorKilledBetweenTheJobsEndAndTheDeliveryLosesNothing() throws {
         let endpoint = try endpoint("/ok")
         stack.coordinator?.terminate()
         stack.coordinator?.waitUntilExit()
@@ -119,7 +119,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
         _ = try Eventually.value("the delivery recorded as succeeded") { try deliveryStatuses(endpoint) == [.succeeded] ? true : nil }
     }
 
-    func test_ABatchsCompletionIsSentOnceAfterItsLastJobEnds() throws {
+    func testABatchsCompletionIsSentOnceAfterItsLastJobEnds() throws {
         let endpoint = try endpoint("/ok", events: ["batch.completed"])
         let client = try stack.client()
         let videos = try (0..<2).map { i -> UUID in
@@ -146,7 +146,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
         XCTAssertEqual(try receiver.requests().count, 1, "one batch, one completion")
     }
 
-    func test_AfterARotationBothSecretsSignDuringTheGracePeriod() throws {
+    func testAfterARotationBothSecretsSignDuringTheGracePeriod() throws {
         let old = try endpoint("/ok")
         let client = try stack.client()
         let rotated = try awaitSync { try await client.rotateWebhookSecret(old.webhook.id) }
@@ -160,7 +160,7 @@ final class WebhookDeliveryTests: WebhookStackTestCase {
         XCTAssertEqual(requests.first?.signature?.split(separator: " ").count, 2)
     }
 
-    func test_ARedeliveryResendsTheSameDeliveryAndRecordsTheAttempt() throws {
+    func testARedeliveryResendsTheSameDeliveryAndRecordsTheAttempt() throws {
         let endpoint = try endpoint("/ok")
         try stack.startWorker()
         let job = try stack.submitNoop(video: video, seconds: 0, tag: 6)

@@ -60,7 +60,7 @@ final class WebhookRebindingTests: XCTestCase {
 
     /// An HTTP client that looked the name up again when it connects would be led to the internal
     /// receiver on 127.0.0.1; ours connects to the address it checked.
-    func test_ANameThatAnswersInternallyAfterTheCheckNeverLeadsADeliveryInside() throws {
+    func testANameThatAnswersInternallyAfterTheCheckNeverLeadsADeliveryInside() throws {
         // The registration's check, then the first delivery's check: allowed. Every lookup after them: internal.
         try start(answers: ["127.0.0.2", "127.0.0.2", "127.0.0.1"])
         let outside = try receiver(host: "127.0.0.2")
@@ -94,7 +94,7 @@ final class WebhookRebindingTests: XCTestCase {
     /// Connecting to the checked address keeps TLS about the URL's name: the connection asks for
     /// it (SNI) and the certificate is checked against it, not against the address. The coordinator
     /// trusts only the test's CA here (its /etc/ssl/certs mounted over).
-    func test_HTTPSToTheCheckedAddressStillChecksTheCertificateForTheURLsName() throws {
+    func testHTTPSToTheCheckedAddressStillChecksTheCertificateForTheURLsName() throws {
         let authority = try TestCertificateAuthority()
         self.authority = authority
         try start(answers: ["127.0.0.2"], mounts: ["/etc/ssl/certs": authority.trustStore])

@@ -15,7 +15,7 @@ final class WebhookRedeliverNowTests: WebhookStackTestCase {
     }
 
 
-    func test_APendingDeliveryIsSentNowOnRequest() throws {
+    func testAPendingDeliveryIsSentNowOnRequest() throws {
         let client = try stack.client()
         let endpoint = try awaitSync {
             try await client.createWebhook(CreateWebhookRequest(url: self.receiver.url("/fail"), events: ["job.succeeded"], club: "c"))

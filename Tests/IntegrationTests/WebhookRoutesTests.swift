@@ -30,7 +30,7 @@ final class WebhookRoutesTests: InProcessTestCase {
         try stack.db().query("SELECT count(*) AS n FROM webhook_endpoints").rows[0].int("n")
     }
 
-    func test_AClubRegistersRotatesAndDeletesAnEndpointAndSeesEachSecretOnce() throws {
+    func testAClubRegistersRotatesAndDeletesAnEndpointAndSeesEachSecretOnce() throws {
         let club = self.club!
         let created = try awaitSync { try await club.createWebhook(CreateWebhookRequest(url: self.publicURL, events: ["job.failed", "batch.completed"])) }
         XCTAssertTrue(created.secret.hasPrefix("whsec_"), created.secret)
@@ -63,7 +63,7 @@ final class WebhookRoutesTests: InProcessTestCase {
         XCTAssertEqual(try endpointCount(), 0)
     }
 
-    func test_AnOperatorNamesTheClubAndSeesEveryClubsEndpoints() throws {
+    func testAnOperatorNamesTheClubAndSeesEveryClubsEndpoints() throws {
         let club = self.club!
         let op = try stack.client()
         let hawks = try awaitSync { try await op.createWebhook(CreateWebhookRequest(url: self.publicURL, events: ["job.succeeded"], club: "hawks")) }
@@ -81,7 +81,7 @@ final class WebhookRoutesTests: InProcessTestCase {
         XCTAssertEqual(try endpointCount(), 2)
     }
 
-    func test_AClubHasAtMostTheLimitOfEndpoints() throws {
+    func testAClubHasAtMostTheLimitOfEndpoints() throws {
         let club = self.club!
         for _ in 0..<WebhookRepository.maxEndpointsPerClub {
             _ = try awaitSync { try await club.createWebhook(CreateWebhookRequest(url: self.publicURL, events: ["job.failed"])) }
@@ -93,7 +93,7 @@ final class WebhookRoutesTests: InProcessTestCase {
     }
 
     /// Guarantee 6: each refusal names what is wrong, and nothing is created.
-    func test_BadInputGetsAClearErrorAndCreatesNothing() throws {
+    func testBadInputGetsAClearErrorAndCreatesNothing() throws {
         let events = #""events":["job.failed"]"#
         let cases: [(body: String, status: Int, code: String, says: String)] = [
             (#"{"url":"ftp://93.184.216.34/x",\#(events)}"#, 400, "invalid_url", "only http and https"),
@@ -153,7 +153,7 @@ final class WebhookCommandTests: CoordinatorTestCase {
 
     /// `reelwork webhooks`, as an operator (the stack's key): the secret alone on the last line of
     /// stdout, the API's errors as the command's.
-    func test_TheCommandLineRegistersListsRotatesAndDeletes() throws {
+    func testTheCommandLineRegistersListsRotatesAndDeletes() throws {
         let created = try stack.run(["webhooks", "create", publicURL, "--event", "job.failed", "--event", "batch.completed", "--club", "eagles"])
         XCTAssertEqual(created.status, 0, created.output)
         let secret = created.stdout.split(separator: "\n").last.map(String.init) ?? ""

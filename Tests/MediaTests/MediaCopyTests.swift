@@ -21,7 +21,7 @@ final class MediaCopyTests: XCTestCase {
         scratch?.remove()
     }
 
-    func test_TheCopyHoldsTheSameBytesAndSaysItIsAliveOnTheWay() throws {
+    func testTheCopyHoldsTheSameBytesAndSaysItIsAliveOnTheWay() throws {
         var chunks = 0
         let copied = try MediaCopy.copy(source.path, to: scratch.path("copy"), maxBytes: 1 << 30, guards: MediaGuards()) { chunks += 1 }
         XCTAssertEqual(copied, Int64(bytes.count))
@@ -29,14 +29,14 @@ final class MediaCopyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(chunks, 3, "a sign of life per MiB, not one at the end")
     }
 
-    func test_AVideoOverTheLimitIsRefused() {
+    func testAVideoOverTheLimitIsRefused() {
         XCTAssertThrowsError(try MediaCopy.copy(source.path, to: scratch.path("copy"), maxBytes: 1 << 20, guards: MediaGuards())) { error in
             XCTAssertEqual((error as? MediaError)?.kind, .invalidInput)
             XCTAssertTrue("\(error)".contains("larger than the limit of 1048576 bytes"), "\(error)")
         }
     }
 
-    func test_TheCallersStopEndsTheCopyWithItsOwnError() {
+    func testTheCallersStopEndsTheCopyWithItsOwnError() {
         struct Stopped: Error {}
         var chunks = 0
         XCTAssertThrowsError(try MediaCopy.copy(source.path, to: scratch.path("copy"), maxBytes: 1 << 30, guards: MediaGuards()) {
@@ -48,7 +48,7 @@ final class MediaCopyTests: XCTestCase {
         XCTAssertEqual(chunks, 2, "nothing more was read after the stop")
     }
 
-    func test_AMissingSourceIsNamedWithoutItsQuery() {
+    func testAMissingSourceIsNamedWithoutItsQuery() {
         XCTAssertThrowsError(try MediaCopy.copy("http://127.0.0.1:9/videos/x?X-Amz-Signature=secret", to: scratch.path("copy"),
                                                 maxBytes: 1 << 30, guards: MediaGuards())) { error in
             XCTAssertEqual((error as? MediaError)?.kind, .transient, "\(error)")

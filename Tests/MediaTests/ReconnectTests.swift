@@ -83,7 +83,7 @@ final class ReconnectTests: XCTestCase {
         }
     }
 
-    func test_ACopyWhoseConnectionBreaksMidBodyStillHoldsEveryByte() throws {
+    func testACopyWhoseConnectionBreaksMidBodyStillHoldsEveryByte() throws {
         let bytes = pseudoRandomBytes(count: (3 << 20) + 12_345)
         for name in ["fin.bin", "rst.bin"] {
             _ = try fixtures.write(bytes, to: name)
@@ -103,7 +103,7 @@ final class ReconnectTests: XCTestCase {
     /// A store that dies mid-body, so that the reconnect finds nobody, fails the copy as the
     /// network's fault (the job retries), not with a half file that would then be judged a
     /// truncated video (the job failing for good as invalid input).
-    func test_ACopyCutOffByAServerThatWentAwayFailsAsTheStoresFault() throws {
+    func testACopyCutOffByAServerThatWentAwayFailsAsTheStoresFault() throws {
         let bytes = pseudoRandomBytes(count: (3 << 20) + 12_345)
         _ = try fixtures.write(bytes, to: "dead.bin")
         XCTAssertThrowsError(try MediaCopy.copy("\(baseURL)/dead.bin", to: fixtures.path("dead.copy"), maxBytes: 1 << 30, guards: MediaGuards())) { error in
@@ -115,7 +115,7 @@ final class ReconnectTests: XCTestCase {
     }
 
     /// A server that takes the connection and closes it without an answer is the network's fault too.
-    func test_AServerThatHangsUpWithoutAnAnswerIsTheStoresFault() throws {
+    func testAServerThatHangsUpWithoutAnAnswerIsTheStoresFault() throws {
         _ = try fixtures.write(pseudoRandomBytes(count: 1000), to: "hangup.bin")
         XCTAssertThrowsError(try MediaCopy.copy("\(baseURL)/hangup.bin", to: fixtures.path("hangup.copy"), maxBytes: 1 << 30, guards: MediaGuards())) { error in
             XCTAssertEqual((error as? MediaError)?.kind, .transient, "\(error)")
@@ -125,7 +125,7 @@ final class ReconnectTests: XCTestCase {
 
     /// The demuxer's reads (a decode without a local copy, the coordinator's checks) go through
     /// the same options.
-    func test_ADecodeWhoseConnectionBreaksMidBodyDecodesEveryFrame() throws {
+    func testADecodeWhoseConnectionBreaksMidBodyDecodesEveryFrame() throws {
         let local = try fixtures.video("fin.mp4", Source.testPattern() + Source.h264 + ["-movflags", "+faststart"])
         let remote = try VideoDecoder(location: "\(baseURL)/fin.mp4").decodeAll { _ in }
         XCTAssertEqual(remote, try VideoDecoder(location: local).decodeAll { _ in })

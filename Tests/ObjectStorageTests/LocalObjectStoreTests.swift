@@ -4,14 +4,14 @@ import TestSupport
 import XCTest
 
 final class LocalObjectStoreTests: XCTestCase {
-    func test_KeysThatCouldLeaveTheStoreAreRefused() {
+    func testKeysThatCouldLeaveTheStoreAreRefused() {
         XCTAssertTrue(ObjectKey.isValid(ObjectKey.video(sha256: String(repeating: "ab", count: 32))))
         for bad in ["", "../etc/passwd", "videos/../../x", "videos//a", "/videos/a", "videos/a b", "videos/./a", "videos/a?b"] {
             XCTAssertFalse(ObjectKey.isValid(bad), bad)
         }
     }
 
-    func test_PutListSizeAndRemove() async throws {
+    func testPutListSizeAndRemove() async throws {
         let scratch = try ScratchDirectory(prefix: "local-store")
         defer { scratch.remove() }
         let store = LocalObjectStore(root: scratch.path("storage"))
@@ -42,7 +42,7 @@ final class LocalObjectStoreTests: XCTestCase {
         try await store.remove(key: key)  // removing what is not there is not an error
     }
 
-    func test_TheSpoolSweepsOnlyStaleFiles() throws {
+    func testTheSpoolSweepsOnlyStaleFiles() throws {
         let scratch = try ScratchDirectory(prefix: "spool")
         defer { scratch.remove() }
         let spool = UploadSpool(storageDir: scratch.url.path)

@@ -34,7 +34,7 @@ final class S3MultipartTests: XCTestCase {
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
-    func test_PartsUploadedByPresignedURLsAreJoinedInOrder() async throws {
+    func testPartsUploadedByPresignedURLsAreJoinedInOrder() async throws {
         let store = self.store
         let key = "uploads/first"
         let id = try await store.createMultipartUpload(key: key)
@@ -62,7 +62,7 @@ final class S3MultipartTests: XCTestCase {
         XCTAssertEqual(copied, Int64(first.count + second.count))
     }
 
-    func test_AnAbandonedUploadIsAborted() async throws {
+    func testAnAbandonedUploadIsAborted() async throws {
         let store = self.store
         let id = try await store.createMultipartUpload(key: "uploads/abandoned")
         let status = try await put(Data("half a video".utf8), to: try store.presignedPartURL(key: "uploads/abandoned", uploadId: id, number: 1, seconds: 300))
@@ -80,7 +80,7 @@ final class S3MultipartTests: XCTestCase {
     }
 
     /// A part URL is for one part of one upload: another number or upload id is refused.
-    func test_APartURLCannotBeBentToAnotherPart() async throws {
+    func testAPartURLCannotBeBentToAnotherPart() async throws {
         let store = self.store
         let id = try await store.createMultipartUpload(key: "uploads/bent")
         let url = try store.presignedPartURL(key: "uploads/bent", uploadId: id, number: 1, seconds: 300)

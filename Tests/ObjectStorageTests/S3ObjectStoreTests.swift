@@ -41,7 +41,7 @@ final class S3ObjectStoreTests: XCTestCase {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
-    func test_PutLookUpListReadAndRemove() async throws {
+    func testPutLookUpListReadAndRemove() async throws {
         let store = store()
         try await store.prepare()
         let (url, hash) = try file("a video's bytes")
@@ -67,7 +67,7 @@ final class S3ObjectStoreTests: XCTestCase {
     }
 
     /// More objects than one listing page holds: each page's continuation is followed.
-    func test_AListingLongerThanAPageIsFollowed() async throws {
+    func testAListingLongerThanAPageIsFollowed() async throws {
         let folder = server.root.appendingPathComponent("clips/videos/aa")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for index in 0..<25 { try Data("x".utf8).write(to: folder.appendingPathComponent(String(format: "%04d", index))) }
@@ -75,7 +75,7 @@ final class S3ObjectStoreTests: XCTestCase {
         XCTAssertEqual(listed.map(\.key), (0..<25).map { String(format: "videos/aa/%04d", $0) })
     }
 
-    func test_AMissingBucketIsNamed() async throws {
+    func testAMissingBucketIsNamed() async throws {
         do {
             try await store(bucket: "no-such-bucket").prepare()
             XCTFail("a missing bucket was accepted")
@@ -85,7 +85,7 @@ final class S3ObjectStoreTests: XCTestCase {
         }
     }
 
-    func test_WrongCredentialsAreRefusedByName() async throws {
+    func testWrongCredentialsAreRefusedByName() async throws {
         let (url, hash) = try file("bytes")
         do {
             _ = try await store(secret: "not-the-secret").put(file: url, sha256: hash, key: ObjectKey.video(sha256: hash))
@@ -98,7 +98,7 @@ final class S3ObjectStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: server.root.appendingPathComponent("clips/videos").path))
     }
 
-    func test_AnExpiredPresignedURLIsRefused() async throws {
+    func testAnExpiredPresignedURLIsRefused() async throws {
         let (url, hash) = try file("old bytes")
         let key = ObjectKey.video(sha256: hash)
         _ = try await store().put(file: url, sha256: hash, key: key)
@@ -111,7 +111,7 @@ final class S3ObjectStoreTests: XCTestCase {
         XCTAssertEqual(fresh, 200)
     }
 
-    func test_AStoreThatIsDownIsUnavailable() async throws {
+    func testAStoreThatIsDownIsUnavailable() async throws {
         server.kill()
         do {
             _ = try await store().size(of: "videos/aa/anything")

@@ -15,7 +15,7 @@ final class SignatureV4Tests: XCTestCase {
     let s3Date = Date(timeIntervalSince1970: 1_369_353_600)
     let emptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-    func test_TestSuiteGetVanilla() {
+    func testTestSuiteGetVanilla() {
         let headers = suite.signedHeaders(method: "GET", url: URL(string: "https://example.amazonaws.com/")!,
                                           headers: ["Host": "example.amazonaws.com"], payloadHash: emptyHash, date: suiteDate,
                                           sendsPayloadHash: false)
@@ -25,7 +25,7 @@ final class SignatureV4Tests: XCTestCase {
                            + "Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31")
     }
 
-    func test_TestSuiteGetWithAQueryParameter() {
+    func testTestSuiteGetWithAQueryParameter() {
         let headers = suite.signedHeaders(method: "GET", url: URL(string: "https://example.amazonaws.com/?Param1=value1")!,
                                           headers: ["host": "example.amazonaws.com"], payloadHash: emptyHash, date: suiteDate,
                                           sendsPayloadHash: false)
@@ -34,7 +34,7 @@ final class SignatureV4Tests: XCTestCase {
     }
 
     /// S3 API reference, "Example: GET Object": the first ten bytes of examplebucket/test.txt.
-    func test_S3GetObjectWithARange() {
+    func testS3GetObjectWithARange() {
         let headers = s3.signedHeaders(method: "GET", url: URL(string: "https://examplebucket.s3.amazonaws.com/test.txt")!,
                                        headers: ["Host": "examplebucket.s3.amazonaws.com", "Range": "bytes=0-9"], payloadHash: emptyHash,
                                        date: s3Date)
@@ -46,7 +46,7 @@ final class SignatureV4Tests: XCTestCase {
     }
 
     /// S3 API reference, "Authenticating Requests: Using Query Parameters": a day's GET of test.txt.
-    func test_S3PresignedURL() {
+    func testS3PresignedURL() {
         let url = s3.presignedURL(method: "GET", url: URL(string: "https://examplebucket.s3.amazonaws.com/test.txt")!, seconds: 86400, date: s3Date)
         XCTAssertEqual(url.absoluteString,
                        "https://examplebucket.s3.amazonaws.com/test.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256"
@@ -56,12 +56,12 @@ final class SignatureV4Tests: XCTestCase {
     }
 
     /// A presigned URL is good for at most seven days, whatever is asked.
-    func test_PresignedValidityIsCappedAtSevenDays() {
+    func testPresignedValidityIsCappedAtSevenDays() {
         let url = s3.presignedURL(method: "GET", url: URL(string: "https://examplebucket.s3.amazonaws.com/test.txt")!, seconds: 10_000_000, date: s3Date)
         XCTAssertTrue(url.absoluteString.contains("X-Amz-Expires=604800&"), url.absoluteString)
     }
 
-    func test_HostHeaderCarriesANonDefaultPortOnly() {
+    func testHostHeaderCarriesANonDefaultPortOnly() {
         XCTAssertEqual(SignatureV4.hostHeader(URL(string: "http://127.0.0.1:9000/b/k")!), "127.0.0.1:9000")
         XCTAssertEqual(SignatureV4.hostHeader(URL(string: "https://s3.amazonaws.com:443/b")!), "s3.amazonaws.com")
         XCTAssertEqual(SignatureV4.hostHeader(URL(string: "http://minio/b")!), "minio")

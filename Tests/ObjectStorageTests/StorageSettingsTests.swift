@@ -7,12 +7,12 @@ final class StorageSettingsTests: XCTestCase {
     let s3: [String: String] = ["REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": "http://127.0.0.1:9000", "REELWORK_S3_BUCKET": "clips",
                                 "AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret"]
 
-    func test_LocalIsTheDefault() throws {
+    func testLocalIsTheDefault() throws {
         XCTAssertEqual(try StorageSettings.fromEnvironment([:]), .local)
         XCTAssertEqual(try StorageSettings.fromEnvironment(["REELWORK_STORAGE": "LOCAL"]), .local)
     }
 
-    func test_S3SettingsAreRead() throws {
+    func testS3SettingsAreRead() throws {
         guard case .s3(let settings) = try StorageSettings.fromEnvironment(s3.merging(["REELWORK_S3_PATH_STYLE": "1"]) { $1 }) else {
             return XCTFail("not s3")
         }
@@ -28,7 +28,7 @@ final class StorageSettingsTests: XCTestCase {
         XCTAssertEqual(outside.publicEndpoint?.absoluteString, "https://files.example.org")
     }
 
-    func test_EachBadValueIsNamed() {
+    func testEachBadValueIsNamed() {
         let cases: [([String: String], String)] = [
             (["REELWORK_STORAGE": "ftp"], "REELWORK_STORAGE='ftp' must be local or s3"),
             (s3.filter { $0.key != "REELWORK_S3_BUCKET" }, "REELWORK_S3_BUCKET is required"),
@@ -51,7 +51,7 @@ final class StorageSettingsTests: XCTestCase {
     }
 
     /// A mounted secret: the file's keys win over the environment's.
-    func test_CredentialsComeFromTheFileWhenOneIsNamed() throws {
+    func testCredentialsComeFromTheFileWhenOneIsNamed() throws {
         let scratch = try ScratchDirectory(prefix: "s3-credentials")
         defer { scratch.remove() }
         let file = scratch.path("credentials")

@@ -33,7 +33,7 @@ final class BasketballPictureTests: PatternClipTestCase {
         return abs(p.0 - Int(colour.red)) <= 3 && abs(p.1 - Int(colour.green)) <= 3 && abs(p.2 - Int(colour.blue)) <= 3
     }
 
-    func test_TheFrameShowsEachFlightAndTheChartEachShotByDistance() throws {
+    func testTheFrameShowsEachFlightAndTheChartEachShotByDistance() throws {
         let grabber = try FrameGrabber(location: Self.clip)
         let png = try XCTUnwrap(try BasketballPicture().picture(result: Self.result, options: .emptyObject, frames: grabber)).png()
         _ = try PictureFixtures.keep(png, as: "unit-basketball.png")
@@ -49,7 +49,7 @@ final class BasketballPictureTests: PatternClipTestCase {
         XCTAssertFalse(pixelIs(image, line - 12, 150, Colour(0x00c2ff)))
     }
 
-    func test_ABatchsStatsLineComesFromTheSums() {
+    func testABatchsStatsLineComesFromTheSums() {
         let rows = [Self.shot(1, made: true, type: "3PT", feet: 24, release: (1, 1)), Self.shot(2, made: false, type: "2PT", feet: 10, release: (1, 1)),
                     Self.shot(3, made: true, type: "2PT", feet: 10, release: (1, 1))]
         let line = BasketballPicture().statsRow(name: "Total", rows: rows)

@@ -68,7 +68,7 @@ final class ReportSizeTests: XCTestCase {
         XCTAssertTrue(encodings.allSatisfy { $0 == "jpeg" }, "\(name): frames as JPEG, not \(encodings)", file: file, line: line)
     }
 
-    func test_ATwoSwingTennisReportIsUnderAMegabyteAPage() throws {
+    func testATwoSwingTennisReportIsUnderAMegabyteAPage() throws {
         let result = tennisResult()
         let picture = try TennisPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         let job = ReportJob(id: UUID(), club: "Club", sport: .tennis, fileName: "rally.mp4", createdAt: Date(), status: "succeeded",
@@ -76,7 +76,7 @@ final class ReportSizeTests: XCTestCase {
         try assertSmall(try SessionReport.pdf(job, report: TennisPicture()), as: "unit-size-tennis-report.pdf", images: 10)
     }
 
-    func test_ABowlingBatchReportIsUnderAMegabyteAPage() throws {
+    func testABowlingBatchReportIsUnderAMegabyteAPage() throws {
         let jobs = try (1...3).map { index -> ReportJob in
             let result = PictureFixtures.bowlingResult(shots: index)
             let picture = try BowlingPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))

@@ -38,7 +38,7 @@ final class ReportTests: PatternClipTestCase {
                          createdAt: Date(timeIntervalSince1970: 1_790_000_000), status: "succeeded", result: result, picture: picture)
     }
 
-    func test_ASessionReportHasTotalsThePictureAndEveryShotOverAsManyPagesAsItNeeds() throws {
+    func testASessionReportHasTotalsThePictureAndEveryShotOverAsManyPagesAsItNeeds() throws {
         let pdf = try PictureFixtures.keep(try SessionReport.pdf(try bowlingJob(shots: 90), report: BowlingPicture()), as: "unit-bowling-report.pdf")
         try render(pdf)
         let count = try pages(pdf)
@@ -60,7 +60,7 @@ final class ReportTests: PatternClipTestCase {
         }
     }
 
-    func test_ABatchReportHasTotalsOverItsJobsAndASectionForEach() throws {
+    func testABatchReportHasTotalsOverItsJobsAndASectionForEach() throws {
         let good = try bowlingJob(shots: 3)
         let failed = ReportJob(id: UUID(), club: "Riverside Lanes", sport: .bowling, fileName: "dark.mp4", createdAt: Date(),
                                status: "failed", error: "No ball found: check the ball's colour")
@@ -94,7 +94,7 @@ final class ReportDateTests: XCTestCase {
                   recordedAt: recordedAt, status: "failed", error: "No ball found")
     }
 
-    func test_TheReportSaysWhenTheClipWasFilmedElseWhenItWasUploaded() throws {
+    func testTheReportSaysWhenTheClipWasFilmedElseWhenItWasUploaded() throws {
         let filmed = try text(try SessionReport.pdf(job(recordedAt: Date(timeIntervalSince1970: 1_715_679_012)), report: BowlingPicture()),
                               as: "unit-recorded-report.pdf")
         XCTAssertTrue(filmed.contains("Recorded") && filmed.contains("2024-05-14 09:30 UTC"), filmed)

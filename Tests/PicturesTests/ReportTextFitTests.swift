@@ -54,7 +54,7 @@ final class ReportTextFitTests: PatternClipTestCase {
 
     static let page = Rect(x: 0, y: 0, width: ReportLayout.pageWidth, height: ReportLayout.pageHeight)
 
-    func test_ASessionReportWithALongNameAndManyShotsShowsAllOfItsText() throws {
+    func testASessionReportWithALongNameAndManyShotsShowsAllOfItsText() throws {
         let job = try bowlingJob(shots: 24)
         let layout = try SessionReport.layout(job, report: BowlingPicture())
         assertEveryTextWhole(layout.canvas.drawnText, on: Self.page, "the session report")
@@ -68,7 +68,7 @@ final class ReportTextFitTests: PatternClipTestCase {
         XCTAssertEqual(heading.page, panel.page, "the picture's heading is on the picture's page")
     }
 
-    func test_ABatchReportWithLongNamesShowsAllOfItsText() throws {
+    func testABatchReportWithLongNamesShowsAllOfItsText() throws {
         let jobs = [try bowlingJob(shots: 4), try bowlingJob(shots: 2, name: "short.mp4"),
                     ReportJob(id: UUID(), club: Self.longClub, sport: .bowling, fileName: Self.longName.uppercased(), createdAt: Date(), status: "failed",
                               error: "No ball found: check the ball's colour, the lane's lighting and that the camera sees the whole lane from the foul line to the pins")]
@@ -85,7 +85,7 @@ final class ReportTextFitTests: PatternClipTestCase {
         }
     }
 
-    func test_ATennisReportsTotalsReadWhole() throws {
+    func testATennisReportsTotalsReadWhole() throws {
         let result = PictureFixtures.tennisResult()
         let picture = try TennisPicture().picture(result: result, options: .emptyObject, frames: try FrameGrabber(location: Self.clip))
         let job = ReportJob(id: UUID(), club: "Club", sport: .tennis, fileName: Self.longName, createdAt: Date(), status: "succeeded",
@@ -95,7 +95,7 @@ final class ReportTextFitTests: PatternClipTestCase {
         XCTAssertTrue(layout.canvas.drawnText.contains { $0.text == "55 % of body height" }, "the contact height's value whole")
     }
 
-    func test_TheBowlingPanelListsEveryShotWithoutCoveringAnyText() throws {
+    func testTheBowlingPanelListsEveryShotWithoutCoveringAnyText() throws {
         for shots in [1, 4, 12, 40] {
             let picture = try XCTUnwrap(try BowlingPicture().picture(result: PictureFixtures.bowlingResult(shots: shots), options: .emptyObject,
                                                                      frames: try FrameGrabber(location: Self.clip)))
@@ -112,7 +112,7 @@ final class ReportTextFitTests: PatternClipTestCase {
 
     /// An end of 6 arrows, an indoor round's 24, and more than one line of them: every score is
     /// listed under the face, on as many lines as it takes.
-    func test_TheArcheryPictureListsEveryArrowsScoreWhole() throws {
+    func testTheArcheryPictureListsEveryArrowsScoreWhole() throws {
         let frames = try FrameGrabber(location: Self.clip)
         let centre = (x: Double(frames.displaySize.width) / 2, y: Double(frames.displaySize.height) / 2), radius = 40.0
         for count in [6, 24, 60] {
@@ -142,7 +142,7 @@ final class ReportTextFitTests: PatternClipTestCase {
         }
     }
 
-    func test_ALongWordIsBrokenIntoLinesThatFitNotCut() throws {
+    func testALongWordIsBrokenIntoLinesThatFitNotCut() throws {
         let canvas = try Canvas.image(width: 10, height: 10)
         let font = Font(size: 10)
         let lines = canvas.wrapped("clip " + Self.longName, font: font, width: 120)

@@ -36,7 +36,7 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertTrue(close, "\(what) at (\(Int(x)), \(Int(y))): \(p), expected (\(colour.red), \(colour.green), \(colour.blue))", file: file, line: line)
     }
 
-    func test_ABowlingShotIsDrawnOverTheFrameWhereItStarts() throws {
+    func testABowlingShotIsDrawnOverTheFrameWhereItStarts() throws {
         let png = try picture(.bowling, PictureFixtures.bowlingResult()).png()
         _ = try PictureFixtures.keep(png, as: "unit-bowling.png")
         let image = try RasterImage(png: png, in: Self.directory, name: "bowling.png")
@@ -60,7 +60,7 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertGreaterThan(wrong, 10, "another frame differs")
     }
 
-    func test_ATennisSwingsKeyframesShowTheWristPathOnTheirOwnFrames() throws {
+    func testATennisSwingsKeyframesShowTheWristPathOnTheirOwnFrames() throws {
         let png = try picture(.tennis, PictureFixtures.tennisResult()).png()
         _ = try PictureFixtures.keep(png, as: "unit-tennis.png")
         let image = try RasterImage(png: png, in: Self.directory, name: "tennis.png")
@@ -93,7 +93,7 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertGreaterThan(wrong, right * 3, "another frame differs")
     }
 
-    func test_WithoutPosesTheThumbnailsShowTheWholeFrame() throws {
+    func testWithoutPosesTheThumbnailsShowTheWholeFrame() throws {
         let picture = try picture(.tennis, PictureFixtures.tennisResult(poses: false))
         let thumbHeight: Double = (230.0 * 360 / 640).rounded()
         XCTAssertEqual(picture.height, 16 + 30 + thumbHeight + 24 + 10, "whole 16:9 frames")
@@ -101,7 +101,7 @@ final class SportPictureTests: PatternClipTestCase {
 
     /// The archery report's "To review" counts the arrows that carry review reasons; a result
     /// stored before arrows had `review` counts those whose confidence was capped on a line.
-    func test_ArcheryArrowsToReviewAreTheOnesWithReasons() {
+    func testArcheryArrowsToReviewAreTheOnesWithReasons() {
         let reason = JSONValue.object(["code": .string("onScoringLine"), "message": .string("on the line")])
         let rows: [JSONValue] = [
             .object(["score": .number(9), "confidence": .number(0.6), "review": .array([reason])]),
@@ -112,7 +112,7 @@ final class SportPictureTests: PatternClipTestCase {
         XCTAssertEqual(ArcheryPicture().totals(rows).first { $0.label == "To review" }?.value, "2")
     }
 
-    func test_AResultWithNothingToDrawHasNoPicture() throws {
+    func testAResultWithNothingToDrawHasNoPicture() throws {
         let grabber = try FrameGrabber(location: Self.clip)
         XCTAssertNil(try BowlingPicture().picture(result: .object(["shots": .array([])]), options: .emptyObject, frames: grabber))
         XCTAssertNil(try TennisPicture().picture(result: .object(["swings": .array([])]), options: .emptyObject, frames: grabber))

@@ -27,7 +27,7 @@ final class TennisPictureTests: XCTestCase {
         return Dictionary(report.totals(report.rows(in: result)).map { ($0.label, $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
-    func test_WithoutTheHeightEachSpeedIsAShareOfThePlayersFastestSwing() throws {
+    func testWithoutTheHeightEachSpeedIsAShareOfThePlayersFastestSwing() throws {
         // Player 2's only swing is their fastest, however slow beside player 1's.
         let result: JSONValue = .object(["swings": .array([Self.swing(1, speed: 9.4), Self.swing(2, speed: 10), Self.swing(3, speed: 8.6),
                                                            Self.swing(4, speed: nil), Self.swing(5, speed: 3, track: 2)])])
@@ -38,7 +38,7 @@ final class TennisPictureTests: XCTestCase {
         XCTAssertFalse(totals.values.contains { $0.contains("torso") } || totals.keys.contains { $0.contains("wrist") }, "\(totals)")
     }
 
-    func test_WithTheHeightSpeedsAreInKilometresPerHour() throws {
+    func testWithTheHeightSpeedsAreInKilometresPerHour() throws {
         let result: JSONValue = .object(["swings": .array([Self.swing(1, speed: 23.4, unit: "m/s"), Self.swing(2, speed: 25, unit: "m/s")])])
         XCTAssertEqual(try cells(result, column: "Racket-hand"), ["84 km/h (23.4 m/s)", "90 km/h (25.0 m/s)"])
         let totals = totals(result)
@@ -47,7 +47,7 @@ final class TennisPictureTests: XCTestCase {
         XCTAssertNil(totals["Speeds in km/h"], "nothing to ask for")
     }
 
-    func test_ASmallAngleKeepsItsTenth() throws {
+    func testASmallAngleKeepsItsTenth() throws {
         let result: JSONValue = .object(["swings": .array([Self.swing(1, speed: 9, followThrough: 0.3), Self.swing(2, speed: 9, followThrough: 0.3)])])
         XCTAssertEqual(try cells(result, column: "Follow"), ["0.3", "0.3"])
         XCTAssertEqual(totals(result)["Follow through (mean)"], "0.3°")

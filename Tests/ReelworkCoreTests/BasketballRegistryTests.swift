@@ -10,7 +10,7 @@ final class BasketballRegistryTests: XCTestCase {
     static let hoop: JSONValue = .object(["hoop": .object(["rimLeft": .array([.number(600), .number(100)]),
                                                           "rimRight": .array([.number(660), .number(100)])])])
 
-    func test_TheHoopOptionIsCheckedByTheSportsParserAndAgainstTheFrame() {
+    func testTheHoopOptionIsCheckedByTheSportsParserAndAgainstTheFrame() {
         XCTAssertNoThrow(try SportRegistry.checkOptions(.emptyObject, sport: .basketball), "every option is optional")
         XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["threePointDistanceFt": .number(6.75)]), sport: .basketball),
                              "metres for feet")

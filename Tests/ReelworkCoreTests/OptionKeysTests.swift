@@ -25,7 +25,7 @@ final class OptionKeysTests: XCTestCase {
 
     private let ball: JSONValue = .object(["color": .object(["h": .number(220), "s": .number(60), "v": .number(50)])])
 
-    func test_AMisspeltKeyIsNamedWithTheNearestKnownOne() {
+    func testAMisspeltKeyIsNamedWithTheNearestKnownOne() {
         let typo = message(.object(["threePointDistanceFT": .number(23.75)]), .basketball)
         XCTAssertTrue(typo.hasPrefix("unknown option 'threePointDistanceFT' (did you mean 'threePointDistanceFt'?)"), typo)
         XCTAssertTrue(typo.contains("basketball options are: ballColor, ballColorTolerance, hoop, threePointDistanceFt"), typo)
@@ -33,14 +33,14 @@ final class OptionKeysTests: XCTestCase {
         XCTAssertTrue(height.contains("did you mean 'playerHeight'?"), height)
     }
 
-    func test_AnotherSportsOptionIsRefusedWithoutAGuess() {
+    func testAnotherSportsOptionIsRefusedWithoutAGuess() {
         let foreign = message(.object(["expectedArrowCount": .number(6)]), .basketball)
         XCTAssertTrue(foreign.hasPrefix("unknown option 'expectedArrowCount'; basketball options are: "), foreign)
         XCTAssertFalse(foreign.contains("did you mean"), foreign)
         XCTAssertTrue(message(.object(["ballProfile": ball, "dominantHand": .string("left")]), .bowling).contains("'dominantHand' (did you mean 'hand'?)"))
     }
 
-    func test_UnknownKeysInsideNestedOptionsAreNamedWithTheirPath() {
+    func testUnknownKeysInsideNestedOptionsAreNamedWithTheirPath() {
         let colour = message(.object(["ballProfile": .object(["colour": .object(["h": .number(1), "s": .number(1), "v": .number(1)])])]), .bowling)
         XCTAssertTrue(colour.hasPrefix("unknown option 'ballProfile.colour' (did you mean 'ballProfile.color'?)"), colour)
         let hue = message(.object(["ballColor": .object(["h": .number(30), "s": .number(70), "v": .number(90), "hue": .number(3)])]), .basketball)
@@ -51,7 +51,7 @@ final class OptionKeysTests: XCTestCase {
         XCTAssertTrue(lane.hasPrefix("unknown option 'calibration.foulLineY'"), lane)
     }
 
-    func test_EveryDocumentedKeyPasses() throws {
+    func testEveryDocumentedKeyPasses() throws {
         try SportRegistry.checkOptions(.object(["dominantHand": .string("left"), "playerHeight": .number(1.8)]), sport: .tennis)
         try SportRegistry.checkOptions(.object(["expectedArrowCount": .number(6), "faceDiameterCm": .number(40), "arrowDiameterMm": .number(5)]), sport: .archery)
         try SportRegistry.checkOptions(.object(["ballProfile": ball, "hand": .string("left"), "pose": .bool(true)]), sport: .bowling)
@@ -60,7 +60,7 @@ final class OptionKeysTests: XCTestCase {
         XCTAssertTrue(message(.object(["ballProfile": ball, "pose": .string("yes")]), .bowling).hasPrefix("option pose must be true or false"))
     }
 
-    func test_TheNearestKeyIsOnlyOfferedForASmallSlip() {
+    func testTheNearestKeyIsOnlyOfferedForASmallSlip() {
         XCTAssertEqual(OptionKeys.editDistance(Array("kitten"), Array("sitting")), 3)
         XCTAssertEqual(OptionKeys.nearest(to: "HAND", in: ["hand", "pose"]), "hand")
         XCTAssertNil(OptionKeys.nearest(to: "zzzz", in: ["hand", "pose"]))
@@ -71,7 +71,7 @@ final class OptionKeysTests: XCTestCase {
 final class MergePatchTests: XCTestCase {
     private func json(_ text: String) throws -> JSONValue { try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(text.utf8)) }
 
-    func test_KeysAreSetRecursivelyAndNullRemovesOne() throws {
+    func testKeysAreSetRecursivelyAndNullRemovesOne() throws {
         let original = try json(#"{"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"}, "tags": ["example", "sample"], "content": "x"}"#)
         let patch = try json(#"{"title": "Hello!", "phoneNumber": "+01-123-456-7890", "author": {"familyName": null}, "tags": ["example"]}"#)
         XCTAssertEqual(original.merging(patch),

@@ -11,7 +11,7 @@ import XCTest
 final class SportRegistryTests: XCTestCase {
     /// Each sport is registered once, looked up by its own plug-in, and known by its exact stored
     /// name only (`sport(named:)` answers stored rows; clients' names go through `Sport.parse`).
-    func test_EachPluginIsRegisteredUnderItsOwnSport() {
+    func testEachPluginIsRegisteredUnderItsOwnSport() {
         XCTAssertEqual(Set(SportRegistry.sports).count, SportRegistry.plugins.count, "\(SportRegistry.sports)")
         for plugin in SportRegistry.plugins {
             XCTAssertEqual(SportRegistry.plugin(for: plugin.sport)?.sport, plugin.sport)
@@ -27,7 +27,7 @@ final class SportRegistryTests: XCTestCase {
 
     /// The registry's stages (the API's `StageName` values) are the generic ones and every
     /// plug-in's own, each once; a sport's plan names no stage the registry does not know.
-    func test_TheRegistryKnowsEveryStageAPlanNames() {
+    func testTheRegistryKnowsEveryStageAPlanNames() {
         let stages = SportRegistry.stages
         XCTAssertEqual(Set(stages).count, stages.count, "\(stages)")
         XCTAssertEqual(Array(stages.prefix(StageName.generic.count)), StageName.generic)
@@ -45,7 +45,7 @@ final class SportRegistryTests: XCTestCase {
     /// What the worker hands the store with a result (`SportRegistry.table(for:)`) is the plug-in's
     /// own table, and no two sports write the same SQL table. (StoreTests' ResultRowsTests hold
     /// each table to the columns the migrations made.)
-    func test_TheStoreIsHandedEachPluginsOwnTable() {
+    func testTheStoreIsHandedEachPluginsOwnTable() {
         for sport in SportRegistry.sports {
             XCTAssertEqual(SportRegistry.table(for: sport)?.sqlTable, SportRegistry.plugin(for: sport)?.table?.sqlTable, sport.rawValue)
         }
@@ -54,7 +54,7 @@ final class SportRegistryTests: XCTestCase {
     }
 
     /// `reelwork jobs results`' FOUND column: each sport sums up its own result in one line.
-    func test_EachSportSumsUpItsResultInOneLine() {
+    func testEachSportSumsUpItsResultInOneLine() {
         func rows(_ n: Int) -> JSONValue { .array(Array(repeating: .emptyObject, count: n)) }
         func summary(_ sport: Sport, _ result: [String: JSONValue]) -> String? { SportRegistry.plugin(for: sport)?.summary(of: .object(result)) }
         XCTAssertEqual(summary(.bowling, ["shots": rows(3)]), "3 shots")
@@ -71,7 +71,7 @@ final class SportRegistryTests: XCTestCase {
     /// A sport's own correction routes (archery's `arrows`) are mounted side by side under
     /// `/v1/jobs/{id}/`: each needs a segment and a table of its own, and neither may be another
     /// route's or the row corrections' (`corrections`, `result_confirmations`).
-    func test_OwnCorrectionRoutesHaveTheirOwnSegmentAndTable() {
+    func testOwnCorrectionRoutesHaveTheirOwnSegmentAndTable() {
         let routes = SportRegistry.confirmationRoutes
         XCTAssertEqual(routes.map(\.sport), [.archery])
         let segments = routes.map(\.route.segment), tables = routes.map(\.route.confirmationsTable)
@@ -85,13 +85,13 @@ final class SportRegistryTests: XCTestCase {
     }
 
     /// A sport's options are charged to its first own stage, which every plan has.
-    func test_EveryPluginsPlanHasAStageForItsOptions() {
+    func testEveryPluginsPlanHasAStageForItsOptions() {
         for plugin in SportRegistry.plugins {
             XCTAssertNotNil(plugin.plan(options: .emptyObject).optionsStage, plugin.sport.rawValue)
         }
     }
 
-    func test_TheCoordinatorsCheckUsesTheSportsParser() {
+    func testTheCoordinatorsCheckUsesTheSportsParser() {
         XCTAssertThrowsError(try SportRegistry.checkOptions(.object(["dominantHand": .string("both")]), sport: .tennis))
         XCTAssertThrowsError(try SportRegistry.checkOptions(.emptyObject, sport: .bowling), "bowling needs a ballProfile")
         XCTAssertNoThrow(try SportRegistry.checkOptions(.emptyObject, sport: .tennis))

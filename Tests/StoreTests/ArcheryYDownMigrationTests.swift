@@ -8,7 +8,7 @@ import XCTest
 /// migrations/0013_archery_y_down.sql on a database with archery work stored the old way (y up):
 /// every stored face coordinate changes sign, nothing else changes.
 final class ArcheryYDownMigrationTests: MigrationTestCase {
-    func test_StoredArcheryCoordinatesTurnYDownAndNothingElseChanges() throws {
+    func testStoredArcheryCoordinatesTurnYDownAndNothingElseChanges() throws {
         let db = try database.connect()
         try migrations.apply(to: db, before: "0013")
         let video = UUID(), archery = UUID(), tennis = UUID()

@@ -12,7 +12,7 @@ final class ClubVideosMigrationTests: MigrationTestCase {
         try migrations.apply(to: db, before: name)
     }
 
-    func test_AVideoSharedByTwoClubsBecomesOneRecordPerClub() throws {
+    func testAVideoSharedByTwoClubsBecomesOneRecordPerClub() throws {
         let db = try database.connect()
         try migrate(db, before: "0006")
         let shared = UUID(), lonely = UUID()

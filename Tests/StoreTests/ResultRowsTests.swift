@@ -38,7 +38,7 @@ final class ResultRowsTests: MigratedDatabaseTestCase {
     /// Every registered sport's typed rows (its plug-in's `table`, defined in its own module) have
     /// the PostgreSQL table a migration made, with each column the store writes, of the column's
     /// type: the store links no sport, so only this holds the two together.
-    func test_EveryPluginsTableIsOneTheMigrationsMade() throws {
+    func testEveryPluginsTableIsOneTheMigrationsMade() throws {
         let sqlType: [ResultTable.ColumnType: String] = [.integer: "integer", .number: "double precision", .text: "text",
                                                          .boolean: "boolean", .flags: "jsonb"]
         let tables = SportRegistry.plugins.compactMap(\.table)

@@ -16,7 +16,7 @@ final class CorrectionsTests: XCTestCase {
         try TennisCorrections.corrector.correct(try ReelworkJSON.decoder.decode(JSONValue.self, from: Data(json.utf8)), detected: detected, videoSeconds: 9)
     }
 
-    func test_ASwingIsDroppedAndAMissedOneAddedInItsPlaceInTime() throws {
+    func testASwingIsDroppedAndAMissedOneAddedInItsPlaceInTime() throws {
         let corrected = try correct(#"{"corrections": [{"op": "drop", "index": 0}, {"op": "add", "type": "backhand", "contactTime": 3.5}]}"#)
         XCTAssertEqual(corrected.kinds, ["drop", "add"])
         XCTAssertEqual(corrected.corrections, .array([
@@ -31,7 +31,7 @@ final class CorrectionsTests: XCTestCase {
         XCTAssertEqual(swings[1]["metrics"]?["shoulderTurn"], .number(40), "a kept swing keeps what was measured")
     }
 
-    func test_ATennisSessionTakesOnlyItsOwnOpsTypesAndTimes() {
+    func testATennisSessionTakesOnlyItsOwnOpsTypesAndTimes() {
         let bad: [(String, String)] = [
             (#"{"corrections": [{"op": "made", "index": 0, "made": true}]}"#, "corrections[0].op must be add or drop, not 'made'"),
             (#"{"corrections": [{"op": "add", "type": "lob", "contactTime": 1}]}"#, "corrections[0].type must be one of forehand, backhand, serve"),
