@@ -28,7 +28,8 @@ struct ShadowOnTheFace {
     /// itself on the white beside it to measure, or leaves the picture there.
     func lineShowsThrough(head: (x: Double, y: Double), tail: (x: Double, y: Double)) -> Bool? {
         guard let start = face.pixel(faceX: head.x, faceY: head.y).map({ image.workingPoint($0.x, $0.y) }),
-              let end = face.pixel(faceX: tail.x, faceY: tail.y).map({ image.workingPoint($0.x, $0.y) }) else { return nil }
+            let end = face.pixel(faceX: tail.x, faceY: tail.y).map({ image.workingPoint($0.x, $0.y) })
+        else { return nil }
         let length = ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
         // Both ends come from the picture; a mark longer than the picture is none of its marks.
         guard length >= 4, length <= Double(image.width + image.height) else { return nil }

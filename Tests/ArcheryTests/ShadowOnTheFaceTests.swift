@@ -1,12 +1,14 @@
-@testable import Archery
 import XCTest
+
+@testable import Archery
 
 /// A shadow lies on the face, so the face's printed line shows through it; a shaft hides the line
 /// (issue 31: shadows of arrows not found were scored on the white).
 final class ShadowOnTheFaceTests: XCTestCase {
     /// A frontal face: centre (500, 400), 300 px to a face radius.
-    let face = TargetFace(centerX: 500, centerY: 400, radiusPx: 300, ringsFound: 5,
-                          homography: [1.0 / 300, 0, -500.0 / 300, 0, 1.0 / 300, -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
+    let face = TargetFace(
+        centerX: 500, centerY: 400, radiusPx: 300, ringsFound: 5,
+        homography: [1.0 / 300, 0, -500.0 / 300, 0, 1.0 / 300, -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
     /// Straight down from 0.8 to 0.97 face radii, across the line at 0.9.
     let head = (x: 0.0, y: 0.8), tail = (x: 0.0, y: 0.97)
 
@@ -31,8 +33,9 @@ final class ShadowOnTheFaceTests: XCTestCase {
     /// The face of `picture(scale:)`.
     func face(scale: Int) -> TargetFace {
         let k = Double(scale)
-        return TargetFace(centerX: 500 * k, centerY: 400 * k, radiusPx: 300 * k, ringsFound: 5,
-                          homography: [1 / (300 * k), 0, -500.0 / 300, 0, 1 / (300 * k), -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
+        return TargetFace(
+            centerX: 500 * k, centerY: 400 * k, radiusPx: 300 * k, ringsFound: 5,
+            homography: [1 / (300 * k), 0, -500.0 / 300, 0, 1 / (300 * k), -400.0 / 300, 0, 0, 1], fitErrorPx: 0.4)
     }
 
     func testTheLineShowsThroughAShadowAndNotThroughAShaft() throws {
