@@ -1,8 +1,9 @@
 import Foundation
-@testable import Media
 import ReelworkCore
 import TestSupport
 import XCTest
+
+@testable import Media
 
 /// Frames no sample needs are left undecoded (`FrameSkipPlanner`): what the decoder hands on and
 /// reports must be exactly what it was with every frame decoded.
@@ -11,20 +12,28 @@ final class FrameSkipPlannerTests: FixtureTestCase {
         var frameIndex: Int
         var sampleIndex: Int
         var time: Double
-        /// FNV-1a of the RGB pixels: the same frame, not just the same number.
-        var pixels: UInt64
+        /// A hash of the RGB pixels: the same frame, not just the same number. The standard
+        /// library's hasher (seeded once a process, so comparable within a run) runs optimised; a
+        /// byte loop in this unoptimised test module took most of the suite's time.
+        var pixels: Int
     }
 
-    private func decode(_ path: String, _ sampling: FrameSampling, dropping: Bool, threads: Int,
-                        interval: Double = 0.5) throws -> (DecodeReport, [Sample], [Int]) {
+    private func decode(
+        _ path: String, _ sampling: FrameSampling, dropping: Bool, threads: Int,
+        interval: Double = 0.5
+    ) throws -> (DecodeReport, [Sample], [Int]) {
         var seen: [Sample] = []
         var progress: [Int] = []
         let options = DecodeOptions(threads: threads, qualitySampleInterval: interval, dropsUnsampledFrames: dropping)
         let report = try VideoDecoder(location: path, options: options)
-            .decodeAll(sampling: sampling, progress: { progress.append($0) }) { frame in
-                let digest = frame.image.packedPixels().reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-                seen.append(Sample(frameIndex: frame.frameIndex, sampleIndex: frame.sampleIndex, time: frame.time, pixels: digest))
-            }
+            .decodeAll(
+                sampling: sampling, progress: { progress.append($0) },
+                onSample: { frame in
+                    var hasher = Hasher()
+                    frame.image.packedPixels().withUnsafeBytes { hasher.combine(bytes: $0) }
+                    let digest = hasher.finalize()
+                    seen.append(Sample(frameIndex: frame.frameIndex, sampleIndex: frame.sampleIndex, time: frame.time, pixels: digest))
+                })
         return (report, seen, progress)
     }
 
@@ -36,9 +45,17 @@ final class FrameSkipPlannerTests: FixtureTestCase {
             ("x264 default (3 B-frames, pyramid)", try fixtures.video("bframes.mp4", source + Source.h264), true),
             ("x264 B-frames, no pyramid", try fixtures.video("bflat.mp4", source + Source.h264 + ["-x264-params", "b-pyramid=none"]), true),
             ("x264 no B-frames", try fixtures.video("nobframes.mp4", source + Source.h264 + ["-bf", "0"]), false),
-            ("x265 default", try fixtures.video("hevc.mp4", source + ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error"]), true),
-            ("x264 variable frame rate", try fixtures.video("vfr.mp4", Source.testPattern(seconds: 3, rate: "30")
-                + ["-vf", "select='lt(t\\,1)+not(mod(n\\,2))'", "-fps_mode", "vfr"] + Source.h264), true),
+            (
+                "x265 default",
+                try fixtures.video("hevc.mp4", source + ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error"]), true
+            ),
+            (
+                "x264 variable frame rate",
+                try fixtures.video(
+                    "vfr.mp4",
+                    Source.testPattern(seconds: 3, rate: "30")
+                        + ["-vf", "select='lt(t\\,1)+not(mod(n\\,2))'", "-fps_mode", "vfr"] + Source.h264), true
+            )
         ]
     }
 
