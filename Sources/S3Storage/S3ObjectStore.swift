@@ -28,10 +28,15 @@ public struct S3ObjectStore: ObjectStore {
     /// (wrong region or endpoint), and following it would send our signature elsewhere.
     /// A store answers a request within seconds of its last byte (a put's answer comes once the
     /// body is in); a try that hears nothing for `readTimeout` is sent again, so that all
-    /// `attempts` fit within a client's minute of patience.
-    static let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                                           timeout: .init(connect: .seconds(5), read: readTimeout)))
+    /// `attempts` fit within a client's minute of patience. A refused connection fails its try at
+    /// once (the client would otherwise try to connect again and again for the whole connect
+    /// timeout): `send` tries again on its own schedule, so a store that is down is reported within
+    /// a second, not after `attempts` connect timeouts.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: readTimeout))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
     static let readTimeout: TimeAmount = .seconds(15)
 
     /// Where a request sent again is said (an operator sees a store that drops requests).
@@ -63,8 +68,9 @@ public struct S3ObjectStore: ObjectStore {
         let body: @Sendable () -> HTTPClientRequest.Body = { .stream(FileChunks(url: file), length: .known(size)) }
         // A slow link is not a dead one: a minute, plus a second per MiB.
         let timeout = Self.requestTimeout + .seconds(size / 1_048_576)
-        let response = try await send("PUT", url: url(forKey: key), payloadHash: sha256, body: body,
-                                      timeout: timeout, what: "storing \(key)")
+        let response = try await send(
+            "PUT", url: url(forKey: key), payloadHash: sha256, body: body,
+            timeout: timeout, what: "storing \(key)")
         guard response.status == .ok else { throw failure(response.status, body: response.body, what: "storing \(key)") }
         return true
     }
@@ -133,7 +139,9 @@ public struct S3ObjectStore: ObjectStore {
         } else {
             parts.host = "\(settings.bucket).\(parts.host ?? "")"
         }
-        if let key { path += "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/") }
+        if let key {
+            path += "/" + key.split(separator: "/", omittingEmptySubsequences: false).map { SignatureV4.encode(String($0)) }.joined(separator: "/")
+        }
         parts.percentEncodedPath = path.isEmpty ? "/" : path
         parts.percentEncodedQuery = query
         return parts.url!
@@ -154,8 +162,10 @@ public struct S3ObjectStore: ObjectStore {
     /// request Reelwork sends a store is idempotent (a content-addressed put writes the same
     /// bytes), and a store that drops one request in a crowd answers the next, as AWS's own SDKs
     /// assume. An answer, even an error, is never sent again.
-    func send(_ method: String, url: URL, payloadHash: String? = nil, body: (@Sendable () -> HTTPClientRequest.Body)? = nil,
-              extraHeaders: [String: String] = [:], timeout: TimeAmount = requestTimeout, what: String) async throws -> Answer {
+    func send(
+        _ method: String, url: URL, payloadHash: String? = nil, body: (@Sendable () -> HTTPClientRequest.Body)? = nil,
+        extraHeaders: [String: String] = [:], timeout: TimeAmount = requestTimeout, what: String
+    ) async throws -> Answer {
         // The client sends Content-Length itself (the body's known length); it need not be signed.
         let headers = extraHeaders.merging(["host": SignatureV4.hostHeader(url)]) { _, host in host }
         let hash = payloadHash ?? SignatureV4.hexSHA256(Data())
@@ -173,10 +183,13 @@ public struct S3ObjectStore: ObjectStore {
                 return Answer(status: response.status, headers: response.headers, body: data)
             } catch {
                 guard attempt < Self.attempts, !Task.isCancelled else {
-                    throw ObjectStoreError(.unavailable, "cannot reach the \(location) while \(what): \(Self.describe(error))"
-                                               + (attempt > 1 ? " (\(attempt) tries)" : ""))
+                    throw ObjectStoreError(
+                        .unavailable,
+                        "cannot reach the \(location) while \(what): \(Self.describe(error))"
+                            + (attempt > 1 ? " (\(attempt) tries)" : ""))
                 }
-                Self.logger.warning("no answer from the \(location) while \(what) (try \(attempt) of \(Self.attempts)): \(Self.describe(error)); sending it again")
+                Self.logger.warning(
+                    "no answer from the \(location) while \(what) (try \(attempt) of \(Self.attempts)): \(Self.describe(error)); sending it again")
                 try await Task.sleep(for: .milliseconds(250 * attempt))
                 attempt += 1
             }
@@ -197,8 +210,10 @@ public struct S3ObjectStore: ObjectStore {
             return ObjectStoreError(.missingUpload, "the \(location) holds no such upload while \(what): its parts are gone")
         case (401, _), (403, _):
             let skew = said?.code == "RequestTimeTooSkewed" ? "; this machine's clock is too far from the store's" : ""
-            return ObjectStoreError(.refused, "the \(location) refused our credentials while \(what): HTTP \(status.code)\(detail)\(skew); "
-                                        + "check \(StorageSettings.Env.accessKeyID) and \(StorageSettings.Env.secretAccessKey)")
+            return ObjectStoreError(
+                .refused,
+                "the \(location) refused our credentials while \(what): HTTP \(status.code)\(detail)\(skew); "
+                    + "check \(StorageSettings.Env.accessKeyID) and \(StorageSettings.Env.secretAccessKey)")
         case (500..., _), (408, _), (429, _):
             return ObjectStoreError(.unavailable, "the \(location) failed while \(what): HTTP \(status.code)\(detail)")
         default:
