@@ -16,6 +16,8 @@ public enum StorageSettings: Sendable, Equatable {
         public static let bucket = "REELWORK_S3_BUCKET"
         public static let region = "REELWORK_S3_REGION"
         public static let pathStyle = "REELWORK_S3_PATH_STYLE"
+        /// Seconds of silence after which a request to the store is given up and sent again.
+        public static let readTimeoutSeconds = "REELWORK_S3_READ_TIMEOUT_SECONDS"
         /// A file of two lines, `AWS_ACCESS_KEY_ID=…` and `AWS_SECRET_ACCESS_KEY=…` (a mounted secret).
         public static let credentialsFile = "REELWORK_S3_CREDENTIALS_FILE"
         public static let accessKeyID = "AWS_ACCESS_KEY_ID"
@@ -44,12 +46,22 @@ public struct S3Settings: Sendable, Equatable {
     public var secretAccessKey: String
     /// `scheme://host[:port]` of the store as clients reach it; nil: `endpoint`.
     public var publicEndpoint: URL?
+    /// A try that hears nothing from the store for this long is given up (and sent again, up to the
+    /// store client's number of tries). A store answers within seconds of a request's last byte, so
+    /// the default leaves room for a slow one while every try still fits in a client's minute.
+    public var readTimeoutSeconds: Double
 
     public static let defaultRegion = "us-east-1"
+    public static let defaultReadTimeoutSeconds = 15.0
+    public static let readTimeoutRange = 1.0...60.0
 
-    public init(endpoint: URL, bucket: String, region: String = defaultRegion, pathStyle: Bool,
-                accessKeyID: String, secretAccessKey: String, publicEndpoint: URL? = nil) {
+    public init(
+        endpoint: URL, bucket: String, region: String = defaultRegion, pathStyle: Bool,
+        accessKeyID: String, secretAccessKey: String, publicEndpoint: URL? = nil,
+        readTimeoutSeconds: Double = defaultReadTimeoutSeconds
+    ) {
         self.endpoint = endpoint
+        self.readTimeoutSeconds = readTimeoutSeconds
         self.publicEndpoint = publicEndpoint
         self.bucket = bucket
         self.region = region
@@ -81,8 +93,18 @@ public struct S3Settings: Sendable, Equatable {
         let pathStyle = try ReelworkConfig.flag(Env.pathStyle, env[Env.pathStyle])
         let (keyID, secret) = try credentials(env)
         let publicEndpoint = try env[Env.publicEndpoint].flatMap { $0.isEmpty ? nil : try Self.endpoint($0, variable: Env.publicEndpoint) }
-        return S3Settings(endpoint: endpoint, bucket: bucket, region: region, pathStyle: pathStyle, accessKeyID: keyID, secretAccessKey: secret,
-                          publicEndpoint: publicEndpoint)
+        var readTimeout = defaultReadTimeoutSeconds
+        if let text = env[Env.readTimeoutSeconds], !text.isEmpty {
+            guard let seconds = Double(text), seconds.isFinite, readTimeoutRange.contains(seconds) else {
+                throw ReelworkError.configuration(
+                    "\(Env.readTimeoutSeconds)='\(text.prefix(40))' must be a number of seconds from "
+                        + "\(Int(readTimeoutRange.lowerBound)) to \(Int(readTimeoutRange.upperBound))")
+            }
+            readTimeout = seconds
+        }
+        return S3Settings(
+            endpoint: endpoint, bucket: bucket, region: region, pathStyle: pathStyle, accessKeyID: keyID, secretAccessKey: secret,
+            publicEndpoint: publicEndpoint, readTimeoutSeconds: readTimeout)
     }
 
     /// From the credentials file when one is named, else from the two AWS variables.
@@ -106,7 +128,8 @@ public struct S3Settings: Sendable, Equatable {
                 "\(Env.accessKeyID) and \(Env.secretAccessKey) are required when \(Env.backend)=s3 (none found in \(origin))")
         }
         guard keyID.count <= 128, secret.count <= 256, !keyID.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            throw ReelworkError.configuration("\(Env.accessKeyID) or \(Env.secretAccessKey) in \(origin) is not a key (too long, or a space or '/' in the key id)")
+            throw ReelworkError.configuration(
+                "\(Env.accessKeyID) or \(Env.secretAccessKey) in \(origin) is not a key (too long, or a space or '/' in the key id)")
         }
         return (keyID, secret)
     }
@@ -114,8 +137,9 @@ public struct S3Settings: Sendable, Equatable {
     /// An http or https URL with a host and nothing after it but an optional `/`.
     static func endpoint(_ text: String, variable: String = Env.endpoint) throws -> URL {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = parts.host, !host.isEmpty, parts.user == nil, parts.query == nil, parts.fragment == nil,
-              parts.path.isEmpty || parts.path == "/", let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text) else {
+            let host = parts.host, !host.isEmpty, parts.user == nil, parts.query == nil, parts.fragment == nil,
+            parts.path.isEmpty || parts.path == "/", let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text)
+        else {
             throw ReelworkError.configuration(
                 "\(variable)='\(text.prefix(120))' must be an http or https URL of the store with no path, e.g. https://s3.eu-west-1.amazonaws.com")
         }
@@ -125,8 +149,9 @@ public struct S3Settings: Sendable, Equatable {
     /// S3's rules for bucket names, which every compatible store accepts.
     static func isValidBucketName(_ name: String) -> Bool {
         guard (3...63).contains(name.count), let first = name.first, let last = name.last,
-              first.isASCII, last.isASCII, first.isLetter || first.isNumber, last.isLetter || last.isNumber,
-              !name.contains("..") else { return false }
+            first.isASCII, last.isASCII, first.isLetter || first.isNumber, last.isLetter || last.isNumber,
+            !name.contains("..")
+        else { return false }
         return name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "-") }
     }
 }

@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import ObjectStorage
 import ReelworkCore
+import Synchronization
 
 /// Objects in a bucket of an S3-compatible store (AWS S3, MinIO, Ceph RGW, Cloudflare R2, rclone),
 /// by the REST API with Signature V4. Only what Reelwork needs: put, head, delete, list, presigned
@@ -24,20 +25,27 @@ public struct S3ObjectStore: ObjectStore {
 
     public var location: String { "bucket \(settings.bucket) at \(settings.endpoint.absoluteString)" }
 
-    /// One client for the process, never redirected: a store that redirects is misconfigured
-    /// (wrong region or endpoint), and following it would send our signature elsewhere.
-    /// A store answers a request within seconds of its last byte (a put's answer comes once the
-    /// body is in); a try that hears nothing for `readTimeout` is sent again, so that all
-    /// `attempts` fit within a client's minute of patience. A refused connection fails its try at
-    /// once (the client would otherwise try to connect again and again for the whole connect
-    /// timeout): `send` tries again on its own schedule, so a store that is down is reported within
-    /// a second, not after `attempts` connect timeouts.
-    static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: readTimeout))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-    }()
-    static let readTimeout: TimeAmount = .seconds(15)
+    /// One client for the process for each read timeout (in practice one), never redirected: a
+    /// store that redirects is misconfigured (wrong region or endpoint), and following it would send
+    /// our signature elsewhere. A store answers a request within seconds of its last byte (a put's
+    /// answer comes once the body is in); a try that hears nothing for the read timeout
+    /// (`S3Settings.readTimeoutSeconds`) is sent again. A refused connection fails its try at once
+    /// (the client would otherwise try to connect again and again for the whole connect timeout):
+    /// `send` tries again on its own schedule, so a store that is down is reported within a second,
+    /// not after `attempts` connect timeouts.
+    static func client(readTimeoutSeconds: Double) -> HTTPClient {
+        let milliseconds = Int64((readTimeoutSeconds * 1000).rounded())
+        return clients.withLock { clients in
+            if let client = clients[milliseconds] { return client }
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .milliseconds(milliseconds)))
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+            clients[milliseconds] = client
+            return client
+        }
+    }
+    private static let clients = Mutex<[Int64: HTTPClient]>([:])
 
     /// Where a request sent again is said (an operator sees a store that drops requests).
     static let logger = Logger(label: "reelwork.storage")
@@ -178,7 +186,7 @@ public struct S3ObjectStore: ObjectStore {
             }
             request.body = body?()
             do {
-                let response = try await Self.client.execute(request, timeout: timeout)
+                let response = try await Self.client(readTimeoutSeconds: settings.readTimeoutSeconds).execute(request, timeout: timeout)
                 let data = method == "HEAD" ? Data() : Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView)
                 return Answer(status: response.status, headers: response.headers, body: data)
             } catch {

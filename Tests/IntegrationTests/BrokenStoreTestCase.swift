@@ -47,6 +47,8 @@ class BrokenStoreTestCase: XCTestCase {
 
     /// How the store fails; each subclass says.
     var behaviour: Behaviour { fatalError("a BrokenStoreTestCase subclass says how its store fails") }
+    /// Settings over the coordinator's (a subclass may shorten a timeout).
+    var extraSettings: [String: String] { [:] }
     let bucket = "broken"
     private var server: PythonServer?
     private(set) var stack: TestStack!
@@ -56,8 +58,12 @@ class BrokenStoreTestCase: XCTestCase {
         let server = try PythonServer(script: Self.script, arguments: [bucket, behaviour.rawValue])
         self.server = server
         endpoint = server.baseURL
-        stack = try TestStack(settings: ["REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": endpoint, "REELWORK_S3_BUCKET": bucket,
-                                         "REELWORK_S3_PATH_STYLE": "1", "AWS_ACCESS_KEY_ID": "any-key", "AWS_SECRET_ACCESS_KEY": "any-secret"])
+        stack = try TestStack(
+            settings: [
+                "REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": endpoint, "REELWORK_S3_BUCKET": bucket,
+                "REELWORK_S3_PATH_STYLE": "1", "AWS_ACCESS_KEY_ID": "any-key", "AWS_SECRET_ACCESS_KEY": "any-secret"
+            ]
+            .merging(extraSettings) { $1 })
         try stack.startCoordinator()
     }
 

@@ -4,8 +4,10 @@ import TestSupport
 import XCTest
 
 final class StorageSettingsTests: XCTestCase {
-    let s3: [String: String] = ["REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": "http://127.0.0.1:9000", "REELWORK_S3_BUCKET": "clips",
-                                "AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret"]
+    let s3: [String: String] = [
+        "REELWORK_STORAGE": "s3", "REELWORK_S3_ENDPOINT": "http://127.0.0.1:9000", "REELWORK_S3_BUCKET": "clips",
+        "AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret"
+    ]
 
     func testLocalIsTheDefault() throws {
         XCTAssertEqual(try StorageSettings.fromEnvironment([:]), .local)
@@ -22,10 +24,18 @@ final class StorageSettingsTests: XCTestCase {
         XCTAssertTrue(settings.pathStyle)
         XCTAssertEqual(settings.accessKeyID, "key")
         XCTAssertNil(settings.publicEndpoint, "clients reach the store where the coordinator does, unless told otherwise")
-        guard case .s3(let outside) = try StorageSettings.fromEnvironment(s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "https://files.example.org/"]) { $1 }) else {
+        guard
+            case .s3(let outside) = try StorageSettings.fromEnvironment(
+                s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "https://files.example.org/"]) { $1 })
+        else {
             return XCTFail("not s3")
         }
         XCTAssertEqual(outside.publicEndpoint?.absoluteString, "https://files.example.org")
+        XCTAssertEqual(settings.readTimeoutSeconds, 15, "a slow store's answer is waited for 15 s unless told otherwise")
+        guard case .s3(let impatient) = try StorageSettings.fromEnvironment(s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "2.5"]) { $1 }) else {
+            return XCTFail("not s3")
+        }
+        XCTAssertEqual(impatient.readTimeoutSeconds, 2.5)
     }
 
     func testEachBadValueIsNamed() {
@@ -35,13 +45,25 @@ final class StorageSettingsTests: XCTestCase {
             (s3.filter { $0.key != "REELWORK_S3_ENDPOINT" }, "REELWORK_S3_ENDPOINT is required"),
             (s3.merging(["REELWORK_S3_ENDPOINT": "127.0.0.1:9000"]) { $1 }, "REELWORK_S3_ENDPOINT='127.0.0.1:9000' must be an http or https URL"),
             (s3.merging(["REELWORK_S3_ENDPOINT": "https://s3.example.org/prefix"]) { $1 }, "must be an http or https URL of the store with no path"),
-            (s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "files.example.org"]) { $1 }, "REELWORK_S3_PUBLIC_ENDPOINT='files.example.org' must be an http or https URL"),
+            (
+                s3.merging(["REELWORK_S3_PUBLIC_ENDPOINT": "files.example.org"]) { $1 },
+                "REELWORK_S3_PUBLIC_ENDPOINT='files.example.org' must be an http or https URL"
+            ),
             (s3.merging(["REELWORK_S3_BUCKET": "My_Bucket"]) { $1 }, "REELWORK_S3_BUCKET='My_Bucket' is not a bucket name"),
             (s3.merging(["REELWORK_S3_BUCKET": "ab"]) { $1 }, "is not a bucket name"),
             (s3.merging(["REELWORK_S3_REGION": "EU West"]) { $1 }, "REELWORK_S3_REGION='EU West' is not a region name"),
             (s3.merging(["REELWORK_S3_PATH_STYLE": "maybe"]) { $1 }, "REELWORK_S3_PATH_STYLE='maybe' must be 1 or 0"),
+            (
+                s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "0"]) { $1 },
+                "REELWORK_S3_READ_TIMEOUT_SECONDS='0' must be a number of seconds from 1 to 60"
+            ),
+            (s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "nan"]) { $1 }, "REELWORK_S3_READ_TIMEOUT_SECONDS='nan' must be a number of seconds"),
+            (s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "600"]) { $1 }, "REELWORK_S3_READ_TIMEOUT_SECONDS='600' must be a number of seconds"),
             (s3.filter { $0.key != "AWS_SECRET_ACCESS_KEY" }, "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are required"),
-            (s3.merging(["REELWORK_S3_CREDENTIALS_FILE": "/nonexistent/credentials"]) { $1 }, "REELWORK_S3_CREDENTIALS_FILE='/nonexistent/credentials' cannot be read"),
+            (
+                s3.merging(["REELWORK_S3_CREDENTIALS_FILE": "/nonexistent/credentials"]) { $1 },
+                "REELWORK_S3_CREDENTIALS_FILE='/nonexistent/credentials' cannot be read"
+            )
         ]
         for (environment, expected) in cases {
             XCTAssertThrowsError(try StorageSettings.fromEnvironment(environment), expected) { error in
