@@ -31,15 +31,27 @@ enum PeakFinder {
         return kept.sorted()
     }
 
-    /// The time of the speed's maximum near sample `peak`, between samples: the vertex of the
-    /// parabola through the peak's speed and its two neighbours' (same segment, both with a
-    /// speed), kept within half a step of the peak's own time. The peak's own time without them.
+    /// The time of the wrist's fastest moment near sample `peak`, between samples. The peak was
+    /// found on the smoothed speed, which lags the fastest moment where the stroke speeds up and
+    /// slows down at different rates; so where the peak and its neighbours are evenly spaced, the
+    /// fastest of the three by the unsmoothed speed is taken, and the time is the vertex of the
+    /// parabola through its speed and its two neighbours' (same segment, each with a speed), kept
+    /// within half a step of it. Next to a gap in the wrist, the unsmoothed speed across the gap
+    /// and beside it are not comparable, so the peak and its smoothed speed are kept. The chosen
+    /// sample's own time without the neighbours.
     static func refinedTime(of peak: Int, in samples: [TrackKinematics.Sample]) -> Double {
-        let centre = samples[peak]
-        guard peak > 0, peak + 1 < samples.count,
-              samples[peak - 1].segment == centre.segment, samples[peak + 1].segment == centre.segment,
-              let s0 = samples[peak - 1].speed, let s1 = centre.speed, let s2 = samples[peak + 1].speed else { return centre.time }
-        let (t0, t1, t2) = (samples[peak - 1].time, centre.time, samples[peak + 1].time)
+        func inSegment(_ i: Int) -> Bool { i >= 0 && i < samples.count && samples[i].segment == samples[peak].segment }
+        let evenlySpaced = (peak - 1...peak + 1).filter(inSegment).allSatisfy { samples[$0].span <= SwingTuning.referenceSpan }
+        let speed: (TrackKinematics.Sample) -> Double? = evenlySpaced ? { $0.unsmoothedSpeed } : { $0.speed }
+        var fastest = peak
+        for i in [peak - 1, peak + 1] where evenlySpaced && inSegment(i) {
+            if let s = speed(samples[i]), s > speed(samples[fastest]) ?? -.infinity { fastest = i }
+        }
+        let centre = samples[fastest]
+        guard inSegment(fastest - 1), inSegment(fastest + 1), let s0 = speed(samples[fastest - 1]), let s1 = speed(centre),
+            let s2 = speed(samples[fastest + 1])
+        else { return centre.time }
+        let (t0, t1, t2) = (samples[fastest - 1].time, centre.time, samples[fastest + 1].time)
         // Divided differences: s(t) = s0 + a (t − t0) + b (t − t0)(t − t1); its vertex where s' = 0.
         let a = (s1 - s0) / (t1 - t0), b = ((s2 - s1) / (t2 - t1) - a) / (t2 - t0)
         guard b < 0 else { return t1 }

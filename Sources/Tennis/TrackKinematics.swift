@@ -25,6 +25,10 @@ struct TrackKinematics {
         /// Seconds between the two frames `speed` was differenced over: two sampling intervals,
         /// or more where unsure or missing frames lie between them (`SwingTuning.peakThreshold(span:)`).
         var span: Double = 0
+        /// The dominant wrist's speed as `speed`, but from its positions as the pose gave them, not
+        /// smoothed: the smoothing that steadies `speed` for finding swings also moves a peak whose
+        /// rise and fall differ, so the contact's time is read from this one (`PeakFinder.refinedTime`).
+        var unsmoothedSpeed: Double?
     }
 
     let hand: Hand
@@ -108,13 +112,19 @@ struct TrackKinematics {
                 // Central difference inside the segment, one-sided at its ends.
                 let before = i > range.lowerBound ? i - 1 : i
                 let after = i + 1 < range.upperBound ? i + 1 : i
-                var speed: Double?
+                var speed: Double?, unsmoothedSpeed: Double?
                 let span = times[after] - times[before]
                 if after > before, torso[i] > 1 {
                     speed = points[after][wrist].distance(to: points[before][wrist]) / span / torso[i]
+                    // Every sample's wrist is confident, hence finite.
+                    let (from, to) = (frames[before].landmarks[wrist], frames[after].landmarks[wrist])
+                    unsmoothedSpeed = PixelPoint(x: to.x - from.x, y: to.y - from.y).length / span / torso[i]
                 }
-                samples.append(Sample(time: times[i], segment: segment, points: points[i],
-                                      visibility: frames[i].landmarks.map(\.visibility), torso: torso[i], speed: speed, span: span))
+                samples.append(
+                    Sample(
+                        time: times[i], segment: segment, points: points[i],
+                        visibility: frames[i].landmarks.map(\.visibility), torso: torso[i], speed: speed, span: span,
+                        unsmoothedSpeed: unsmoothedSpeed))
             }
         }
         return samples

@@ -1,10 +1,12 @@
-// tennis-bench N SEED [--worst-dir DIR] [--worst K]
+// tennis-bench N SEED [--worst-dir DIR] [--worst K] [--swings FILE]
 //
 // N generated pose sequences (TennisScenes.PoseSequenceGenerator, seeds SEED…SEED+N−1) through the
 // tennis plug-in's `swings` and `metrics` stages, exactly as a worker runs them after `pose`, each
 // compared with the truth the generator wrote. Prints the accuracy table (loadtest/accuracy-bench.sh
 // tennis runs this); the K worst sequences go to DIR as JSON (truth, detections, conditions, and the
-// player's racket-wrist track to plot).
+// player's racket-wrist track to plot). `--swings FILE` writes every found swing as a line of
+// tab-separated values (seed, frames a second, type, camera azimuth, noise, blur rate, missing-frame
+// run, true peak speed, signed contact error in frames, review) to see where contact errs.
 import Foundation
 import ReelworkCore
 import SportKit
@@ -21,14 +23,14 @@ var rest = Array(CommandLine.arguments.dropFirst())
 while !rest.isEmpty {
     let a = rest.removeFirst()
     if a.hasPrefix("--") {
-        guard !rest.isEmpty, ["--worst-dir", "--worst"].contains(a) else { fail("unknown flag or missing value: \(a)") }
+        guard !rest.isEmpty, ["--worst-dir", "--worst", "--swings"].contains(a) else { fail("unknown flag or missing value: \(a)") }
         flags[a] = rest.removeFirst()
     } else {
         positional.append(a)
     }
 }
 guard positional.count == 2, let count = Int(positional[0]), count > 0, let firstSeed = UInt64(positional[1]) else {
-    fail("usage: tennis-bench N SEED [--worst-dir DIR] [--worst K]")
+    fail("usage: tennis-bench N SEED [--worst-dir DIR] [--worst K] [--swings FILE]")
 }
 let worstCount = flags["--worst"].flatMap { Int($0) } ?? 8
 
@@ -61,8 +63,10 @@ for k in 0..<count {
     let started = DispatchTime.now().uptimeNanoseconds
     let detected = try analyse(sequence)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    outcomes.append(Outcome(sequence: sequence, detected: detected,
-                            score: SwingMatcher.score(truth: sequence.swings, detected: detected, fps: sequence.fps), seconds: seconds))
+    outcomes.append(
+        Outcome(
+            sequence: sequence, detected: detected,
+            score: SwingMatcher.score(truth: sequence.swings, detected: detected, fps: sequence.fps), seconds: seconds))
 }
 
 func percent(_ part: Int, _ whole: Int) -> String {
@@ -87,8 +91,10 @@ print("| swing count exact, per sequence | \(exact) / \(count) = \(percent(exact
 print("| swing recall | \(matches.count) / \(truthTotal) = \(percent(matches.count, truthTotal)) | |")
 print("| swing precision | \(matches.count) / \(detectedTotal) = \(percent(matches.count, detectedTotal)) | |")
 print("| contact within 2 frames (of found swings) | \(within2) / \(matches.count) = \(percent(within2, matches.count)) | all |")
-print(String(format: "| contact error, frames: p50 / p90 / p95 / p99 / max | %.2f / %.2f / %.2f / %.2f / %.2f | ≤ 2 |",
-             percentile(errors, 50), percentile(errors, 90), percentile(errors, 95), percentile(errors, 99), errors.max() ?? .nan))
+print(
+    String(
+        format: "| contact error, frames: p50 / p90 / p95 / p99 / max | %.2f / %.2f / %.2f / %.2f / %.2f | ≤ 2 |",
+        percentile(errors, 50), percentile(errors, 90), percentile(errors, 95), percentile(errors, 99), errors.max() ?? .nan))
 let typeRight = matches.filter(\.typeRight).count
 print("| type right (of found swings) | \(typeRight) / \(matches.count) = \(percent(typeRight, matches.count)) | |")
 for kind in ["forehand", "backhand", "serve"] {
@@ -117,6 +123,8 @@ line("run of missing frames", outcomes.filter { $0.sequence.conditions.dropBurst
 // Where contact errs: within 2 frames by the swing's type and by why it was flagged for review,
 // with the signed error (reported − true, frames) to show a lag or a lead.
 struct FoundSwing {
+    var sequence: PoseSequence
+    var truth: SwingTruth
     var error: Double
     var signedFrames: Double
     var type: String
@@ -124,8 +132,10 @@ struct FoundSwing {
 }
 let found = outcomes.flatMap { o in
     o.score.matches.map { m in
-        FoundSwing(error: m.errorFrames, signedFrames: (o.detected[m.detected].contactTime - o.sequence.swings[m.truth].contactTime) * o.sequence.fps,
-                   type: o.sequence.swings[m.truth].type, review: o.detected[m.detected].review)
+        FoundSwing(
+            sequence: o.sequence, truth: o.sequence.swings[m.truth], error: m.errorFrames,
+            signedFrames: (o.detected[m.detected].contactTime - o.sequence.swings[m.truth].contactTime) * o.sequence.fps,
+            type: o.sequence.swings[m.truth].type, review: o.detected[m.detected].review)
     }
 }
 print("\ncontact by kind (found swings; within 2 frames; signed error p10 / p50 / p90, frames):")
@@ -133,12 +143,26 @@ func contactLine(_ name: String, _ subset: [FoundSwing]) {
     guard !subset.isEmpty else { return }
     let within = subset.filter { $0.error <= SwingMatcher.contactFrames }.count
     let signed = subset.map(\.signedFrames)
-    print("  \(name): \(subset.count); \(percent(within, subset.count)); "
-          + String(format: "%.2f / %.2f / %.2f", percentile(signed, 10), percentile(signed, 50), percentile(signed, 90)))
+    print(
+        "  \(name): \(subset.count); \(percent(within, subset.count)); "
+            + String(format: "%.2f / %.2f / %.2f", percentile(signed, 10), percentile(signed, 50), percentile(signed, 90)))
 }
 for kind in ["forehand", "backhand", "serve"] { contactLine(kind, found.filter { $0.type == kind }) }
 contactLine("not flagged", found.filter { $0.review.isEmpty })
 for code in Set(found.flatMap(\.review)).sorted() { contactLine("flagged \(code)", found.filter { $0.review.contains(code) }) }
+if let path = flags["--swings"] {
+    var text = "seed\tfps\ttype\tazimuth\tnoise\tblurRate\tdropBurst\tpeakSpeed\tsignedFrames\treview\n"
+    for f in found {
+        let c = f.sequence.conditions
+        text +=
+            "\(f.sequence.seed)\t" + String(format: "%.1f\t", f.sequence.fps) + "\(f.type)\t"
+            + String(
+                format: "%.1f\t%.4f\t%.3f\t%.3f\t%.2f\t%.3f\t", c.cameraAzimuthDegrees, c.noise, c.blurRate, c.dropBurst, f.truth.peakSpeed,
+                f.signedFrames)
+            + f.review.joined(separator: ",") + "\n"
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+}
 
 // Reliability: of the swings given a confidence in each band, how many were right (a real swing,
 // contact within 2 frames, type right).
@@ -152,12 +176,15 @@ for band in 0..<10 {
     guard !inBand.isEmpty else { continue }
     let right = inBand.filter(\.right).count
     let mean = inBand.map(\.confidence).reduce(0, +) / Double(inBand.count)
-    print(String(format: "| %.1f–%.1f | %d | ", lo, hi, inBand.count) + "\(right) (\(percent(right, inBand.count)))" + String(format: " | %.3f |", mean))
+    print(
+        String(format: "| %.1f–%.1f | %d | ", lo, hi, inBand.count) + "\(right) (\(percent(right, inBand.count)))" + String(format: " | %.3f |", mean)
+    )
 }
 let flagged = outcomes.flatMap { o in o.detected.indices.filter { !o.detected[$0].review.isEmpty }.map { o.score.isRight($0) } }
 let unflagged = outcomes.flatMap { o in o.detected.indices.filter { o.detected[$0].review.isEmpty }.map { o.score.isRight($0) } }
-print("\nreview: \(flagged.count) swings flagged, \(flagged.filter { $0 }.count) of them right (\(percent(flagged.filter { $0 }.count, flagged.count)));"
-      + " \(unflagged.count) not flagged, \(unflagged.filter { $0 }.count) right (\(percent(unflagged.filter { $0 }.count, unflagged.count)))")
+print(
+    "\nreview: \(flagged.count) swings flagged, \(flagged.filter { $0 }.count) of them right (\(percent(flagged.filter { $0 }.count, flagged.count)));"
+        + " \(unflagged.count) not flagged, \(unflagged.filter { $0 }.count) right (\(percent(unflagged.filter { $0 }.count, unflagged.count)))")
 var reasons: [String: (all: Int, wrong: Int)] = [:]
 for o in outcomes {
     for (i, d) in o.detected.enumerated() {
@@ -182,15 +209,30 @@ if let dir = flags["--worst-dir"] {
         let json = JSONValue.object([
             "seed": .number(Double(s.seed)), "fps": .number(s.fps), "hand": .string(s.hand.rawValue),
             "conditions": s.conditions.json(),
-            "truth": .array(s.swings.map { .object(["type": .string($0.type), "contactTime": .number($0.contactTime),
-                                                    "contactFrame": .number(Double($0.contactFrame)), "peakSpeed": .number($0.peakSpeed)]) }),
+            "truth": .array(
+                s.swings.map {
+                    .object([
+                        "type": .string($0.type), "contactTime": .number($0.contactTime),
+                        "contactFrame": .number(Double($0.contactFrame)), "peakSpeed": .number($0.peakSpeed)
+                    ])
+                }),
             "idle": .array(s.idle.map { .object(["kind": .string($0.kind), "start": .number($0.start), "end": .number($0.end)]) }),
-            "detected": .array(o.detected.map { .object(["trackId": .number(Double($0.trackId)), "type": .string($0.type),
-                                                         "contactTime": .number($0.contactTime), "confidence": .number($0.confidence),
-                                                         "review": .array($0.review.map { .string($0) })]) }),
+            "detected": .array(
+                o.detected.map {
+                    .object([
+                        "trackId": .number(Double($0.trackId)), "type": .string($0.type),
+                        "contactTime": .number($0.contactTime), "confidence": .number($0.confidence),
+                        "review": .array($0.review.map { .string($0) })
+                    ])
+                }),
             "missed": .array(o.score.missed.map { .number(Double($0)) }), "extra": .array(o.score.extra.map { .number(Double($0)) }),
-            "wristTrack": .array(player.map { .array([.number($0.time), .number($0.landmarks[wrist].x), .number($0.landmarks[wrist].y),
-                                                      .number($0.landmarks[wrist].visibility)]) }),
+            "wristTrack": .array(
+                player.map {
+                    .array([
+                        .number($0.time), .number($0.landmarks[wrist].x), .number($0.landmarks[wrist].y),
+                        .number($0.landmarks[wrist].visibility)
+                    ])
+                })
         ])
         let path = "\(dir)/seed-\(s.seed).json"
         try json.jsonString().write(toFile: path, atomically: true, encoding: .utf8)
