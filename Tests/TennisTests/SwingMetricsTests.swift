@@ -56,7 +56,7 @@ final class SwingMetricsTests: XCTestCase {
             XCTAssertEqual(m.trackingQuality, 1)
             // Every frame seen, nothing to review: the confidence of a clean swing.
             XCTAssertEqual(swing.review, [])
-            XCTAssertEqual(swing.confidence, 0.97, accuracy: 1e-9)
+            XCTAssertEqual(swing.confidence, 0.98, accuracy: 1e-9)
         }
     }
 
@@ -93,7 +93,7 @@ final class SwingMetricsTests: XCTestCase {
         XCTAssertEqual(swing.metrics.trackingQuality, Double(frames - 2) / Double(frames), accuracy: 1e-9)
         // Both gaps are more than two frames from contact (1.5): nothing to review, full confidence.
         XCTAssertEqual(swing.review, [])
-        XCTAssertEqual(swing.confidence, 0.97, accuracy: 1e-9)
+        XCTAssertEqual(swing.confidence, 0.98, accuracy: 1e-9)
 
         // The wrist unsure two frames either side of contact: confidence drops, and a person is asked to look.
         let blurred = player.track(duration: 3).map { frame -> PoseFrame in
@@ -136,15 +136,20 @@ final class SwingMetricsTests: XCTestCase {
         let (_, swing) = try analyse(turningForehand())
         let json = swing.json()
         guard case .object(let top) = json else { return XCTFail("not an object: \(json)") }
-        XCTAssertEqual(Set(top.keys), ["type", "startTime", "endTime", "confidence", "contactSource", "keyFrameTimes", "metrics", "unavailable",
-                                          "review"])
+        XCTAssertEqual(
+            Set(top.keys),
+            [
+                "type", "startTime", "endTime", "confidence", "contactSource", "keyFrameTimes", "metrics", "unavailable",
+                "review"
+            ])
         XCTAssertEqual(json["type"], .string("forehand"))
         XCTAssertEqual(json["contactSource"], .string("wristPeak"))
         guard case .object(let keyframes)? = json["keyFrameTimes"], case .object(let metrics)? = json["metrics"] else {
             return XCTFail("keyFrameTimes and metrics: \(json)")
         }
         XCTAssertEqual(Set(keyframes.keys), ["preparation", "backswing", "contact", "followThrough", "recovery"])
-        XCTAssertEqual(Set(metrics.keys), ["peakWristSpeed", "peakWristSpeedUnit", "shoulderTurn", "contactHeight", "followThrough", "trackingQuality"])
+        XCTAssertEqual(
+            Set(metrics.keys), ["peakWristSpeed", "peakWristSpeedUnit", "shoulderTurn", "contactHeight", "followThrough", "trackingQuality"])
         XCTAssertEqual(json["metrics"]?["peakWristSpeedUnit"], .string("torso/s"))
         XCTAssertEqual(json["unavailable"], .object([:]))
         XCTAssertEqual(json["review"], .array([]), "a clean swing has nothing for a person to look at")
@@ -167,9 +172,11 @@ final class LongTrackTests: XCTestCase {
         for k in 0..<shots {
             let peak = 1.53 + 3 * Double(k)
             // Take back, swing through, walk the wrist back to where it rests.
-            player.moves += [WristMove(time: peak - 0.45, tau: 0.12, du: 1.1, dv: 0.1),
-                             WristMove(time: peak, tau: 0.08, du: -2.2, dv: 0.2),
-                             WristMove(time: peak + 1.2, tau: 0.3, du: 1.1, dv: -0.3)]
+            player.moves += [
+                WristMove(time: peak - 0.45, tau: 0.12, du: 1.1, dv: 0.1),
+                WristMove(time: peak, tau: 0.08, du: -2.2, dv: 0.2),
+                WristMove(time: peak + 1.2, tau: 0.3, du: 1.1, dv: -0.3)
+            ]
         }
         let track = player.track(duration: 3 * Double(shots))
         let options = TennisOptions()

@@ -4,9 +4,10 @@
 // tennis plug-in's `swings` and `metrics` stages, exactly as a worker runs them after `pose`, each
 // compared with the truth the generator wrote. Prints the accuracy table (loadtest/accuracy-bench.sh
 // tennis runs this); the K worst sequences go to DIR as JSON (truth, detections, conditions, and the
-// player's racket-wrist track to plot). `--swings FILE` writes every found swing as a line of
-// tab-separated values (seed, frames a second, type, camera azimuth, noise, blur rate, missing-frame
-// run, true peak speed, signed contact error in frames, review) to see where contact errs.
+// player's racket-wrist track to plot). `--swings FILE` writes every reported swing as a line of
+// tab-separated values (seed, frames a second, true type or "none", camera azimuth, noise, blur
+// rate, missing-frame run, true peak speed, signed contact error in frames, right, confidence,
+// review codes) to see where contact errs and to calibrate the confidence.
 import Foundation
 import ReelworkCore
 import SportKit
@@ -123,8 +124,6 @@ line("run of missing frames", outcomes.filter { $0.sequence.conditions.dropBurst
 // Where contact errs: within 2 frames by the swing's type and by why it was flagged for review,
 // with the signed error (reported − true, frames) to show a lag or a lead.
 struct FoundSwing {
-    var sequence: PoseSequence
-    var truth: SwingTruth
     var error: Double
     var signedFrames: Double
     var type: String
@@ -133,7 +132,7 @@ struct FoundSwing {
 let found = outcomes.flatMap { o in
     o.score.matches.map { m in
         FoundSwing(
-            sequence: o.sequence, truth: o.sequence.swings[m.truth], error: m.errorFrames,
+            error: m.errorFrames,
             signedFrames: (o.detected[m.detected].contactTime - o.sequence.swings[m.truth].contactTime) * o.sequence.fps,
             type: o.sequence.swings[m.truth].type, review: o.detected[m.detected].review)
     }
@@ -151,15 +150,19 @@ for kind in ["forehand", "backhand", "serve"] { contactLine(kind, found.filter {
 contactLine("not flagged", found.filter { $0.review.isEmpty })
 for code in Set(found.flatMap(\.review)).sorted() { contactLine("flagged \(code)", found.filter { $0.review.contains(code) }) }
 if let path = flags["--swings"] {
-    var text = "seed\tfps\ttype\tazimuth\tnoise\tblurRate\tdropBurst\tpeakSpeed\tsignedFrames\treview\n"
-    for f in found {
-        let c = f.sequence.conditions
-        text +=
-            "\(f.sequence.seed)\t" + String(format: "%.1f\t", f.sequence.fps) + "\(f.type)\t"
-            + String(
-                format: "%.1f\t%.4f\t%.3f\t%.3f\t%.2f\t%.3f\t", c.cameraAzimuthDegrees, c.noise, c.blurRate, c.dropBurst, f.truth.peakSpeed,
-                f.signedFrames)
-            + f.review.joined(separator: ",") + "\n"
+    var text = "seed\tfps\ttype\tazimuth\tnoise\tblurRate\tdropBurst\tpeakSpeed\tsignedFrames\tright\tconfidence\treview\n"
+    for o in outcomes {
+        let (s, c) = (o.sequence, o.sequence.conditions)
+        for (index, detected) in o.detected.enumerated() {
+            // A phantom has no true swing: its type is "none" and its speed and contact error are empty.
+            let truth = o.score.matches.first { $0.detected == index }.map { s.swings[$0.truth] }
+            let signed = truth.map { String(format: "%.3f", (detected.contactTime - $0.contactTime) * s.fps) } ?? ""
+            text +=
+                "\(s.seed)\t" + String(format: "%.1f\t", s.fps) + "\(truth?.type ?? "none")\t"
+                + String(format: "%.1f\t%.4f\t%.3f\t%.3f\t", c.cameraAzimuthDegrees, c.noise, c.blurRate, c.dropBurst)
+                + (truth.map { String(format: "%.2f", $0.peakSpeed) } ?? "") + "\t\(signed)\t\(o.score.isRight(index) ? 1 : 0)\t"
+                + String(format: "%.3f\t", detected.confidence) + detected.review.joined(separator: ",") + "\n"
+        }
     }
     try text.write(toFile: path, atomically: true, encoding: .utf8)
 }
