@@ -23,8 +23,11 @@ public struct Sport: RawRepresentable, Hashable, Codable, Sendable, CustomString
         let sport = Sport(rawValue: name.lowercased())
         guard known.contains(sport) else {
             throw ReelworkError.invalidRequest(
-                "unknown sport '\(name)'; expected one of: \(known.map(\.rawValue).joined(separator: ", "))")
+                "unknown sport '\(name)'; expected one of: \(listed(known))")
         }
         return sport
     }
+
+    /// The sports' names for help texts and messages: "tennis, bowling, archery, basketball".
+    public static func listed(_ sports: [Sport]) -> String { sports.map(\.rawValue).joined(separator: ", ") }
 }

@@ -16,14 +16,14 @@ public enum SportRegistry {
         TennisPlugin(),
         BowlingPlugin(),
         ArcheryPlugin(),
-        BasketballPlugin(),
+        BasketballPlugin()
     ]
 
     /// The sports this build knows, in the registry's order (the API document's `Sport` enum).
     public static let sports: [Sport] = plugins.map { $0.sport }
 
     /// The known sports' names for help texts and messages: "tennis, bowling, archery, basketball".
-    public static var sportNames: String { sports.map(\.rawValue).joined(separator: ", ") }
+    public static var sportNames: String { Sport.listed(sports) }
 
     /// Every stage a run may have (the API document's `StageName` enum): the generic ones, then
     /// each plug-in's own, in the registry's order, each once.
