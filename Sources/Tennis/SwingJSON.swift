@@ -1,5 +1,6 @@
 import Foundation
 import ReelworkCore
+import SportKit
 
 /// `result.swings[i]` as JSON: times to the millisecond, speeds to 0.01, angles to 0.1°, shares to 0.001.
 enum SwingJSON {
@@ -16,7 +17,7 @@ enum SwingJSON {
                 "backswing": number(k.backswing, 1000),
                 "contact": number(k.contact, 1000),
                 "followThrough": number(k.followThrough, 1000),
-                "recovery": number(k.recovery, 1000),
+                "recovery": number(k.recovery, 1000)
             ]),
             "metrics": .object([
                 "peakWristSpeed": number(m.peakWristSpeed, 100),
@@ -24,10 +25,10 @@ enum SwingJSON {
                 "shoulderTurn": number(m.shoulderTurn, 10),
                 "contactHeight": number(m.contactHeight, 1000),
                 "followThrough": number(m.followThrough, 10),
-                "trackingQuality": number(m.trackingQuality, 1000),
+                "trackingQuality": number(m.trackingQuality, 1000)
             ]),
             "unavailable": .object(swing.unavailable.mapValues { .string($0) }),
-            "review": .array(swing.review.map(\.json)),
+            "review": .array(swing.review.map(\.json))
         ])
     }
 
