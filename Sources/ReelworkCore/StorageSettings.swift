@@ -47,13 +47,14 @@ public struct S3Settings: Sendable, Equatable {
     /// `scheme://host[:port]` of the store as clients reach it; nil: `endpoint`.
     public var publicEndpoint: URL?
     /// A try that hears nothing from the store for this long is given up (and sent again, up to the
-    /// store client's number of tries). A store answers within seconds of a request's last byte, so
-    /// the default leaves room for a slow one while every try still fits in a client's minute.
+    /// store client's three tries). A store answers within seconds of a request's last byte, so the
+    /// default leaves room for a slow one; at most 19 s, so that all three tries still end within the
+    /// minute an API client waits for an answer (`readTimeoutRange`).
     public var readTimeoutSeconds: Double
 
     public static let defaultRegion = "us-east-1"
     public static let defaultReadTimeoutSeconds = 15.0
-    public static let readTimeoutRange = 1.0...60.0
+    public static let readTimeoutRange = 1.0...19.0
 
     public init(
         endpoint: URL, bucket: String, region: String = defaultRegion, pathStyle: Bool,

@@ -34,7 +34,11 @@ public struct S3ObjectStore: ObjectStore {
     /// `send` tries again on its own schedule, so a store that is down is reported within a second,
     /// not after `attempts` connect timeouts.
     static func client(readTimeoutSeconds: Double) -> HTTPClient {
-        let milliseconds = Int64((readTimeoutSeconds * 1000).rounded())
+        // Settings from the environment are checked; one built in code may hold anything.
+        let range = S3Settings.readTimeoutRange
+        let seconds =
+            readTimeoutSeconds.isFinite ? min(max(readTimeoutSeconds, range.lowerBound), range.upperBound) : S3Settings.defaultReadTimeoutSeconds
+        let milliseconds = Int64((seconds * 1000).rounded())
         return clients.withLock { clients in
             if let client = clients[milliseconds] { return client }
             var configuration = HTTPClient.Configuration(

@@ -33,18 +33,19 @@ enum PeakFinder {
 
     /// The time of the wrist's fastest moment near sample `peak`, between samples. The peak was
     /// found on the smoothed speed, which lags the fastest moment where the stroke speeds up and
-    /// slows down at different rates; so where the peak and its neighbours are evenly spaced, the
-    /// fastest of the three by the unsmoothed speed is taken, and the time is the vertex of the
-    /// parabola through its speed and its two neighbours' (same segment, each with a speed), kept
-    /// within half a step of it. Next to a gap in the wrist, the unsmoothed speed across the gap
-    /// and beside it are not comparable, so the peak and its smoothed speed are kept. The chosen
-    /// sample's own time without the neighbours.
+    /// slows down at different rates; so the fastest of the peak and its two neighbours by the
+    /// unsmoothed speed is taken, and the time is the vertex of the parabola through its speed and
+    /// its two neighbours' (same segment, each with a speed), kept within half a step of it. Where
+    /// any speed this could use (the peak's and two samples either side) is differenced across a
+    /// gap in the wrist (over `SwingTuning.referenceSpan`), unsmoothed speeds across the gap and
+    /// beside it are not comparable, and the peak and its smoothed speed are used instead. The
+    /// chosen sample's own time without the neighbours.
     static func refinedTime(of peak: Int, in samples: [TrackKinematics.Sample]) -> Double {
         func inSegment(_ i: Int) -> Bool { i >= 0 && i < samples.count && samples[i].segment == samples[peak].segment }
-        let evenlySpaced = (peak - 1...peak + 1).filter(inSegment).allSatisfy { samples[$0].span <= SwingTuning.referenceSpan }
-        let speed: (TrackKinematics.Sample) -> Double? = evenlySpaced ? { $0.unsmoothedSpeed } : { $0.speed }
+        let noGapNearby = (peak - 2...peak + 2).filter(inSegment).allSatisfy { samples[$0].span <= SwingTuning.referenceSpan }
+        let speed: (TrackKinematics.Sample) -> Double? = noGapNearby ? { $0.unsmoothedSpeed } : { $0.speed }
         var fastest = peak
-        for i in [peak - 1, peak + 1] where evenlySpaced && inSegment(i) {
+        for i in [peak - 1, peak + 1] where noGapNearby && inSegment(i) {
             if let s = speed(samples[i]), s > speed(samples[fastest]) ?? -.infinity { fastest = i }
         }
         let centre = samples[fastest]

@@ -55,10 +55,10 @@ final class StorageSettingsTests: XCTestCase {
             (s3.merging(["REELWORK_S3_PATH_STYLE": "maybe"]) { $1 }, "REELWORK_S3_PATH_STYLE='maybe' must be 1 or 0"),
             (
                 s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "0"]) { $1 },
-                "REELWORK_S3_READ_TIMEOUT_SECONDS='0' must be a number of seconds from 1 to 60"
+                "REELWORK_S3_READ_TIMEOUT_SECONDS='0' must be a number of seconds from 1 to 19"
             ),
             (s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "nan"]) { $1 }, "REELWORK_S3_READ_TIMEOUT_SECONDS='nan' must be a number of seconds"),
-            (s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "600"]) { $1 }, "REELWORK_S3_READ_TIMEOUT_SECONDS='600' must be a number of seconds"),
+            (s3.merging(["REELWORK_S3_READ_TIMEOUT_SECONDS": "20"]) { $1 }, "REELWORK_S3_READ_TIMEOUT_SECONDS='20' must be a number of seconds"),
             (s3.filter { $0.key != "AWS_SECRET_ACCESS_KEY" }, "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are required"),
             (
                 s3.merging(["REELWORK_S3_CREDENTIALS_FILE": "/nonexistent/credentials"]) { $1 },
