@@ -288,6 +288,13 @@ wait_until() { local seconds=$1 what=$2; shift 2; poll "$seconds" "$@" || die "t
 wait_until 30 "PostgreSQL through the db host's proxy" reachable
 
 # ---- s3 host (RW_MULTIHOST_STORAGE=s3) ---------------------------------------------------------
+# rclone emulates S3 over folders and removes a folder that a delete leaves empty. A client's
+# parts written into uploads/ while the last staged upload there is deleted lose that race: the
+# part is refused (HTTP 500, "Dir.Rename error: file does not exist") and rclone's cached listing
+# forgets what is written next, so a completed upload cannot be read back for minutes. Real S3
+# has no folders; a file that is not an upload keeps this one from ever being empty.
+mkdir -p "$RUN/s3/reelwork/uploads"
+: >"$RUN/s3/reelwork/uploads/.kept-by-multihost-test"
 # rclone's own directory cache (nothing here changes its folder behind it): with --dir-cache-time 0s
 # it re-reads directories in a loop while a copy is written, and each completed upload stalled
 # 15-25 s, so a batch of 40 small clips took two minutes to submit.

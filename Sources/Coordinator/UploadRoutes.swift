@@ -55,9 +55,10 @@ struct UploadRoutes {
         let cap = backends.config.clubLimits.openUploadsPerClub
         let open = try await backends.sql { try UploadRepository($0).unfinishedCount(club: club) }
         guard open < cap else {
-            throw APIError(.tooManyRequests, "quota_exceeded",
-                           "club \(club) has \(open) uploads open, the most it may (\(ClubLimits.Env.openUploadsPerClub)): complete or abandon some "
-                               + "(DELETE /v1/uploads/{id}), or let them expire")
+            throw APIError(
+                .tooManyRequests, "quota_exceeded",
+                "club \(club) has \(open) uploads open, the most it may (\(ClubLimits.Env.openUploadsPerClub)): complete or abandon some "
+                    + "(DELETE /v1/uploads/{id}), or let them expire")
         }
         let id = UUID()
         let key = ObjectKey.upload(id: id)
@@ -68,9 +69,10 @@ struct UploadRoutes {
         } catch let error as ObjectStoreError {
             throw storageUnavailable(error, "starting an upload")
         }
-        let record = NewUpload(id: id, club: club, originalName: name,
-                               sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,
-                               storeUploadId: storeUploadId)
+        let record = NewUpload(
+            id: id, club: club, originalName: name,
+            sizeBytes: body.sizeBytes, contentHash: body.sha256, partBytes: plan.partBytes, stagingKey: key,
+            storeUploadId: storeUploadId)
         let hours = backends.config.limits.uploadExpiryHours
         // The answer's expiresAt is the row's: PostgreSQL's clock, the one the sweep goes by.
         let inserted: UploadRecord
@@ -92,7 +94,9 @@ struct UploadRoutes {
         try requireOpen(upload)
         let plan = upload.plan
         guard !body.numbers.isEmpty, body.numbers.count <= UploadPartsRequest.maxNumbers else {
-            throw APIError(.badRequest, "invalid_request", "'numbers' has \(body.numbers.count) entries; ask for 1 to \(UploadPartsRequest.maxNumbers) parts at once")
+            throw APIError(
+                .badRequest, "invalid_request",
+                "'numbers' has \(body.numbers.count) entries; ask for 1 to \(UploadPartsRequest.maxNumbers) parts at once")
         }
         if let bad = body.numbers.first(where: { !(1...plan.partCount).contains($0) }) {
             throw APIError(.badRequest, "invalid_request", "part \(bad) does not exist: this upload has parts 1 to \(plan.partCount)")
@@ -102,8 +106,9 @@ struct UploadRoutes {
         let id = upload.id.uuidString.lowercased()
         let targets = try Set(body.numbers).sorted().map { number in
             let url = try store.partURL(key: upload.stagingKey, uploadId: upload.storeUploadId, number: number, validFor: seconds)
-            return UploadPartTarget(number: number, url: url ?? "/v1/uploads/\(id)/parts/\(number)", offset: plan.offset(ofPart: number),
-                                    bytes: plan.bytes(ofPart: number), expiresAt: url == nil ? upload.expiresAt : expires)
+            return UploadPartTarget(
+                number: number, url: url ?? "/v1/uploads/\(id)/parts/\(number)", offset: plan.offset(ofPart: number),
+                bytes: plan.bytes(ofPart: number), expiresAt: url == nil ? upload.expiresAt : expires)
         }
         return try JSONResponse.make(UploadPartsResult(parts: targets))
     }
@@ -119,8 +124,9 @@ struct UploadRoutes {
             throw APIError(.badRequest, "invalid_request", "part '\(text.prefix(20))' does not exist: this upload has parts 1 to \(plan.partCount)")
         }
         guard store.partsComeThroughCoordinator else {
-            throw APIError(.conflict, "parts_go_to_the_store",
-                           "this upload's parts go to the \(store.location): ask POST /v1/uploads/\(upload.id.uuidString.lowercased())/parts for their URLs")
+            throw APIError(
+                .conflict, "parts_go_to_the_store",
+                "this upload's parts go to the \(store.location): ask POST /v1/uploads/\(upload.id.uuidString.lowercased())/parts for their URLs")
         }
         let expected = plan.bytes(ofPart: number)
         if let declared = request.headers[.contentLength].flatMap({ Int64($0) }), declared != expected {
@@ -158,13 +164,16 @@ struct UploadRoutes {
         let held = try await heldParts(upload)
         try Self.checkComplete(held.parts, plan: plan)
         guard let completing = try await backends.sql({ try UploadRepository($0).move(upload.id, from: .open, to: .completing) }) else {
-            throw APIError(.conflict, "upload_completing", "upload \(upload.id.uuidString.lowercased()) is being completed by another request; ask for it shortly")
+            throw APIError(
+                .conflict, "upload_completing",
+                "upload \(upload.id.uuidString.lowercased()) is being completed by another request; ask for it shortly")
         }
         do {
             do {
                 if !held.joined {
-                    try await store.joinParts(key: completing.stagingKey, uploadId: completing.storeUploadId,
-                                              parts: held.parts.filter { $0.number <= plan.partCount })
+                    try await store.joinParts(
+                        key: completing.stagingKey, uploadId: completing.storeUploadId,
+                        parts: held.parts.filter { $0.number <= plan.partCount })
                 }
             } catch let error as ObjectStoreError {
                 throw storageUnavailable(error, "joining the parts")
@@ -192,10 +201,13 @@ struct UploadRoutes {
         let missing = (1...plan.partCount).filter { held[$0] == nil }
         if !missing.isEmpty {
             let shown = missing.prefix(10).map(String.init).joined(separator: ", ") + (missing.count > 10 ? " and \(missing.count - 10) more" : "")
-            throw APIError(.conflict, "parts_missing", "\(missing.count) of \(plan.partCount) part(s) have not arrived: \(shown); send them, then complete")
+            throw APIError(
+                .conflict, "parts_missing", "\(missing.count) of \(plan.partCount) part(s) have not arrived: \(shown); send them, then complete")
         }
         if let wrong = (1...plan.partCount).first(where: { held[$0] != plan.bytes(ofPart: $0) }) {
-            throw APIError(.conflict, "part_size", "part \(wrong) has \(held[wrong] ?? 0) bytes; it must have \(plan.bytes(ofPart: wrong)): send it again, then complete")
+            throw APIError(
+                .conflict, "part_size",
+                "part \(wrong) has \(held[wrong] ?? 0) bytes; it must have \(plan.bytes(ofPart: wrong)): send it again, then complete")
         }
     }
 
@@ -216,7 +228,11 @@ struct UploadRoutes {
             } catch let error as MediaError where error.kind == .invalidInput {
                 throw APIError(.unprocessableContent, "size_mismatch", "the parts joined are larger than the declared \(upload.sizeBytes) bytes")
             } catch {
-                throw APIError(.serviceUnavailable, "storage_unavailable", "the joined upload could not be read back from the \(store.location); complete it again shortly")
+                // MediaCopy's errors never quote the presigned URL, so the cause is safe to show; without
+                // it an operator cannot tell a store that is down from one that lost the object.
+                throw APIError(
+                    .serviceUnavailable, "storage_unavailable",
+                    "the joined upload could not be read back from the \(store.location) (\(error)); complete it again shortly")
             }
             file = copy
         }
@@ -226,7 +242,9 @@ struct UploadRoutes {
             throw APIError(.unprocessableContent, "size_mismatch", "the parts joined are \(size) bytes; the upload declared \(upload.sizeBytes)")
         }
         guard hash == upload.contentHash else {
-            throw APIError(.unprocessableContent, "hash_mismatch", "the parts joined have SHA-256 \(hash); the upload declared \(upload.contentHash): nothing was recorded")
+            throw APIError(
+                .unprocessableContent, "hash_mismatch",
+                "the parts joined have SHA-256 \(hash); the upload declared \(upload.contentHash): nothing was recorded")
         }
         let facts = try await VideoRoutes.facts(of: file, limits: backends.config.limits)
         let key = ObjectKey.video(sha256: hash)
@@ -253,7 +271,9 @@ struct UploadRoutes {
             }
             // Its bytes left the staging key, so another complete could not find them: the upload
             // ends as expired (410 to the next request), and a client starts it again.
-            _ = try? await backends.sql { try UploadRepository($0).move(upload.id, from: .completing, to: .expired, error: "the video could not be recorded") }
+            _ = try? await backends.sql {
+                try UploadRepository($0).move(upload.id, from: .completing, to: .expired, error: "the video could not be recorded")
+            }
             throw APIError(.serviceUnavailable, "storage_unavailable", "the video could not be recorded (\(error)); upload it again")
         }
     }
@@ -263,7 +283,9 @@ struct UploadRoutes {
     func abort(_ context: APIRequestContext, _ caller: Caller) async throws -> Response {
         let upload = try await find(try RouteParams.uuid(context, "id"), caller)
         guard try await backends.sql({ try UploadRepository($0).move(upload.id, from: .open, to: .aborted) }) != nil else {
-            throw APIError(.conflict, "upload_finished", "upload \(upload.id.uuidString.lowercased()) is \(upload.status.rawValue); only an open upload can be abandoned")
+            throw APIError(
+                .conflict, "upload_finished",
+                "upload \(upload.id.uuidString.lowercased()) is \(upload.status.rawValue); only an open upload can be abandoned")
         }
         do {
             try await store.dropParts(key: upload.stagingKey, uploadId: upload.storeUploadId)
@@ -281,9 +303,12 @@ struct UploadRoutes {
         switch upload.status {
         case .open: return
         case .completing: throw APIError(.conflict, "upload_completing", "upload \(id) is being completed; ask for it shortly")
-        case .completed: throw APIError(.conflict, "upload_finished", "upload \(id) is completed: it is video \(upload.videoId?.uuidString.lowercased() ?? "?")")
-        case .rejected: throw APIError(.conflict, "upload_finished", "upload \(id) was rejected (\(upload.error ?? "no reason kept")); start a new one")
-        case .aborted, .expired: throw APIError(.gone, "upload_gone", "upload \(id) was \(upload.status.rawValue) and its parts dropped; start a new one")
+        case .completed:
+            throw APIError(.conflict, "upload_finished", "upload \(id) is completed: it is video \(upload.videoId?.uuidString.lowercased() ?? "?")")
+        case .rejected:
+            throw APIError(.conflict, "upload_finished", "upload \(id) was rejected (\(upload.error ?? "no reason kept")); start a new one")
+        case .aborted, .expired:
+            throw APIError(.gone, "upload_gone", "upload \(id) was \(upload.status.rawValue) and its parts dropped; start a new one")
         }
     }
 
@@ -292,12 +317,14 @@ struct UploadRoutes {
         let plan = upload.plan
         var received = partsHeld ?? []
         if partsHeld == nil, upload.status == .open {
-            received = try await heldParts(upload).parts.filter { $0.number <= plan.partCount && $0.bytes == plan.bytes(ofPart: $0.number) }.map(\.number)
+            received = try await heldParts(upload).parts.filter { $0.number <= plan.partCount && $0.bytes == plan.bytes(ofPart: $0.number) }.map(
+                \.number)
         }
         let bytes = upload.status == .completed ? upload.sizeBytes : received.reduce(0) { $0 + plan.bytes(ofPart: $1) }
-        return UploadView(id: upload.id, club: upload.club, status: upload.status, filename: upload.originalName, sizeBytes: upload.sizeBytes,
-                          sha256: upload.contentHash, partBytes: upload.partBytes, partCount: plan.partCount, partsReceived: received,
-                          bytesReceived: bytes, expiresAt: upload.expiresAt, videoId: upload.videoId, error: upload.error)
+        return UploadView(
+            id: upload.id, club: upload.club, status: upload.status, filename: upload.originalName, sizeBytes: upload.sizeBytes,
+            sha256: upload.contentHash, partBytes: upload.partBytes, partCount: plan.partCount, partsReceived: received,
+            bytesReceived: bytes, expiresAt: upload.expiresAt, videoId: upload.videoId, error: upload.error)
     }
 
     /// The parts the store holds for an open upload, or every part once they are `joined`: a

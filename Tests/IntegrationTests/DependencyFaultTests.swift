@@ -15,7 +15,9 @@ import XCTest
 final class DependencyFaultTests: QueueStackTestCase {
     static let token = "scrape-token-for-the-fault-tests"
     /// A worker on another machine: always over HTTP, its own storage folder (empty).
-    var http: [String: String] { ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path] }
+    var http: [String: String] {
+        ["REELWORK_VIDEO_SOURCE": "http", "REELWORK_STORAGE_DIR": stack.directory.appendingPathComponent("worker-disk").path]
+    }
 
     override var stackSettings: [String: String] {
         TestStack.fastQueue.merging([MetricsSettings.Env.scrapeToken: Self.token]) { $1 }
@@ -133,9 +135,11 @@ final class DependencyFaultTests: QueueStackTestCase {
     }
 
     func attempts(of jobs: [JobView]) throws -> [Attempt] {
-        try stack.db().query("SELECT job_id, coalesce(outcome, 'open') AS outcome, error FROM job_attempts WHERE job_id = ANY($1::uuid[])",
-                             ["{" + jobs.map { $0.id.uuidString.lowercased() }.joined(separator: ",") + "}"])
-            .rows.map { Attempt(job: try $0.string("job_id"), outcome: try $0.string("outcome"), error: $0["error"]) }
+        try stack.db().query(
+            "SELECT job_id, coalesce(outcome, 'open') AS outcome, error FROM job_attempts WHERE job_id = ANY($1::uuid[])",
+            ["{" + jobs.map { $0.id.uuidString.lowercased() }.joined(separator: ",") + "}"]
+        )
+        .rows.map { Attempt(job: try $0.string("job_id"), outcome: try $0.string("outcome"), error: $0["error"]) }
     }
 
     /// Attempts run by the worker process `process` (worker ids are `host-pid/slot`).
@@ -152,8 +156,9 @@ final class DependencyFaultTests: QueueStackTestCase {
             XCTAssertEqual(done.status, .succeeded, "\(job.id): \(done.lastError ?? "")", file: file, line: line)
             XCTAssertEqual(done.failures, 0, "\(job.id): \(done.attempts.map(\.outcome))", file: file, line: line)
             XCTAssertEqual(done.attempts.filter { $0.outcome == "succeeded" }.count, 1, file: file, line: line)
-            XCTAssertEqual(try stack.db().query("SELECT count(*) AS n FROM results WHERE job_id = $1", [job.id]).rows[0]["n"], "1",
-                           file: file, line: line)
+            XCTAssertEqual(
+                try stack.db().query("SELECT count(*) AS n FROM results WHERE job_id = $1", [job.id]).rows[0]["n"], "1",
+                file: file, line: line)
         }
     }
 }
@@ -176,17 +181,20 @@ struct FaultyWorker {
         self.stack = stack
         index = stack.workers.count
         metrics = URL(string: "http://127.0.0.1:\(port)/metrics")!
-        process = try stack.startWorker(slots: 1, extraEnvironment: environment.merging([
-            MetricsSettings.Env.workerBind: "127.0.0.1:\(port)", MetricsSettings.Env.scrapeToken: DependencyFaultTests.token,
-        ]) { $1 })
+        process = try stack.startWorker(
+            slots: 1,
+            extraEnvironment: environment.merging([
+                MetricsSettings.Env.workerBind: "127.0.0.1:\(port)", MetricsSettings.Env.scrapeToken: DependencyFaultTests.token
+            ]) { $1 })
         try assertStarted()
     }
 
     /// Returns once the worker's `/metrics` answers.
     func assertStarted() throws {
         let metrics = self.metrics
-        XCTAssertTrue(stack.waitUntil(timeout: 60) { (try? HTTP.get(metrics, key: DependencyFaultTests.token))?.1 == 200 },
-                      "the worker's /metrics never answered:\n\(stack.logTail())")
+        XCTAssertTrue(
+            stack.waitUntil(timeout: 60) { (try? HTTP.get(metrics, key: DependencyFaultTests.token))?.1 == 200 },
+            "the worker's /metrics never answered:\n\(stack.logTail())")
     }
 
     var log: String { stack.workerLog(index) }
@@ -204,19 +212,23 @@ struct FaultyWorker {
     /// The worker keeps meeting the fault, with backoff: its error count grows (it retries), but
     /// by a handful a second, not the thousands a retry loop without a wait would make; the
     /// fault is logged once, not once per error; and `/metrics` says the dependency is failing.
-    func assertBackedOff(from dependency: DependencyFault.Dependency, _ cause: DependencyFault.Cause,
-                         file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertBackedOff(
+        from dependency: DependencyFault.Dependency, _ cause: DependencyFault.Cause,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let started = Date()
         var count = try errors(dependency, cause)
-        XCTAssertTrue(try stack.waitUntil(timeout: 15) {
-            count = try errors(dependency, cause)
-            return count >= 4
-        }, "it retried: \(count) errors", file: file, line: line)
+        XCTAssertTrue(
+            try stack.waitUntil(timeout: 15) {
+                count = try errors(dependency, cause)
+                return count >= 4
+            }, "it retried: \(count) errors", file: file, line: line)
         let seconds = Date().timeIntervalSince(started) + 1
         // Slot backoff from 0.25 s, at least half of each wait (jitter); the lease keeper at most
         // every 0.5 s (TestStack.fastQueue): well under 8 errors a second either way.
-        XCTAssertLessThanOrEqual(count, 4 + 8 * seconds, "\(count) errors in about \(Int(seconds)) s: a retry loop without backoff",
-                                 file: file, line: line)
+        XCTAssertLessThanOrEqual(
+            count, 4 + 8 * seconds, "\(count) errors in about \(Int(seconds)) s: a retry loop without backoff",
+            file: file, line: line)
         XCTAssertEqual(episodeLines(log, "[\(dependency.rawValue) \(cause.rawValue)]"), 1, "logged once:\n\(log)", file: file, line: line)
         XCTAssertEqual(try scrape().value(MetricName.dependencyFailing, ["dependency": dependency.rawValue]), 1, file: file, line: line)
     }
@@ -234,14 +246,15 @@ final class PostgresDiskFullTests: XCTestCase {
             throw XCTSkip("set REELWORK_TEST_DATABASE_URL (scripts/test.sh does)")
         }
         disk = try SmallDisk(megabytes: 32, admin: admin)
-        stack = try TestStack(settings: TestStack.fastQueue.merging([MetricsSettings.Env.scrapeToken: DependencyFaultTests.token]) { $1 },
-                              tablespace: disk?.tablespace)
+        stack = try TestStack(
+            settings: TestStack.fastQueue.merging([MetricsSettings.Env.scrapeToken: DependencyFaultTests.token]) { $1 },
+            tablespace: disk?.tablespace)
         try stack?.startCoordinator()
     }
 
     override func tearDown() {
         if let run = testRun, run.totalFailureCount > 0, let stack { print(stack.logTail(lines: 60)) }
-        stack?.shutdown()   // drops the database first: the tablespace must be empty to go
+        stack?.shutdown()  // drops the database first: the tablespace must be empty to go
         disk?.remove()
         super.tearDown()
     }
@@ -252,6 +265,7 @@ final class PostgresDiskFullTests: XCTestCase {
         // Connections opened before the disk fills: a new session may need to write a cache file
         // (`pg_internal.init`) into the full tablespace, and PostgreSQL then refuses the login.
         let db = try stack.db()
+        let keeperConnection = try stack.db()
         let worker = try FaultyWorker(stack)
         let queue = JobQueue(prefix: stack.queuePrefix)
         try queue.pause(club: nil, on: stack.redis())
@@ -272,15 +286,21 @@ final class PostgresDiskFullTests: XCTestCase {
         for _ in 0..<2_000 {
             do { try db.execute("INSERT INTO filler SELECT repeat(md5(random()::text), 60)") } catch is PostgresError { break }
         }
+        // And it stays full: CI once saw the worker's claims go through 1.4 s after its first
+        // refusal, space freed by something in the server, so whatever comes free is taken again.
+        let keeper = DiskFullKeeper(keeperConnection)
+        defer { keeper.stop() }
         try queue.resume(club: nil, on: stack.redis())
 
         try worker.awaitLog("[postgres disk_full]")
         let log = worker.log
-        XCTAssertTrue(log.contains("is out of disk space") && log.contains("No space left on device") && log.contains("free space on the database volume"), log)
+        XCTAssertTrue(
+            log.contains("is out of disk space") && log.contains("No space left on device") && log.contains("free space on the database volume"), log)
         try worker.assertBackedOff(from: .postgres, .diskFull)
         XCTAssertEqual(try db.query("SELECT count(*) AS n FROM job_attempts").rows[0]["n"], "0", "no attempt could be recorded")
         XCTAssertEqual(try db.query("SELECT count(*) AS n FROM jobs WHERE status = 'queued'").rows[0]["n"], "3")
 
+        keeper.stop()
         try db.execute("DROP TABLE filler")
         for job in jobs {
             let done = try stack.waitForTerminal(job.id, timeout: 30)
@@ -291,6 +311,46 @@ final class PostgresDiskFullTests: XCTestCase {
         }
         try worker.awaitLog("[postgres recovered]")
         XCTAssertEqual(try worker.scrape().value(MetricName.dependencyFailing, ["dependency": "postgres"]), 0)
+    }
+}
+
+/// Keeps a full tablespace full: on a thread of its own, 2 MB go into `filler` every 20 ms, so
+/// any space that comes free is taken again before a worker's retry (every 0.25 s or more) can
+/// use it. Its connection is opened before it is needed and used only by that thread.
+final class DiskFullKeeper: @unchecked Sendable {
+    private let connection: PGConnection
+    private let stopped = NSCondition()
+    private var stopping = false
+    private var running = true
+
+    init(_ connection: PGConnection) {
+        self.connection = connection
+        Thread.detachNewThread { [self] in
+            while !isStopping() {
+                // 2 MB a try: on a full disk it fails at its first new page, and when space came
+                // free it takes all of it at once (the pages of a refused insert stay allocated).
+                _ = try? self.connection.execute("INSERT INTO filler SELECT repeat(md5(random()::text), 60) FROM generate_series(1, 1000)")
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            stopped.lock()
+            running = false
+            stopped.broadcast()
+            stopped.unlock()
+        }
+    }
+
+    private func isStopping() -> Bool {
+        stopped.lock()
+        defer { stopped.unlock() }
+        return stopping
+    }
+
+    /// Returns once the thread has made its last insert.
+    func stop() {
+        stopped.lock()
+        stopping = true
+        while running { stopped.wait() }
+        stopped.unlock()
     }
 }
 
