@@ -32,25 +32,11 @@ public struct EventSettings: Sendable, Equatable {
 
     public static func fromEnvironment(_ env: [String: String]) throws -> EventSettings {
         var s = EventSettings()
-        func whole(_ name: String, _ value: inout Int, in range: ClosedRange<Int>) throws {
-            guard let text = env[name], !text.isEmpty else { return }
-            guard let v = Int(text), range.contains(v) else {
-                throw ReelworkError.configuration("\(name)='\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            value = v
-        }
-        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
-            guard let text = env[name], !text.isEmpty else { return }
-            guard let v = Double(text), v.isFinite, range.contains(v) else {
-                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(range.lowerBound) to \(range.upperBound)")
-            }
-            value = v
-        }
-        try whole(Env.streamCap, &s.streamCap, in: 100...100_000_000)
-        try seconds(Env.heartbeatSeconds, &s.heartbeatSeconds, in: 0.05...3_600)
-        try whole(Env.subscriberBuffer, &s.subscriberBuffer, in: 1...1_000_000)
-        try seconds(Env.maxStreamSeconds, &s.maxStreamSeconds, in: 0...86_400)
-        try whole(Env.maxStreamsPerKey, &s.maxStreamsPerKey, in: 1...10_000)
+        try ReelworkConfig.whole(Env.streamCap, env, &s.streamCap, in: 100...100_000_000)
+        try ReelworkConfig.seconds(Env.heartbeatSeconds, env, &s.heartbeatSeconds, in: 0.05...3_600)
+        try ReelworkConfig.whole(Env.subscriberBuffer, env, &s.subscriberBuffer, in: 1...1_000_000)
+        try ReelworkConfig.seconds(Env.maxStreamSeconds, env, &s.maxStreamSeconds, in: 0...86_400)
+        try ReelworkConfig.whole(Env.maxStreamsPerKey, env, &s.maxStreamsPerKey, in: 1...10_000)
         return s
     }
 }

@@ -62,13 +62,7 @@ public struct InputLimits: Sendable, Equatable {
     /// Reads the environment; a value that is not a positive number (or `WxH`) is an error naming the variable.
     public static func fromEnvironment(_ env: [String: String]) throws -> InputLimits {
         var limits = InputLimits()
-        func whole(_ name: String, _ value: inout Int, max: Int = 1 << 40) throws {
-            guard let text = env[name], !text.isEmpty else { return }
-            guard let v = Int(text), (1...max).contains(v) else {
-                throw ReelworkError.configuration("\(name)='\(text)' must be a whole number from 1 to \(max)")
-            }
-            value = v
-        }
+        func whole(_ name: String, _ value: inout Int, max: Int) throws { try ReelworkConfig.whole(name, env, &value, in: 1...max) }
         if let text = env[Env.maxVideoSeconds], !text.isEmpty {
             guard let v = Double(text), v.isFinite, v > 0 else {
                 throw ReelworkError.configuration("\(Env.maxVideoSeconds)='\(text)' must be a positive number of seconds")
@@ -91,15 +85,8 @@ public struct InputLimits: Sendable, Equatable {
         try whole(Env.uploadPartURLSeconds, &limits.uploadPartURLSeconds, max: 7 * 86_400)
         try whole(Env.maxResultBytes, &limits.maxResultBytes, max: 200 << 20)
         try whole(Env.minUploadBytesPerSecond, &limits.minUploadBytesPerSecond, max: 1 << 30)
-        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
-            guard let text = env[name], !text.isEmpty else { return }
-            guard let v = Double(text), v.isFinite, range.contains(v) else {
-                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
-            }
-            value = v
-        }
-        try seconds(Env.uploadRateGraceSeconds, &limits.uploadRateGraceSeconds, in: 0...86_400)
-        try seconds(Env.maxUploadSeconds, &limits.maxUploadSeconds, in: 1...604_800)
+        try ReelworkConfig.seconds(Env.uploadRateGraceSeconds, env, &limits.uploadRateGraceSeconds, in: 0...86_400)
+        try ReelworkConfig.seconds(Env.maxUploadSeconds, env, &limits.maxUploadSeconds, in: 1...604_800)
         if let text = env[Env.idleTimeoutSeconds], !text.isEmpty {
             guard let v = Double(text), v.isFinite, v > 0, v <= 86_400 else {
                 throw ReelworkError.configuration("\(Env.idleTimeoutSeconds)='\(text)' must be a number of seconds from 0 to 86400")
@@ -121,7 +108,8 @@ public struct InputLimits: Sendable, Equatable {
         }
         if !(facts.durationSeconds <= maxVideoSeconds) {
             throw ReelworkError.invalidInput(
-                "the video lasts \(Self.clock(facts.durationSeconds)), longer than the limit of \(Self.clock(maxVideoSeconds)) (\(Env.maxVideoSeconds))")
+                "the video lasts \(Self.clock(facts.durationSeconds)), longer than the limit of \(Self.clock(maxVideoSeconds)) (\(Env.maxVideoSeconds))"
+            )
         }
         if facts.frameCount > maxFrames {
             let counted = facts.frameCountSource == .estimate ? "about \(facts.frameCount) frames (estimated)" : "\(facts.frameCount) frames"

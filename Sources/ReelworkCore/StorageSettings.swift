@@ -95,14 +95,7 @@ public struct S3Settings: Sendable, Equatable {
         let (keyID, secret) = try credentials(env)
         let publicEndpoint = try env[Env.publicEndpoint].flatMap { $0.isEmpty ? nil : try Self.endpoint($0, variable: Env.publicEndpoint) }
         var readTimeout = defaultReadTimeoutSeconds
-        if let text = env[Env.readTimeoutSeconds], !text.isEmpty {
-            guard let seconds = Double(text), seconds.isFinite, readTimeoutRange.contains(seconds) else {
-                throw ReelworkError.configuration(
-                    "\(Env.readTimeoutSeconds)='\(text.prefix(40))' must be a number of seconds from "
-                        + "\(Int(readTimeoutRange.lowerBound)) to \(Int(readTimeoutRange.upperBound))")
-            }
-            readTimeout = seconds
-        }
+        try ReelworkConfig.seconds(Env.readTimeoutSeconds, env, &readTimeout, in: readTimeoutRange)
         return S3Settings(
             endpoint: endpoint, bucket: bucket, region: region, pathStyle: pathStyle, accessKeyID: keyID, secretAccessKey: secret,
             publicEndpoint: publicEndpoint, readTimeoutSeconds: readTimeout)

@@ -46,22 +46,15 @@ public struct WebhookSettings: Sendable, Equatable {
     /// Reads the environment; a bad value is an error naming the variable and what it must be.
     public static func fromEnvironment(_ env: [String: String]) throws -> WebhookSettings {
         var s = WebhookSettings()
-        func seconds(_ name: String, _ value: inout Double, in range: ClosedRange<Double>) throws {
-            guard let text = env[name], !text.isEmpty else { return }
-            guard let v = Double(text), v.isFinite, range.contains(v) else {
-                throw ReelworkError.configuration("\(name)='\(text)' must be a number of seconds from \(format(range.lowerBound)) to \(format(range.upperBound))")
-            }
-            value = v
-        }
         s.allowPrivate = try ReelworkConfig.flag(Env.allowPrivate, env[Env.allowPrivate])
         if let text = env[Env.allowAddresses] {
             s.allowAddresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let text = env[Env.retrySchedule], !text.isEmpty { s.retrySchedule = try parseSchedule(text) }
-        try seconds(Env.timeoutSeconds, &s.timeoutSeconds, in: 0.1...600)
-        try seconds(Env.maxRetryAfterSeconds, &s.maxRetryAfterSeconds, in: 0...maxRetryStepSeconds)
-        try seconds(Env.pollIntervalSeconds, &s.pollIntervalSeconds, in: 0.01...60)
-        try seconds(Env.rotationGraceSeconds, &s.rotationGraceSeconds, in: 0...maxRetryStepSeconds)
+        try ReelworkConfig.seconds(Env.timeoutSeconds, env, &s.timeoutSeconds, in: 0.1...600)
+        try ReelworkConfig.seconds(Env.maxRetryAfterSeconds, env, &s.maxRetryAfterSeconds, in: 0...maxRetryStepSeconds)
+        try ReelworkConfig.seconds(Env.pollIntervalSeconds, env, &s.pollIntervalSeconds, in: 0.01...60)
+        try ReelworkConfig.seconds(Env.rotationGraceSeconds, env, &s.rotationGraceSeconds, in: 0...maxRetryStepSeconds)
         return s
     }
 
@@ -76,7 +69,8 @@ public struct WebhookSettings: Sendable, Equatable {
         let delays = try items.enumerated().map { index, item in
             guard let v = Double(item), v.isFinite, (0...maxRetryStepSeconds).contains(v) else {
                 throw ReelworkError.configuration(
-                    "\(name)='\(text)': step \(index + 1) ('\(item)') must be a number of seconds from 0 to \(format(maxRetryStepSeconds))")
+                    "\(name)='\(text)': step \(index + 1) ('\(item)') must be a number of seconds from 0 to \(ReelworkConfig.bound(maxRetryStepSeconds))"
+                )
             }
             return v
         }
@@ -86,5 +80,4 @@ public struct WebhookSettings: Sendable, Equatable {
         return delays
     }
 
-    private static func format(_ n: Double) -> String { Int(exactly: n).map(String.init) ?? String(n) }
 }

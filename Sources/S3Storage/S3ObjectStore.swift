@@ -16,11 +16,14 @@ public struct S3ObjectStore: ObjectStore {
     let signer: SignatureV4
     /// The clock requests are stamped with (a test moves it to check what the store says to a stale one).
     let now: @Sendable () -> Date
+    /// The process's client for this store's read timeout, looked up once (`client(readTimeoutSeconds:)`).
+    let client: HTTPClient
 
     public init(settings: S3Settings, now: @escaping @Sendable () -> Date = { Date() }) {
         self.settings = settings
         self.signer = SignatureV4(accessKeyID: settings.accessKeyID, secretAccessKey: settings.secretAccessKey, region: settings.region)
         self.now = now
+        self.client = Self.client(readTimeoutSeconds: settings.readTimeoutSeconds)
     }
 
     public var location: String { "bucket \(settings.bucket) at \(settings.endpoint.absoluteString)" }
@@ -190,7 +193,7 @@ public struct S3ObjectStore: ObjectStore {
             }
             request.body = body?()
             do {
-                let response = try await Self.client(readTimeoutSeconds: settings.readTimeoutSeconds).execute(request, timeout: timeout)
+                let response = try await client.execute(request, timeout: timeout)
                 let data = method == "HEAD" ? Data() : Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView)
                 return Answer(status: response.status, headers: response.headers, body: data)
             } catch {

@@ -37,15 +37,16 @@ final class OptionNumberTests: XCTestCase {
             ("invalidAttempts", .string("1"), "option noop.invalidAttempts must be a whole number from 0 to 100"),
             ("seconds", .number(1e300), "option noop.seconds must be a number from 0 to 600"),
             ("seconds", .number(601), "option noop.seconds must be a number from 0 to 600"),
-            ("seconds", .bool(true), "option noop.seconds must be a number from 0 to 600"),
+            ("seconds", .bool(true), "option noop.seconds must be a number from 0 to 600")
         ]
         for (field, value, message) in refused {
             XCTAssertThrowsError(try NoopOptions.parse(noop([field: value])), "\(field) \(value)") { error in
                 XCTAssertEqual(error as? ReelworkError, .invalidInput(message))
             }
         }
-        XCTAssertEqual(try NoopOptions.parse(noop(["seconds": .number(600), "failAttempts": .number(100), "invalidAttempts": .null])),
-                       NoopOptions(seconds: 600, failAttempts: 100))
+        XCTAssertEqual(
+            try NoopOptions.parse(noop(["seconds": .number(600), "failAttempts": .number(100), "invalidAttempts": .null])),
+            NoopOptions(seconds: 600, failAttempts: 100))
         XCTAssertThrowsError(try NoopOptions.parse(.object(["noop": .number(1)])))
     }
 
@@ -72,14 +73,19 @@ final class OptionNumberTests: XCTestCase {
 }
 
 final class InputLimitsTests: XCTestCase {
-    func facts(width: Int = 1920, height: Int = 1080, seconds: Double = 60, frames: Int = 1800,
-               source: VideoFacts.FrameCountSource = .container) -> VideoFacts {
-        VideoFacts(durationSeconds: seconds, frameCount: frames, frameCountSource: source, fps: 30, width: width, height: height,
-                   codec: "h264", rotation: 0, container: "mp4")
+    func facts(
+        width: Int = 1920, height: Int = 1080, seconds: Double = 60, frames: Int = 1800,
+        source: VideoFacts.FrameCountSource = .container
+    ) -> VideoFacts {
+        VideoFacts(
+            durationSeconds: seconds, frameCount: frames, frameCountSource: source, fps: 30, width: width, height: height,
+            codec: "h264", rotation: 0, container: "mp4")
     }
 
-    func assertRefused(_ facts: VideoFacts, _ message: String, limits: InputLimits = InputLimits(),
-                       file: StaticString = #filePath, line: UInt = #line) {
+    func assertRefused(
+        _ facts: VideoFacts, _ message: String, limits: InputLimits = InputLimits(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try limits.check(facts), file: file, line: line) { error in
             XCTAssertEqual(error as? ReelworkError, .invalidInput(message), file: file, line: line)
         }
@@ -88,38 +94,43 @@ final class InputLimitsTests: XCTestCase {
     func testEachLimitIsCheckedAndNamedWithItsSetting() throws {
         try InputLimits().check(facts())
         try InputLimits().check(facts(width: 7680, height: 4320))
-        try InputLimits().check(facts(width: 4320, height: 7680))   // portrait 8K
+        try InputLimits().check(facts(width: 4320, height: 7680))  // portrait 8K
         try InputLimits().check(facts(seconds: 7200))
-        assertRefused(facts(width: 16384, height: 16384),
-                      "the picture is 16384×16384, larger than the limit of 7680×4320 (REELWORK_MAX_FRAME_SIZE)")
+        assertRefused(
+            facts(width: 16384, height: 16384),
+            "the picture is 16384×16384, larger than the limit of 7680×4320 (REELWORK_MAX_FRAME_SIZE)")
         assertRefused(facts(width: 7681, height: 100), "the picture is 7681×100, larger than the limit of 7680×4320 (REELWORK_MAX_FRAME_SIZE)")
         assertRefused(facts(width: 0, height: 0), "the video stream declares no picture size (0×0)")
         assertRefused(facts(seconds: 36_000), "the video lasts 10:00:00, longer than the limit of 2:00:00 (REELWORK_MAX_VIDEO_SECONDS)")
         assertRefused(facts(seconds: .infinity), "the video lasts an unknown length, longer than the limit of 2:00:00 (REELWORK_MAX_VIDEO_SECONDS)")
         assertRefused(facts(seconds: .nan), "the video lasts an unknown length, longer than the limit of 2:00:00 (REELWORK_MAX_VIDEO_SECONDS)")
         assertRefused(facts(frames: 1_000_001), "the video has 1000001 frames, more than the limit of 1000000 (REELWORK_MAX_FRAMES)")
-        assertRefused(facts(frames: .max, source: .estimate),
-                      "the video has about \(Int.max) frames (estimated), more than the limit of 1000000 (REELWORK_MAX_FRAMES)")
+        assertRefused(
+            facts(frames: .max, source: .estimate),
+            "the video has about \(Int.max) frames (estimated), more than the limit of 1000000 (REELWORK_MAX_FRAMES)")
     }
 
     func testSettingsAreReadAndBadValuesNameTheVariable() throws {
         let limits = try InputLimits.fromEnvironment([
             "REELWORK_MAX_VIDEO_SECONDS": "60.5", "REELWORK_MAX_FRAME_SIZE": "1080x1920", "REELWORK_MAX_FRAMES": "100",
             "REELWORK_MAX_JSON_BYTES": "1000", "REELWORK_MAX_PAGE_SIZE": "10", "REELWORK_MAX_CONCURRENT_UPLOADS": "2",
-            "REELWORK_IDLE_TIMEOUT_SECONDS": "5", "REELWORK_MAX_RESULT_BYTES": "4096", "REELWORK_UPLOAD_PART_URL_SECONDS": "60",
+            "REELWORK_IDLE_TIMEOUT_SECONDS": "5", "REELWORK_MAX_RESULT_BYTES": "4096", "REELWORK_UPLOAD_PART_URL_SECONDS": "60"
         ])
         XCTAssertEqual(limits.maxVideoSeconds, 60.5)
         XCTAssertEqual([limits.maxFrameWidth, limits.maxFrameHeight], [1920, 1080], "the longer side first")
         XCTAssertEqual(limits.maxPixels, 1920 * 1080)
-        XCTAssertEqual([limits.maxFrames, limits.maxJSONBytes, limits.maxPageSize, limits.maxConcurrentUploads, limits.maxResultBytes],
-                       [100, 1000, 10, 2, 4096])
+        XCTAssertEqual(
+            [limits.maxFrames, limits.maxJSONBytes, limits.maxPageSize, limits.maxConcurrentUploads, limits.maxResultBytes],
+            [100, 1000, 10, 2, 4096])
         XCTAssertEqual(limits.idleTimeoutSeconds, 5)
         XCTAssertEqual(limits.uploadPartURLSeconds, 60)
         XCTAssertEqual(InputLimits().uploadPartURLSeconds, 3600)
-        for (name, value) in [("REELWORK_MAX_VIDEO_SECONDS", "0"), ("REELWORK_MAX_VIDEO_SECONDS", "inf"), ("REELWORK_MAX_FRAME_SIZE", "8k"),
-                              ("REELWORK_MAX_FRAME_SIZE", "0x100"), ("REELWORK_MAX_FRAMES", "1e9"), ("REELWORK_MAX_PAGE_SIZE", "-1"),
-                              ("REELWORK_MAX_CONCURRENT_UPLOADS", "0"), ("REELWORK_IDLE_TIMEOUT_SECONDS", "nan"),
-                              ("REELWORK_UPLOAD_PART_URL_SECONDS", "0"), ("REELWORK_UPLOAD_PART_URL_SECONDS", "604801")] {
+        for (name, value) in [
+            ("REELWORK_MAX_VIDEO_SECONDS", "0"), ("REELWORK_MAX_VIDEO_SECONDS", "inf"), ("REELWORK_MAX_FRAME_SIZE", "8k"),
+            ("REELWORK_MAX_FRAME_SIZE", "0x100"), ("REELWORK_MAX_FRAMES", "1e9"), ("REELWORK_MAX_PAGE_SIZE", "-1"),
+            ("REELWORK_MAX_CONCURRENT_UPLOADS", "0"), ("REELWORK_IDLE_TIMEOUT_SECONDS", "nan"),
+            ("REELWORK_UPLOAD_PART_URL_SECONDS", "0"), ("REELWORK_UPLOAD_PART_URL_SECONDS", "604801")
+        ] {
             XCTAssertThrowsError(try InputLimits.fromEnvironment([name: value]), "\(name)=\(value)") { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
             }
@@ -135,8 +146,10 @@ final class InputLimitsTests: XCTestCase {
         XCTAssertLessThan(club.uploadsPerClub, input.maxConcurrentUploads, "one club cannot take every upload slot")
         XCTAssertGreaterThan(events.maxStreamSeconds, 0, "event streams end by default")
         XCTAssertGreaterThan(club.requestsPerSecondPerAddress, 0)
-        let read = try InputLimits.fromEnvironment(["REELWORK_MIN_UPLOAD_BYTES_PER_SECOND": "100", "REELWORK_UPLOAD_RATE_GRACE_SECONDS": "2",
-                                                    "REELWORK_MAX_UPLOAD_SECONDS": "60"])
+        let read = try InputLimits.fromEnvironment([
+            "REELWORK_MIN_UPLOAD_BYTES_PER_SECOND": "100", "REELWORK_UPLOAD_RATE_GRACE_SECONDS": "2",
+            "REELWORK_MAX_UPLOAD_SECONDS": "60"
+        ])
         XCTAssertEqual([Double(read.minUploadBytesPerSecond), read.uploadRateGraceSeconds, read.maxUploadSeconds], [100, 2, 60])
         let readClub = try ClubLimits.fromEnvironment(["REELWORK_RATE_LIMIT_PER_ADDRESS": "7", "REELWORK_MAX_UPLOADS_PER_CLUB": "3"])
         XCTAssertEqual([readClub.requestsPerSecondPerAddress, readClub.uploadsPerClub], [7, 3])
@@ -147,12 +160,42 @@ final class InputLimitsTests: XCTestCase {
             ("REELWORK_UPLOAD_RATE_GRACE_SECONDS", "nan", { _ = try InputLimits.fromEnvironment([$0: $1]) }),
             ("REELWORK_RATE_LIMIT_PER_ADDRESS", "0", { _ = try ClubLimits.fromEnvironment([$0: $1]) }),
             ("REELWORK_MAX_UPLOADS_PER_CLUB", "many", { _ = try ClubLimits.fromEnvironment([$0: $1]) }),
-            ("REELWORK_EVENTS_MAX_STREAMS_PER_KEY", "0", { _ = try EventSettings.fromEnvironment([$0: $1]) }),
+            ("REELWORK_EVENTS_MAX_STREAMS_PER_KEY", "0", { _ = try EventSettings.fromEnvironment([$0: $1]) })
         ]
         for (name, value, read) in bad {
             XCTAssertThrowsError(try read(name, value), "\(name)=\(value)") { error in
                 XCTAssertTrue("\(error)".contains(name), "\(error)")
             }
+        }
+    }
+
+    /// Every numeric setting answers a bad value the same way (`ReelworkConfig.seconds`, `.whole`):
+    /// the setting, what it was given, and the range written as a person writes it.
+    func testNumericSettingsNameTheirRangeAlike() throws {
+        let cases: [(String, String, ([String: String]) throws -> Void, String)] = [
+            (
+                "REELWORK_EVENTS_HEARTBEAT_SECONDS", "0.01", { _ = try EventSettings.fromEnvironment($0) },
+                "must be a number of seconds from 0.05 to 3600"
+            ),
+            ("REELWORK_EVENTS_STREAM_CAP", "99", { _ = try EventSettings.fromEnvironment($0) }, "must be a whole number from 100 to 100000000"),
+            (
+                "REELWORK_WEBHOOK_TIMEOUT_SECONDS", "soon", { _ = try WebhookSettings.fromEnvironment($0) },
+                "must be a number of seconds from 0.1 to 600"
+            ),
+            ("REELWORK_MAX_UPLOAD_SECONDS", "0.5", { _ = try InputLimits.fromEnvironment($0) }, "must be a number of seconds from 1 to 604800"),
+            ("REELWORK_MAX_PAGE_SIZE", "10001", { _ = try InputLimits.fromEnvironment($0) }, "must be a whole number from 1 to 10000")
+        ]
+        for (name, value, read, range) in cases {
+            XCTAssertThrowsError(try read([name: value]), "\(name)=\(value)") { error in
+                XCTAssertEqual("\(error)", "\(name)='\(value)' \(range)")
+            }
+            XCTAssertNoThrow(try read([name: ""]), "an empty setting keeps the default")
+        }
+        XCTAssertEqual(try EventSettings.fromEnvironment(["REELWORK_EVENTS_HEARTBEAT_SECONDS": "0.05"]).heartbeatSeconds, 0.05)
+        XCTAssertEqual(try WebhookSettings.fromEnvironment(["REELWORK_WEBHOOK_TIMEOUT_SECONDS": "600"]).timeoutSeconds, 600)
+        let long = String(repeating: "9", count: 100)
+        XCTAssertThrowsError(try InputLimits.fromEnvironment(["REELWORK_MAX_UPLOAD_SECONDS": long])) { error in
+            XCTAssertFalse("\(error)".contains(long), "a long value is cut short in the message: \(error)")
         }
     }
 
@@ -163,7 +206,8 @@ final class InputLimitsTests: XCTestCase {
     }
 
     func testFactsStoredBeforeTheFrameCountSourceReadAsTheContainers() throws {
-        let old = #"{"durationSeconds": 2, "frameCount": 50, "fps": 25, "width": 320, "height": 240, "codec": "h264", "rotation": 0, "container": "mp4"}"#
+        let old =
+            #"{"durationSeconds": 2, "frameCount": 50, "fps": 25, "width": 320, "height": 240, "codec": "h264", "rotation": 0, "container": "mp4"}"#
         let facts = try ReelworkJSON.decoder.decode(VideoFacts.self, from: Data(old.utf8))
         XCTAssertEqual(facts.frameCountSource, .container)
         XCTAssertEqual(facts.withDecodedFrameCount(49).frameCount, 49)
