@@ -288,13 +288,6 @@ wait_until() { local seconds=$1 what=$2; shift 2; poll "$seconds" "$@" || die "t
 wait_until 30 "PostgreSQL through the db host's proxy" reachable
 
 # ---- s3 host (RW_MULTIHOST_STORAGE=s3) ---------------------------------------------------------
-# rclone emulates S3 over folders and removes a folder that a delete leaves empty. A client's
-# parts written into uploads/ while the last staged upload there is deleted lose that race: the
-# part is refused (HTTP 500, "Dir.Rename error: file does not exist") and rclone's cached listing
-# forgets what is written next, so a completed upload cannot be read back for minutes. Real S3
-# has no folders; a file that is not an upload keeps this one from ever being empty.
-mkdir -p "$RUN/s3/reelwork/uploads"
-: >"$RUN/s3/reelwork/uploads/.kept-by-multihost-test"
 # rclone's own directory cache (nothing here changes its folder behind it): with --dir-cache-time 0s
 # it re-reads directories in a loop while a copy is written, and each completed upload stalled
 # 15-25 s, so a batch of 40 small clips took two minutes to submit.
@@ -305,6 +298,13 @@ start_store() {
     wait_until 30 "the S3 server on the s3 host" store_answers
 }
 if [[ $STORAGE == s3 ]]; then
+    # rclone emulates S3 over folders and removes a folder that a delete leaves empty. A client's
+    # parts written into uploads/ while the last staged upload there is deleted lose that race: the
+    # part is refused (HTTP 500, "Dir.Rename error: file does not exist") and rclone's cached listing
+    # forgets what is written next, so a completed upload cannot be read back for minutes. Real S3
+    # has no folders; a file that is not an upload keeps this one from ever being empty.
+    mkdir -p "$RUN/s3/reelwork/uploads"
+    : >"$RUN/s3/reelwork/uploads/.kept-by-multihost-test"
     add_host s3
     start_store
     export REELWORK_STORAGE=s3 REELWORK_S3_ENDPOINT="http://${HOST_IP[s3]}:9000" REELWORK_S3_BUCKET=reelwork REELWORK_S3_PATH_STYLE=1

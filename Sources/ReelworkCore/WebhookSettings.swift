@@ -79,5 +79,4 @@ public struct WebhookSettings: Sendable, Equatable {
         }
         return delays
     }
-
 }

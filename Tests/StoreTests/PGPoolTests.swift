@@ -82,19 +82,25 @@ final class PGPoolTests: XCTestCase {
             try waitUntilGone(pid, admin: admin)
         }
 
-        // A caller may see one transient failure per broken connection; a retry must succeed.
+        // Each broken connection may cost a caller one transient failure, and no more: the pool drops
+        // it and opens a fresh one. Both may cost one in a row, because the check before a job only sees
+        // a session the server has already closed its end of, and a terminated backend leaves
+        // pg_stat_activity a moment before its socket closes.
         var failures = 0
         var after = Set<Int>()
         for _ in 0..<6 {
-            do {
-                after.insert(try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") })
-            } catch let error as PostgresError {
-                XCTAssertEqual(error.kind, .transient, "a killed connection must read as transient: \(error)")
-                failures += 1
-                after.insert(try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") })
+            while true {
+                do {
+                    after.insert(try await pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").rows[0].int("pid") })
+                    break
+                } catch let error as PostgresError {
+                    XCTAssertEqual(error.kind, .transient, "a killed connection must read as transient: \(error)")
+                    failures += 1
+                    if failures > before.count { throw error }
+                }
             }
         }
-        XCTAssertLessThanOrEqual(failures, 2)
+        XCTAssertLessThanOrEqual(failures, before.count, "more failures than broken connections")
         XCTAssertFalse(after.isEmpty)
         XCTAssertTrue(after.isDisjoint(with: before), "a killed session was reused: \(after) vs \(before)")
     }
@@ -148,13 +154,15 @@ final class PGPoolTests: XCTestCase {
         let pool = PGPool(conninfo: database.url, size: 1)
         defer { pool.close() }
         let started = LockedCounter()
-        let busy = Task { try await pool.withConnection { connection in
-            started.record("busy")
-            return try connection.query("SELECT pg_sleep(0.5)")
-        } }
-        try await Self.waitUntil { started.recorded == ["busy"] }   // the first body holds the only connection
+        let busy = Task {
+            try await pool.withConnection { connection in
+                started.record("busy")
+                return try connection.query("SELECT pg_sleep(0.5)")
+            }
+        }
+        try await Self.waitUntil { started.recorded == ["busy"] }  // the first body holds the only connection
         let waiter = Task { try await pool.withConnection { _ in started.record("ran") } }
-        try await Self.waitUntil { pool.waitingCount == 1 }          // the second waits in line
+        try await Self.waitUntil { pool.waitingCount == 1 }  // the second waits in line
         waiter.cancel()
         let began = Date()
         do {
