@@ -154,25 +154,29 @@ final class PGPoolTests: XCTestCase {
         let pool = PGPool(conninfo: database.url, size: 1)
         defer { pool.close() }
         let started = LockedCounter()
+        // The busy body holds the only connection until the test lets it go, after the waiter's
+        // answer: a cancellation that waited for the connection would find it held for 10 s.
+        let letGo = DispatchSemaphore(value: 0)
         let busy = Task {
             try await pool.withConnection { connection in
                 started.record("busy")
-                return try connection.query("SELECT pg_sleep(0.5)")
+                _ = try connection.query("SELECT 1")
+                return letGo.wait(timeout: .now() + 10) == .success
             }
         }
-        try await Self.waitUntil { started.recorded == ["busy"] }  // the first body holds the only connection
+        try await Self.waitUntil { started.recorded == ["busy"] }
         let waiter = Task { try await pool.withConnection { _ in started.record("ran") } }
         try await Self.waitUntil { pool.waitingCount == 1 }  // the second waits in line
         waiter.cancel()
-        let began = Date()
         do {
             try await waiter.value
             XCTFail("a cancelled waiter must not run")
         } catch {
             XCTAssertTrue(error is CancellationError, "got \(error)")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(began), 0.3, "cancellation waited for the busy connection")
-        _ = try await busy.value
+        letGo.signal()
+        let heldUntilLetGo = try await busy.value
+        XCTAssertTrue(heldUntilLetGo, "cancellation waited for the busy connection")
         try await pool.withConnection { _ in }
         XCTAssertEqual(started.recorded, ["busy"], "the cancelled body never ran")
     }
