@@ -1,8 +1,5 @@
 import Coordinator
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -17,9 +14,13 @@ import TestSupport
 import Threading
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The coordinator in this test process, for tests of the HTTP API alone (request checking, access,
 /// answers): a fresh PostgreSQL database with the migrations applied (a copy of a migrated template,
-/// `migratedTemplate`), a private Redis key prefix and a temporary storage directory, as `TestStack`
+/// `TestDatabase.migratedTemplate`), a private Redis key prefix and a temporary storage directory, as `TestStack`
 /// makes them, but no child process. The application
 /// is the binary's own (`CoordinatorServer.makeApplication`, from `ReelworkConfig.fromEnvironment`
 /// of the same settings a `TestStack` gives its processes, its background services running), driven
@@ -65,50 +66,16 @@ final class InProcessStack: APIStack, @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reelwork-ip-\(token)")
         storageDir = directory.appendingPathComponent("storage")
         try FileManager.default.createDirectory(at: storageDir, withIntermediateDirectories: true)
-        try PGConnection(admin).execute("CREATE DATABASE \(databaseName) TEMPLATE \(try Self.migratedTemplate(admin: admin))")
+        try PGConnection(admin).execute("CREATE DATABASE \(databaseName) TEMPLATE \(try TestDatabase.migratedTemplate(server: admin))")
         operatorKey = try createKey(["--operator", "--label", "test stack"])
     }
-
-    /// A database with the project's migrations applied, named after the migrations' contents and
-    /// made once on the server: each stack's database is a copy of it (`CREATE DATABASE … TEMPLATE`),
-    /// a fraction of the time the migrations take. It is migrated under a name of its own and then
-    /// renamed, so a copy never sees it half-made; a changed migration makes another.
-    static func migratedTemplate(admin: String) throws -> String {
-        try templateName.withLock { known in
-            if let known { return known }
-            let directory = ProjectPaths.root.appendingPathComponent("migrations")
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a over the files' names and contents
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
-                for byte in Array(file.utf8) + Array(try Data(contentsOf: directory.appendingPathComponent(file))) {
-                    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-                }
-            }
-            let name = "rw_ip_template_" + String(hash, radix: 16)
-            let server = try PGConnection(admin)
-            if try server.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]).rows.isEmpty {
-                let making = "rw_ip_making_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-                try server.execute("CREATE DATABASE \(making)")
-                do {
-                    _ = try Migrator(directory: directory).migrate(on: PGConnection(TestDatabase.conninfo(admin, database: making)))
-                    try server.execute("ALTER DATABASE \(making) RENAME TO \(name)")
-                } catch {
-                    // Another test process made it meanwhile (the rename found the name taken), or the migrations failed.
-                    _ = try? server.execute("DROP DATABASE IF EXISTS \(making) WITH (FORCE)")
-                    if try server.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]).rows.isEmpty { throw error }
-                }
-            }
-            known = name
-            return name
-        }
-    }
-
-    private static let templateName = LockedValue<String?>(nil)
 
     /// The settings `TestStack.environment` gives a coordinator process, over this stack's servers.
     var environment: [String: String] {
         // Bound nowhere: the router is called directly.
-        var env = StackSettings.coordinator(databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:0",
-                                            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
+        var env = StackSettings.coordinator(
+            databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:0",
+            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
         // The event reader's blocking read lasts a third of the heartbeat (at most 1 s), and stopping
         // waits for it: 0.3 s keeps a stop, once per test, near 0.1 s instead of 1 s.
         env["REELWORK_EVENTS_HEARTBEAT_SECONDS"] = "0.3"
@@ -171,8 +138,11 @@ final class InProcessStack: APIStack, @unchecked Sendable {
     }
 
     /// One request to the router, as `HTTP.request` sends one over a socket: `key` as `Authorization: Bearer`.
-    func request(_ method: String, _ path: String, key: String? = nil, body: Data? = nil, headers: [String: String] = [:]) throws
-        -> (Data, Int, [String: String]) {
+    func request(
+        _ method: String, _ path: String, key: String? = nil, body: Data? = nil, headers: [String: String] = [:]
+    ) throws
+        -> (Data, Int, [String: String])
+    {
         var request = URLRequest(url: URL(string: coordinatorURL + path)!)
         request.httpMethod = method
         request.httpBody = body
@@ -213,17 +183,20 @@ final class InProcessStack: APIStack, @unchecked Sendable {
     func send(_ request: URLRequest) async throws -> (status: Int, headers: [(String, String)], body: Data) {
         guard let client = router.withLock({ $0 }) else { throw ReelworkError.unavailable("the in-process coordinator is not running") }
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let method = HTTPRequest.Method(request.httpMethod ?? "GET") else {
+            let method = HTTPRequest.Method(request.httpMethod ?? "GET")
+        else {
             throw ReelworkError.invalidRequest("not a request the router takes: \(request)")
         }
-        let uri = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+        let uri =
+            (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
             + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         var fields = HTTPFields()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             guard let name = HTTPField.Name(name) else { throw ReelworkError.invalidRequest("bad header name \(name)") }
             fields.append(HTTPField(name: name, value: value))
         }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: fields, body: request.httpBody.map { ByteBuffer(bytes: $0) })
+        let response = try await client.executeRequest(
+            uri: uri, method: method, headers: fields, body: request.httpBody.map { ByteBuffer(bytes: $0) })
         return (response.status.code, response.headers.map { ($0.name.rawName, $0.value) }, Data(response.body.readableBytesView))
     }
 
@@ -281,12 +254,16 @@ final class InProcessStack: APIStack, @unchecked Sendable {
             guard case .started(let run) = try runs.start(jobId: claim.jobId, attempt: claim.attempt, worker: owner) else { continue }
             var invalidAttempts = 0.0
             if case .object(let options) = run.options, case .object(let noop)? = options["noop"],
-               case .number(let count)? = noop["invalidAttempts"] { invalidAttempts = count }
+                case .number(let count)? = noop["invalidAttempts"]
+            {
+                invalidAttempts = count
+            }
             if Double(run.attempt) <= invalidAttempts {
                 try runs.fail(run, message: "noop: invalid input requested for attempt \(run.attempt)", kind: .invalidInput, retryIn: nil)
             } else {
-                try runs.complete(run, document: AnalysisDocument(video: nil, stages: [], warnings: [], result: .object(["noop": .bool(true)])),
-                                  table: SportRegistry.table(for: run.sport), facts: nil)
+                try runs.complete(
+                    run, document: AnalysisDocument(video: nil, stages: [], warnings: [], result: .object(["noop": .bool(true)])),
+                    table: SportRegistry.table(for: run.sport), facts: nil)
             }
             ran.append(claim.jobId)
         }

@@ -7,7 +7,7 @@ final class MigrationCommandTests: XCTestCase {
     var stack: TestStack!
 
     override func setUpWithError() throws {
-        stack = try TestStack()   // applies migrations/ once
+        stack = try TestStack(migratedByTheCLI: true)  // `reelwork migrate` applies migrations/ to an empty database
     }
 
     override func tearDown() {
@@ -15,11 +15,14 @@ final class MigrationCommandTests: XCTestCase {
     }
 
     func schemaSnapshot() throws -> [String] {
-        try stack.db().query("""
+        try stack.db().query(
+            """
             SELECT table_name || '.' || column_name || ':' || data_type AS c FROM information_schema.columns
             WHERE table_schema = 'public' ORDER BY table_name, column_name
-            """).rows.compactMap { $0["c"] }
-            + stack.db().query("SELECT version || ' ' || checksum || ' ' || applied_at AS m FROM schema_migrations ORDER BY version").rows.compactMap { $0["m"] }
+            """
+        ).rows.compactMap { $0["c"] }
+            + stack.db().query("SELECT version || ' ' || checksum || ' ' || applied_at AS m FROM schema_migrations ORDER BY version").rows.compactMap
+        { $0["m"] }
     }
 
     func testMigratingTwiceChangesNothing() throws {
@@ -35,7 +38,8 @@ final class MigrationCommandTests: XCTestCase {
         let copy = stack.directory.appendingPathComponent("migrations")
         try FileManager.default.copyItem(at: TestStack.packageRoot.appendingPathComponent("migrations"), to: copy)
         let first = copy.appendingPathComponent("0001_foundation.sql")
-        try (try String(contentsOf: first, encoding: .utf8) + "\n-- edited after it was applied\n").write(to: first, atomically: true, encoding: .utf8)
+        try (try String(contentsOf: first, encoding: .utf8) + "\n-- edited after it was applied\n").write(
+            to: first, atomically: true, encoding: .utf8)
         try "CREATE TABLE should_not_exist (id int);\n".write(to: copy.appendingPathComponent("9999_later.sql"), atomically: true, encoding: .utf8)
         let before = try schemaSnapshot()
 

@@ -38,7 +38,10 @@ final class TestStack {
 
     /// `durable`: use the test PostgreSQL with fsync on (scripts/test.sh starts both).
     /// `tablespace`: where the stack's database keeps its tables (a test that fills a small disk).
-    init(settings: [String: String] = [:], durable: Bool = false, tablespace: String? = nil) throws {
+    /// `migratedByTheCLI`: the database starts empty and `reelwork migrate` applies migrations/, as
+    /// an operator's first install does; otherwise it is a copy of a migrated one
+    /// (`TestDatabase.migratedTemplate`), a fraction of the time.
+    init(settings: [String: String] = [:], durable: Bool = false, tablespace: String? = nil, migratedByTheCLI: Bool = false) throws {
         self.settings = settings
         self.durable = durable
         let env = ProcessInfo.processInfo.environment
@@ -61,9 +64,12 @@ final class TestStack {
         storageDir = directory.appendingPathComponent("storage")
         try FileManager.default.createDirectory(at: storageDir, withIntermediateDirectories: true)
         port = try FreePort.next()
-        try PGConnection(admin).execute("CREATE DATABASE \(databaseName)" + (tablespace.map { " TABLESPACE \($0)" } ?? ""))
-        let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
-        XCTAssertEqual(migrate.status, 0, migrate.output)
+        let template = migratedByTheCLI ? "" : " TEMPLATE \(try TestDatabase.migratedTemplate(server: admin))"
+        try PGConnection(admin).execute("CREATE DATABASE \(databaseName)" + template + (tablespace.map { " TABLESPACE \($0)" } ?? ""))
+        if migratedByTheCLI {
+            let migrate = try run(["migrate", "--dir", Self.packageRoot.appendingPathComponent("migrations").path])
+            XCTAssertEqual(migrate.status, 0, migrate.output)
+        }
         operatorKey = try createKey(["--operator", "--label", "test stack"])
     }
 
@@ -79,8 +85,9 @@ final class TestStack {
 
     /// The environment every process of this stack gets.
     var environment: [String: String] {
-        var env = StackSettings.coordinator(databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:\(port)",
-                                            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
+        var env = StackSettings.coordinator(
+            databaseURL: databaseURL, redisURL: redisURL, storageDir: storageDir, bind: "127.0.0.1:\(port)",
+            coordinatorURL: coordinatorURL, queuePrefix: queuePrefix, operatorKey: operatorKey)
         env["LOG_LEVEL"] = "info"
         return env.merging(settings) { $1 }
     }
@@ -119,10 +126,12 @@ final class TestStack {
         } else {
             // sh -c 'mount --bind "${1}" "${2}" && … && shift 2N && exec "$@"' with the pairs, then the command, as arguments.
             let pairs = mounts.sorted { $0.key < $1.key }
-            let script = pairs.indices.map { #"mount --bind "${\#(2 * $0 + 1)}" "${\#(2 * $0 + 2)}""# }.joined(separator: " && ")
+            let script =
+                pairs.indices.map { #"mount --bind "${\#(2 * $0 + 1)}" "${\#(2 * $0 + 2)}""# }.joined(separator: " && ")
                 + " && shift \(2 * pairs.count) && exec \"$@\""
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            process.arguments = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"]
+            process.arguments =
+                ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh"]
                 + pairs.flatMap { [$0.value.path, $0.key] } + [Self.binary] + arguments
         }
         process.environment = environment.merging(extraEnvironment) { $1 }
@@ -225,7 +234,7 @@ final class TestStack {
     static let fastQueue: [String: String] = [
         "REELWORK_LEASE_SECONDS": "3", "REELWORK_HEARTBEAT_SECONDS": "0.5", "REELWORK_REAPER_INTERVAL_SECONDS": "0.2",
         "REELWORK_RECONCILE_INTERVAL_SECONDS": "1", "REELWORK_RECONCILE_SETTLE_SECONDS": "1",
-        "REELWORK_RETRY_BASE_SECONDS": "0.2", "REELWORK_SHUTDOWN_GRACE_SECONDS": "0.5",
+        "REELWORK_RETRY_BASE_SECONDS": "0.2", "REELWORK_SHUTDOWN_GRACE_SECONDS": "0.5"
     ]
 
     /// Runs one of scripts/lib/services.sh's functions on the test servers (restart, stop).
@@ -237,7 +246,8 @@ final class TestStack {
         }
         // Not Foundation's Process: it learns of the exit through a descriptor that a daemon started by
         // the script inherits and keeps open, so waitUntilExit would never return. system(3) waits on the PID.
-        let command = "bash -c \"set -e; source '\(Self.packageRoot.path)/scripts/lib/services.sh'; \(script.replacingOccurrences(of: "\"", with: "\\\""))\" </dev/null >>'\(directory.path)/services.log' 2>&1"
+        let command =
+            "bash -c \"set -e; source '\(Self.packageRoot.path)/scripts/lib/services.sh'; \(script.replacingOccurrences(of: "\"", with: "\\\""))\" </dev/null >>'\(directory.path)/services.log' 2>&1"
         let status = system(command)
         XCTAssertEqual(status, 0, "\(script)\n\((try? String(contentsOf: directory.appendingPathComponent("services.log"), encoding: .utf8)) ?? "")")
     }
@@ -253,8 +263,9 @@ final class TestStack {
 
     /// The shell words naming this stack's PostgreSQL server: its directory, its port, and how it starts.
     private var postgresServer: (dir: String, port: String, start: String) {
-        durable ? ("$REELWORK_TEST_DURABLE_PG_DIR", "$REELWORK_TEST_DURABLE_PG_PORT", "rw_start_postgres")
-                : ("$REELWORK_TEST_PG_DIR", "$REELWORK_TEST_PG_PORT", "RW_PG_FAST=1 rw_start_postgres")
+        durable
+            ? ("$REELWORK_TEST_DURABLE_PG_DIR", "$REELWORK_TEST_DURABLE_PG_PORT", "rw_start_postgres")
+            : ("$REELWORK_TEST_PG_DIR", "$REELWORK_TEST_PG_PORT", "RW_PG_FAST=1 rw_start_postgres")
     }
 
     func restartPostgres(downFor seconds: Double = 0) throws {
@@ -308,10 +319,12 @@ final class TestStack {
     /// Notes a spawned PID where scripts/test.sh can stop it should this test process die first.
     static func recordPID(_ pid: Int32) {
         guard let file = ProcessInfo.processInfo.environment["REELWORK_TEST_PID_FILE"],
-              let handle = FileHandle(forWritingAtPath: file) ?? {
-                  _ = FileManager.default.createFile(atPath: file, contents: nil)
-                  return FileHandle(forWritingAtPath: file)
-              }() else { return }
+            let handle = FileHandle(forWritingAtPath: file)
+                ?? {
+                    _ = FileManager.default.createFile(atPath: file, contents: nil)
+                    return FileHandle(forWritingAtPath: file)
+                }()
+        else { return }
         handle.seekToEndOfFile()
         handle.write(Data("\(pid)\n".utf8))
         try? handle.close()
