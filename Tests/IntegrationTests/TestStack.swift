@@ -306,9 +306,14 @@ final class TestStack {
         try db().query("SELECT status FROM jobs WHERE id = $1", [id]).rows.first?["status"]
     }
 
-    /// Stops this stack's processes (by PID), drops its database, removes its files.
+    /// Ends this stack's processes (SIGKILL, by PID), drops its database, removes its files. A test
+    /// that checks a graceful stop makes it itself (`stopWorkers`, `stopCoordinator`, a signal); at
+    /// the end of a test a SIGTERM would only wait for an idle worker's wait for work to end.
     func shutdown() {
-        Self.stop(workers + [coordinator].compactMap { $0 })
+        for process in workers + [coordinator].compactMap({ $0 }) where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         if let redis = try? redis(), case .array(let keys)? = try? redis.command("KEYS", "\(queuePrefix):*"), !keys.isEmpty {
             _ = try? redis.command(["DEL"] + keys.compactMap(\.string))
         }
